@@ -6,7 +6,7 @@ TEST_PACKAGES := ffmpeg nats-server chromium
 .PHONY: run test deps test-deps typecheck lint unit bench openapi client db-generate
 
 run: deps
-	npx tsx main.ts
+	@if [ -t 1 ]; then export LOG_PRETTY=$${LOG_PRETTY:-1}; fi; exec npx tsx main.ts
 
 deps:
 	@scripts/ensure-deps.sh $(RUN_PACKAGES)

@@ -9,7 +9,14 @@ const reportPath = 'node_modules/.vitest-report.json';
 rmSync(reportPath, { force: true });
 const run = spawnSync(
   'npx',
-  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reportPath}`, ...process.argv.slice(2)],
+  [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${reportPath}`,
+    ...process.argv.slice(2),
+  ],
   { stdio: 'inherit' },
 );
 

@@ -3,7 +3,7 @@
  * sets in a terminal). Loggers are named after the layer (`api`, `bus`, `ts3.packet`, `audio.scheduler`);
  * a bot gets a child logger with its id. Secrets are redacted by path wherever they appear.
  */
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 
 export type { Logger };
 
@@ -32,7 +32,9 @@ function createRootLogger(): Logger {
   return pino({
     level,
     redact: { paths: redactPaths, censor: '[redacted]' },
-    ...(pretty ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'HH:MM:ss.l' } } } : {}),
+    ...(pretty
+      ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'HH:MM:ss.l' } } }
+      : {}),
   });
 }
 

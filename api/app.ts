@@ -1,0 +1,72 @@
+/**
+ * Assembles the HTTP app: middleware, every resource's routes, the OpenAPI document and docs page,
+ * and the single error path. Building it touches no I/O, so the OpenAPI emitter can build one too.
+ */
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { documentConfig, registerSecuritySchemes } from '../openapi/document';
+import type { RoutePolicy } from '../openapi/policy';
+import { auditRoutes } from './audit';
+import { createAuthenticator } from './auth/authenticate';
+import { authorization } from './auth/authorize';
+import { createSessionStores } from './auth/sessions';
+import { botRoutes } from './bots';
+import { docsRoutes } from './docs';
+import type { AppDeps, AppEnv } from './env';
+import { errorHandler, notFoundHandler, validationHook } from './errors';
+import { keyRoutes } from './keys';
+import { crossSiteCheck } from './middleware/cross-site';
+import { requestId } from './middleware/request-id';
+import { sessionRoutes } from './session';
+import { settingsRoutes } from './settings';
+import { systemRoutes } from './system';
+import { userRoutes } from './users';
+
+/** `/api/bot/{id}` (OpenAPI) → `/api/bot/:id` (Hono). */
+const toHonoPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+export function createApp(deps: AppDeps) {
+  const sessionStores = createSessionStores(deps.db);
+  const authenticate = createAuthenticator(deps, sessionStores);
+  const policies = new Map<string, RoutePolicy>();
+
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  app.use('*', requestId());
+  app.use('/api/*', crossSiteCheck(deps.config.trustProxy));
+  app.use(
+    '/api/*',
+    authorization((method, path) => policies.get(`${method} ${path}`), authenticate),
+  );
+
+  // Settings before the bot routes: `/api/bot/settings` must not be taken for a bot id.
+  const api = app
+    .route('/', systemRoutes(deps))
+    .route('/', sessionRoutes(deps, sessionStores))
+    .route('/', settingsRoutes(deps))
+    .route('/', botRoutes(deps))
+    .route('/', userRoutes(deps))
+    .route('/', keyRoutes(deps))
+    .route('/', auditRoutes(deps));
+
+  registerSecuritySchemes(app);
+  for (const definition of app.openAPIRegistry.definitions) {
+    if (definition.type !== 'route') continue;
+    const policy = (definition.route as { 'x-policy'?: RoutePolicy })['x-policy'];
+    if (policy)
+      policies.set(`${definition.route.method.toUpperCase()} ${toHonoPath(definition.route.path)}`, policy);
+  }
+
+  let document: unknown;
+  app.route(
+    '/',
+    docsRoutes(() => {
+      document ??= app.getOpenAPI31Document(documentConfig);
+      return document;
+    }),
+  );
+
+  app.onError(errorHandler);
+  app.notFound(notFoundHandler);
+  return { app, api, sessionStores };
+}
+
+export type App = ReturnType<typeof createApp>['app'];

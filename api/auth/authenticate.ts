@@ -1,0 +1,64 @@
+/**
+ * Resolves who is calling: an API key (`Authorization: Bearer` or `X-API-Key`) first, then the
+ * member session cookie, then the guest session cookie. An unknown or revoked key is a 401
+ * `invalid api key` even when a cookie is present too: a broken key must never silently fall back.
+ */
+import { eq } from 'drizzle-orm';
+import type { Context } from 'hono';
+import { apiKeys } from '../../shared/db/schema';
+import type { AppDeps, AppEnv } from '../env';
+import { ApiError } from '../errors';
+import { apiKeyFromHeaders, hashApiKey } from './api-key';
+import { loadPrincipal } from './load-principal';
+import type { Principal } from './principal';
+import {
+  clearSessionCookie,
+  readSessionCookie,
+  type SessionKind,
+  type SessionStores,
+  writeSessionCookie,
+} from './sessions';
+
+/** `lastUsedAt` is written at most once a minute per key, so a busy key does not write on every call. */
+const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+
+export type Authenticator = (c: Context<AppEnv>) => Promise<Principal | undefined>;
+
+export function createAuthenticator(deps: AppDeps, stores: SessionStores): Authenticator {
+  const { db } = deps;
+
+  async function fromApiKey(rawKey: string): Promise<Principal> {
+    const key = await db.query.apiKeys.findFirst({ where: eq(apiKeys.keyHash, hashApiKey(rawKey)) });
+    const principal = key && (await loadPrincipal(db, key.userId, { kind: 'api-key', keyId: key.id }));
+    if (!key || !principal || principal.role === 'guest') throw new ApiError(401, 'invalid api key');
+    const now = Date.now();
+    if (!key.lastUsedAt || now - key.lastUsedAt.getTime() >= LAST_USED_WRITE_INTERVAL_MS) {
+      await db
+        .update(apiKeys)
+        .set({ lastUsedAt: new Date(now) })
+        .where(eq(apiKeys.id, key.id));
+    }
+    return principal;
+  }
+
+  async function fromSession(c: Context<AppEnv>, kind: SessionKind): Promise<Principal | undefined> {
+    const sessionId = readSessionCookie(c, kind);
+    if (!sessionId) return undefined;
+    const { session, user } = await stores[kind].validateSession(sessionId);
+    const principal =
+      session && (await loadPrincipal(db, user.id, { kind: 'session', sessionId: session.id }));
+    // A guest row behind the member cookie (or the reverse) is not a valid session of that kind.
+    if (!session || !principal || (principal.role === 'guest') !== (kind === 'guest')) {
+      clearSessionCookie(c, kind);
+      return undefined;
+    }
+    if (session.fresh) writeSessionCookie(c, kind, session, deps.config.trustProxy);
+    return principal;
+  }
+
+  return async function authenticate(c) {
+    const rawKey = apiKeyFromHeaders(c.req.header('authorization'), c.req.header('x-api-key'));
+    if (rawKey) return fromApiKey(rawKey);
+    return (await fromSession(c, 'member')) ?? (await fromSession(c, 'guest'));
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * The one authorization layer. Every route contract carries its policy (`x-policy`); this middleware
+ * finds the policy of the route a request matched and enforces it before validation and before the
+ * handler runs, so bot access is decided before a bot's existence can show.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
+import type { RoutePolicy } from '../../openapi/policy';
+import type { AppEnv } from '../env';
+import { ApiError } from '../errors';
+import { apiKeyFromHeaders } from './api-key';
+import type { Authenticator } from './authenticate';
+import { canReachBot, hasCapability, type Principal } from './principal';
+
+/** Looks up the policy of a Hono route (method, `/api/bot/:id` style path). */
+export type PolicyLookup = (method: string, path: string) => RoutePolicy | undefined;
+
+export function check(
+  policy: RoutePolicy,
+  principal: Principal,
+  param: (name: string) => string | undefined,
+): void {
+  if (policy.sessionOnly && principal.credential.kind === 'api-key') {
+    throw new ApiError(403, 'API keys cannot be used here; use a browser session');
+  }
+  if (principal.role === 'guest') {
+    if (policy.nonGuest || policy.access === 'admin') throw new ApiError(403, 'not available to guests');
+    if (
+      policy.capability &&
+      !(policy.guestPermission && principal.guestPermissions?.[policy.guestPermission])
+    ) {
+      throw new ApiError(403, 'guests may not do this');
+    }
+  } else {
+    if (policy.access === 'admin' && principal.role !== 'admin') throw new ApiError(403, 'admin only');
+    if (policy.capability && !hasCapability(principal, policy.capability)) {
+      throw new ApiError(403, `missing capability ${policy.capability}`);
+    }
+  }
+  if (policy.botParam) {
+    const botId = param(policy.botParam);
+    if (botId === undefined || !canReachBot(principal, botId))
+      throw new ApiError(403, 'no access to this bot');
+  }
+}
+
+export function authorization(lookup: PolicyLookup, authenticate: Authenticator): MiddlewareHandler<AppEnv> {
+  return async function authorize(c, next) {
+    const route = matchedRoutes(c).at(-1);
+    const policy = route && lookup(route.method, route.path);
+    if (!policy) return next();
+    if (policy.access === 'public') {
+      if (policy.sessionOnly && apiKeyFromHeaders(c.req.header('authorization'), c.req.header('x-api-key'))) {
+        throw new ApiError(403, 'API keys cannot be used here; use a browser session');
+      }
+      return next();
+    }
+    const principal = await authenticate(c);
+    if (!principal) throw new ApiError(401, 'authentication required');
+    check(policy, principal, (name) => c.req.param(name));
+    c.set('principal', principal);
+    return next();
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * The authenticated caller as every handler sees it. Loaded once per request (SPEC.md
+ * Authentication 9); handlers never re-read cookies or keys.
+ */
+import type { Actor } from '../../shared/bus/messages';
+import type { Capability, GuestPermission, PrincipalRole } from '../../shared/domain/constants';
+
+export type BotScope = 'all' | readonly string[];
+export type GuestPermissions = Record<GuestPermission, boolean>;
+
+export type Credential = { kind: 'session'; sessionId: string } | { kind: 'api-key'; keyId: string };
+
+export interface Principal {
+  userId: string;
+  username: string;
+  role: PrincipalRole;
+  capabilities: readonly Capability[];
+  bots: BotScope;
+  credential: Credential;
+  /** Present for guests only: what guest mode currently lets them do. */
+  guestPermissions?: GuestPermissions;
+}
+
+export function canReachBot(principal: Principal, botId: string): boolean {
+  if (principal.role === 'admin' || principal.bots === 'all') return true;
+  return principal.bots.includes(botId);
+}
+
+export function hasCapability(principal: Principal, capability: Capability): boolean {
+  return principal.role === 'admin' || principal.capabilities.includes(capability);
+}
+
+export function actorOf(principal: Principal): Actor {
+  return { id: principal.userId, username: principal.username, role: principal.role };
+}

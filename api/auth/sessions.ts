@@ -1,0 +1,68 @@
+/**
+ * Browser sessions (lucia v3 over the drizzle adapter). Members and guests have separate cookies
+ * because their lifetimes differ (7 days and 1 day, both rolling: lucia extends a session that is
+ * used after half its lifetime, and we re-send the cookie then).
+ */
+import { DrizzleSQLiteAdapter } from '@lucia-auth/adapter-drizzle';
+import type { Context } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { Lucia, TimeSpan } from 'lucia';
+import type { Db } from '../../shared/db/client';
+import { sessions, users } from '../../shared/db/schema';
+import type { AppEnv } from '../env';
+
+export const MEMBER_SESSION_COOKIE = 'tsmb_session';
+export const GUEST_SESSION_COOKIE = 'tsmb_guest';
+
+export type SessionKind = 'member' | 'guest';
+
+export interface SessionStores {
+  member: Lucia;
+  guest: Lucia;
+}
+
+export function createSessionStores(db: Db): SessionStores {
+  const adapter = new DrizzleSQLiteAdapter(db, sessions, users);
+  return {
+    member: new Lucia(adapter, { sessionExpiresIn: new TimeSpan(7, 'd') }),
+    guest: new Lucia(adapter, { sessionExpiresIn: new TimeSpan(1, 'd') }),
+  };
+}
+
+const cookieName = (kind: SessionKind) => (kind === 'member' ? MEMBER_SESSION_COOKIE : GUEST_SESSION_COOKIE);
+
+/** True when the client reached us over HTTPS (read from X-Forwarded-Proto only behind a trusted proxy). */
+export function isHttps(c: Context<AppEnv>, trustProxy: boolean): boolean {
+  if (trustProxy) {
+    const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim();
+    if (proto) return proto === 'https';
+  }
+  return new URL(c.req.url).protocol === 'https:';
+}
+
+export function writeSessionCookie(
+  c: Context<AppEnv>,
+  kind: SessionKind,
+  session: { id: string; expiresAt: Date },
+  trustProxy: boolean,
+): void {
+  setCookie(c, cookieName(kind), session.id, {
+    httpOnly: true,
+    sameSite: 'Lax',
+    path: '/',
+    secure: isHttps(c, trustProxy),
+    expires: session.expiresAt,
+  });
+}
+
+export function clearSessionCookie(c: Context<AppEnv>, kind: SessionKind): void {
+  deleteCookie(c, cookieName(kind), { path: '/' });
+}
+
+export function readSessionCookie(c: Context<AppEnv>, kind: SessionKind): string | undefined {
+  return getCookie(c, cookieName(kind)) || undefined;
+}
+
+export function hasAnySessionCookie(c: Context<AppEnv>): boolean {
+  return readSessionCookie(c, 'member') !== undefined || readSessionCookie(c, 'guest') !== undefined;
+}

@@ -1,0 +1,23 @@
+/**
+ * What every handler can reach: the per-request variables set by middleware, and the process-wide
+ * dependencies the app is built with. Handlers keep no state of their own.
+ */
+import type { Bus } from '../shared/bus/bus';
+import type { AppConfig } from '../shared/config';
+import type { Db } from '../shared/db/client';
+import type { Principal } from './auth/principal';
+
+export interface AppDeps {
+  db: Db;
+  bus: Bus;
+  config: AppConfig;
+  version: string;
+}
+
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+    /** The authenticated caller; unset on public routes when nobody is signed in. */
+    principal: Principal | undefined;
+  };
+}

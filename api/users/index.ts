@@ -1,0 +1,135 @@
+/** /api/users: accounts, roles, passwords and permissions (admin only). */
+import { randomUUID } from 'node:crypto';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { asc, eq, inArray, ne } from 'drizzle-orm';
+import {
+  changeRole,
+  createUser,
+  deleteUser,
+  getPermissions,
+  listUsers,
+  putPermissions,
+  resetPassword,
+} from '../../openapi/routes/users';
+import { botGrants, bots, savedQueues, users } from '../../shared/db/schema';
+import { BASIC_MEMBER_CAPABILITIES, CAPABILITIES } from '../../shared/domain/constants';
+import { recordAudit } from '../audit/audit-log';
+import { ensureNotLastAdmin, findManagedUser, findUserByName, revokeCredentials } from '../auth/accounts';
+import { hashPassword } from '../auth/password';
+import type { Principal } from '../auth/principal';
+import type { AppDeps, AppEnv } from '../env';
+import { ApiError, validationHook } from '../errors';
+
+const party = (p: Principal) => ({ id: p.userId, username: p.username });
+
+export function userRoutes({ db }: AppDeps) {
+  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+    .openapi(listUsers, async (c) => {
+      const rows = await db.select().from(users).where(ne(users.role, 'guest')).orderBy(asc(users.createdAt));
+      const list = rows.map((u) => ({
+        id: u.id,
+        username: u.username,
+        createdAt: u.createdAt.toISOString(),
+        role: u.role as 'admin' | 'member',
+      }));
+      return c.json({ users: list }, 200);
+    })
+
+    .openapi(createUser, async (c) => {
+      const { username, password, role } = c.req.valid('json');
+      if (await findUserByName(db, username)) throw new ApiError(409, 'username is taken');
+      const user = {
+        id: randomUUID(),
+        username,
+        passwordHash: await hashPassword(password),
+        role,
+        capabilities: role === 'admin' ? [...CAPABILITIES] : [...BASIC_MEMBER_CAPABILITIES],
+        allBots: role === 'admin',
+        createdAt: new Date(),
+      };
+      try {
+        await db.insert(users).values(user);
+      } catch (error) {
+        // A concurrent create of the same name loses on the unique index.
+        if (String(error).includes('UNIQUE')) throw new ApiError(409, 'username is taken');
+        throw error;
+      }
+      await recordAudit(db, 'user.created', party(c.get('principal')!), user);
+      return c.json({ id: user.id, username: user.username, role: user.role }, 201);
+    })
+
+    .openapi(deleteUser, async (c) => {
+      const user = await findManagedUser(db, c.req.valid('param').id);
+      await ensureNotLastAdmin(db, user, 'deleted');
+      // Sessions, API keys, grants, favorites and the personal music link go by cascade; private
+      // saved queues have no foreign key (their owner may be the shared bucket) and go here.
+      await db.delete(savedQueues).where(eq(savedQueues.ownerId, user.id));
+      await db.delete(users).where(eq(users.id, user.id));
+      await recordAudit(db, 'user.deleted', party(c.get('principal')!), user);
+      return c.body(null, 204);
+    })
+
+    .openapi(resetPassword, async (c) => {
+      const principal = c.get('principal')!;
+      const user = await findManagedUser(db, c.req.valid('param').id);
+      await db
+        .update(users)
+        .set({ passwordHash: await hashPassword(c.req.valid('json').newPassword) })
+        .where(eq(users.id, user.id));
+      const ownSession =
+        user.id === principal.userId && principal.credential.kind === 'session'
+          ? principal.credential.sessionId
+          : undefined;
+      await revokeCredentials(db, user.id, ownSession);
+      await recordAudit(db, 'user.password_reset', party(principal), user);
+      return c.body(null, 204);
+    })
+
+    .openapi(changeRole, async (c) => {
+      const user = await findManagedUser(db, c.req.valid('param').id);
+      const { role } = c.req.valid('json');
+      if (role !== user.role) {
+        if (role === 'member') await ensureNotLastAdmin(db, user, 'demoted');
+        await db.update(users).set({ role }).where(eq(users.id, user.id));
+        await recordAudit(db, 'user.role_changed', party(c.get('principal')!), user);
+      }
+      return c.body(null, 204);
+    })
+
+    .openapi(getPermissions, async (c) => {
+      const user = await findManagedUser(db, c.req.valid('param').id);
+      if (user.role === 'admin')
+        return c.json({ capabilities: [...CAPABILITIES], bots: 'all' as const }, 200);
+      const grants = await db
+        .select({ botId: botGrants.botId })
+        .from(botGrants)
+        .where(eq(botGrants.userId, user.id));
+      const capabilities = CAPABILITIES.filter((cap) => user.capabilities.includes(cap));
+      return c.json(
+        { capabilities, bots: user.allBots ? ('all' as const) : grants.map((g) => g.botId) },
+        200,
+      );
+    })
+
+    .openapi(putPermissions, async (c) => {
+      const user = await findManagedUser(db, c.req.valid('param').id);
+      const { capabilities, bots: scope } = c.req.valid('json');
+      const botIds = scope === 'all' ? [] : [...new Set(scope)];
+      if (botIds.length) {
+        const known = await db.select({ id: bots.id }).from(bots).where(inArray(bots.id, botIds));
+        const unknown = botIds.filter((id) => !known.some((k) => k.id === id));
+        if (unknown.length) throw new ApiError(400, `bots: unknown bot id(s) ${unknown.join(', ')}`);
+      }
+      await db.transaction(async (tx) => {
+        await tx
+          .update(users)
+          .set({ capabilities: [...new Set(capabilities)], allBots: scope === 'all' })
+          .where(eq(users.id, user.id));
+        await tx.delete(botGrants).where(eq(botGrants.userId, user.id));
+        if (botIds.length)
+          await tx.insert(botGrants).values(botIds.map((botId) => ({ userId: user.id, botId })));
+      });
+      await recordAudit(db, 'user.permissions_changed', party(c.get('principal')!), user);
+      return c.json({ success: true as const }, 200);
+    });
+}

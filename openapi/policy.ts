@@ -1,0 +1,60 @@
+/**
+ * Every route contract declares who may call it. The policy travels in the OpenAPI document as the
+ * `x-policy` extension (and as a `security` requirement), and the api's authorization layer reads it
+ * from the same value, so the document cannot disagree with what is enforced.
+ */
+import { createRoute, type RouteConfig } from '@hono/zod-openapi';
+import type { Capability, GuestPermission } from '../shared/domain/constants';
+
+export interface RoutePolicy {
+  /** `public`: anyone; `authenticated`: any session or key; `admin`: role admin only. */
+  access: 'public' | 'authenticated' | 'admin';
+  /** Guest sessions are refused (403). */
+  nonGuest?: boolean;
+  /** Browser session only: a request authenticated by API key is refused (403). */
+  sessionOnly?: boolean;
+  /** Members need this capability; admins always pass. */
+  capability?: Capability;
+  /** Name of the path parameter holding a bot id: members need a grant for that bot. */
+  botParam?: string;
+  /** Guests need this flag of `guestMode.permissions` (guests are otherwise refused where `capability` is set). */
+  guestPermission?: GuestPermission;
+}
+
+export type PolicyRouteConfig = RouteConfig & { policy: RoutePolicy };
+
+const describePolicy = (p: RoutePolicy): string => {
+  const parts: string[] = [
+    p.access === 'public' ? 'Public.' : p.access === 'admin' ? 'Admin only.' : 'Authenticated.',
+  ];
+  if (p.capability) parts.push(`Capability \`${p.capability}\`.`);
+  if (p.botParam) parts.push('Bot access required.');
+  if (p.nonGuest) parts.push('Guests refused.');
+  if (p.guestPermission) parts.push(`Guests need \`${p.guestPermission}\`.`);
+  if (p.sessionOnly) parts.push('Browser session only (API keys refused).');
+  return parts.join(' ');
+};
+
+const SESSION_ONLY_SECURITY = [{ sessionCookie: [] }];
+const ANY_CREDENTIAL_SECURITY = [{ sessionCookie: [] }, { bearerApiKey: [] }, { headerApiKey: [] }];
+
+/** `createRoute` plus the route's policy, recorded in the document. */
+export function defineRoute<P extends string, R extends Omit<PolicyRouteConfig, 'path'> & { path: P }>(
+  config: R,
+) {
+  const { policy, ...route } = config;
+  const security =
+    policy.access === 'public' ? [] : policy.sessionOnly ? SESSION_ONLY_SECURITY : ANY_CREDENTIAL_SECURITY;
+  const description = [route.description, `**Access:** ${describePolicy(policy)}`]
+    .filter(Boolean)
+    .join('\n\n');
+  return createRoute({ ...route, description, security, 'x-policy': policy } as Omit<R, 'policy'> & {
+    path: P;
+    'x-policy': RoutePolicy;
+  });
+}
+
+/** Reads the policy back from a route contract (used by the authorization layer and its tests). */
+export function policyOf(route: { 'x-policy'?: RoutePolicy }): RoutePolicy | undefined {
+  return route['x-policy'];
+}

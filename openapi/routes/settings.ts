@@ -1,0 +1,119 @@
+/** Global settings (SPEC.md "Global settings", GET/POST /api/bot/settings). */
+import { z } from '@hono/zod-openapi';
+import { PlatformSchema } from '../../shared/domain/schemas';
+import { errors, jsonBody, jsonResponse } from '../errors';
+import { defineRoute } from '../policy';
+import { GuestPermissionsSchema } from './session';
+
+const VoiceDucking = z.object({ enabled: z.boolean(), volumePercent: z.number().int().min(0).max(100) });
+const GuestBots = z.union([z.literal('all'), z.array(z.string().min(1).max(128)).max(1000)]);
+const SpotifyBackend = z
+  .enum(['librespot'])
+  .openapi({ description: 'The audio sidecar that plays streaming_a tracks' });
+const SpotifyBitrate = z.union([z.literal(96), z.literal(160), z.literal(320)]);
+const JellyfinAuthMode = z.enum(['password', 'apikey']);
+
+export const SettingsSchema = z
+  .object({
+    idleTimeoutMinutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(1440)
+      .openapi({ description: '0 disables auto-disconnect' }),
+    autoPauseOnEmpty: z.boolean(),
+    localAudioEnabled: z.boolean(),
+    voiceDucking: VoiceDucking,
+    savedQueuesEnabled: z.boolean(),
+    playKeepsQueue: z.boolean(),
+    adminGroups: z.array(z.number().int()),
+    enabledProviders: z.array(PlatformSchema),
+    defaultPlatform: PlatformSchema.nullable(),
+    guestMode: z.object({ enabled: z.boolean(), bots: GuestBots, permissions: GuestPermissionsSchema }),
+    spotify: z.object({
+      enabled: z.boolean(),
+      clientId: z.string(),
+      hasClientSecret: z.boolean(),
+      backend: SpotifyBackend,
+      bitrate: SpotifyBitrate,
+      deviceName: z.string(),
+    }),
+    jellyfin: z.object({
+      serverUrl: z.string(),
+      authMode: JellyfinAuthMode,
+      username: z.string(),
+      hasPassword: z.boolean(),
+    }),
+  })
+  .openapi('Settings');
+export type Settings = z.infer<typeof SettingsSchema>;
+
+export const SettingsUpdateSchema = z
+  .strictObject({
+    idleTimeoutMinutes: z.number().int().min(0).max(1440),
+    autoPauseOnEmpty: z.boolean(),
+    localAudioEnabled: z.boolean(),
+    voiceDucking: VoiceDucking.partial().strict(),
+    savedQueuesEnabled: z.boolean(),
+    playKeepsQueue: z.boolean(),
+    adminGroups: z.array(z.number().int().min(0)).max(100),
+    enabledProviders: z.array(PlatformSchema).max(8),
+    defaultPlatform: z.union([PlatformSchema, z.literal(''), z.null()]),
+    guestMode: z.strictObject({
+      enabled: z.boolean().optional(),
+      bots: GuestBots.optional(),
+      permissions: GuestPermissionsSchema.partial().strict().optional(),
+    }),
+    spotify: z.strictObject({
+      enabled: z.boolean().optional(),
+      clientId: z.string().max(256).optional(),
+      clientSecret: z
+        .string()
+        .max(256)
+        .optional()
+        .openapi({ description: 'Write-only; an empty string clears it' }),
+      backend: SpotifyBackend.optional(),
+      bitrate: SpotifyBitrate.optional(),
+      deviceName: z.string().max(64).optional(),
+    }),
+    jellyfin: z.strictObject({
+      serverUrl: z.union([z.url(), z.literal('')]).optional(),
+      authMode: JellyfinAuthMode.optional(),
+      username: z.string().max(128).optional(),
+      password: z
+        .string()
+        .max(256)
+        .optional()
+        .openapi({ description: 'Write-only; an empty string clears it' }),
+    }),
+  })
+  .partial()
+  .openapi('SettingsUpdate', {
+    description: 'A partial merge: absent keys stay as they are; `defaultPlatform` null or "" clears it.',
+  });
+export type SettingsUpdate = z.infer<typeof SettingsUpdateSchema>;
+
+const tags = ['Settings'];
+
+export const getSettings = defineRoute({
+  method: 'get',
+  path: '/api/bot/settings',
+  tags,
+  summary: 'Global settings (secrets are never returned, only whether they are set)',
+  policy: { access: 'authenticated', nonGuest: true },
+  responses: { 200: jsonResponse(SettingsSchema, 'Settings'), ...errors(401, 403) },
+});
+
+export const postSettings = defineRoute({
+  method: 'post',
+  path: '/api/bot/settings',
+  tags,
+  summary: 'Change global settings (partial merge)',
+  description:
+    '`defaultPlatform` must be one of the resulting `enabledProviders`; a new `enabledProviders` without the ' +
+    'stored default clears it. Disabling guest mode ends every guest session and closes guest sockets; ' +
+    'narrowing its bots re-scopes open guest sockets.',
+  policy: { access: 'authenticated', capability: 'bot.manage' },
+  request: { body: jsonBody(SettingsUpdateSchema) },
+  responses: { 200: jsonResponse(SettingsSchema, 'The settings after the change'), ...errors(400, 401, 403) },
+});

@@ -1,0 +1,91 @@
+/**
+ * The bus inside one process (the single-machine default). Delivery is asynchronous, as on NATS, so
+ * a handler never runs inside its caller's stack and ordering bugs show up here too.
+ */
+import {
+  type Bus,
+  BusError,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type EventHandler,
+  type RequestHandler,
+  type RequestOptions,
+  type Subscription,
+} from './bus';
+import { subjectMatches } from './subject-pattern';
+
+interface Entry<H> {
+  pattern: string;
+  handler: H;
+}
+
+export class InProcessBus implements Bus {
+  private readonly listeners = new Set<Entry<EventHandler>>();
+  private readonly responders = new Set<Entry<RequestHandler>>();
+  private closed = false;
+
+  constructor(private readonly defaultTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS) {}
+
+  request(subject: string, data: unknown, options: RequestOptions = {}): Promise<unknown> {
+    if (this.closed) return Promise.reject(new BusError('unavailable', 'message bus is closed'));
+    const targets = [...this.responders].filter((r) => subjectMatches(r.pattern, subject));
+    if (targets.length === 0)
+      return Promise.reject(new BusError('no-responders', `no responders for ${subject}`));
+    // A copy through JSON gives the same isolation (and the same failure on non-JSON values) as NATS.
+    const payload = JSON.parse(JSON.stringify(data ?? null)) as unknown;
+    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const timer = setTimeout(() => {
+        settled = true;
+        reject(new BusError('timeout', `request to ${subject} timed out after ${timeoutMs} ms`));
+      }, timeoutMs);
+      for (const target of targets) {
+        setImmediate(async () => {
+          let outcome: { ok: true; value: unknown } | { ok: false; message: string };
+          try {
+            outcome = { ok: true, value: await target.handler(payload, subject) };
+          } catch (error) {
+            outcome = { ok: false, message: error instanceof Error ? error.message : String(error) };
+          }
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          if (outcome.ok) resolve(JSON.parse(JSON.stringify(outcome.value ?? null)));
+          else reject(new BusError('handler-failed', outcome.message));
+        });
+      }
+    });
+  }
+
+  publish(subject: string, data: unknown): void {
+    if (this.closed) return;
+    const payload = JSON.stringify(data ?? null);
+    for (const listener of this.listeners) {
+      if (!subjectMatches(listener.pattern, subject)) continue;
+      setImmediate(() => {
+        if (this.listeners.has(listener)) listener.handler(JSON.parse(payload), subject);
+      });
+    }
+  }
+
+  subscribe(pattern: string, handler: EventHandler): Subscription {
+    return this.add(this.listeners, { pattern, handler });
+  }
+
+  respond(subject: string, handler: RequestHandler): Subscription {
+    return this.add(this.responders, { pattern: subject, handler });
+  }
+
+  async flush(): Promise<void> {}
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.listeners.clear();
+    this.responders.clear();
+  }
+
+  private add<H>(set: Set<Entry<H>>, entry: Entry<H>): Subscription {
+    set.add(entry);
+    return { unsubscribe: () => set.delete(entry) };
+  }
+}

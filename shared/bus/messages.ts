@@ -1,0 +1,53 @@
+/**
+ * Message schemas of the bus, parsed on both ends: `msg.json()` style casts are never trusted.
+ */
+import { z } from 'zod';
+import { BotStatusSchema, QueuedSongSchema } from '../domain/schemas';
+
+/** Who asks: the api's authenticated principal, or the chat user a chat command acts for. */
+export const ActorSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  role: z.enum(['admin', 'member', 'guest']),
+});
+export type Actor = z.infer<typeof ActorSchema>;
+
+export const BotCommandSchema = z.object({
+  op: z.string().min(1),
+  args: z.unknown().optional(),
+  actor: ActorSchema,
+});
+export type BotCommand = z.infer<typeof BotCommandSchema>;
+
+/**
+ * A daemon's answer. `status` is the HTTP status the api answers with, so domain outcomes
+ * (bot not connected → 409) travel as data and bus failures stay bus failures.
+ */
+export const BotReplySchema = z.object({
+  ok: z.boolean(),
+  status: z.number().int().min(100).max(599),
+  message: z.string().optional(),
+  data: z.unknown().optional(),
+});
+export type BotReply = z.infer<typeof BotReplySchema>;
+
+export const BotStateEventSchema = z.object({
+  bot: BotStatusSchema,
+  /** Bumped on every queue change, so a listener knows when to fetch or forward the queue. */
+  queueVersion: z.number().int(),
+  queue: z.array(QueuedSongSchema).optional(),
+});
+export type BotStateEvent = z.infer<typeof BotStateEventSchema>;
+
+export const BotsEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('botCreated'), botId: z.string() }),
+  z.object({ type: z.literal('botUpdated'), botId: z.string() }),
+  z.object({ type: z.literal('botRemoved'), botId: z.string() }),
+]);
+export type BotsEvent = z.infer<typeof BotsEventSchema>;
+
+export const GuestModeEventSchema = z.object({
+  enabled: z.boolean(),
+  bots: z.union([z.literal('all'), z.array(z.string())]),
+});
+export type GuestModeEvent = z.infer<typeof GuestModeEventSchema>;

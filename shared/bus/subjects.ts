@@ -1,0 +1,17 @@
+/**
+ * Bus subjects. The bot id sits in the subject so a daemon subscribes only to the bots it owns and
+ * "no responders" means "nobody owns this bot".
+ */
+
+/** Request/reply: one command for one bot (`BotCommand` → `BotReply`). */
+export const botCommandSubject = (botId: string): string => `bot.${botId}.cmd`;
+
+/** Publish: the bot's state after every change (`BotStateEvent`). */
+export const botStateSubject = (botId: string): string => `bot.${botId}.state`;
+export const ALL_BOT_STATES = 'bot.*.state';
+
+/** Publish: bot lifecycle (`BotsEvent`): created, updated, removed. */
+export const BOTS_EVENTS = 'bots.events';
+
+/** Publish: guest mode switched off or its bot list changed (`GuestModeEvent`). */
+export const GUEST_MODE_EVENTS = 'settings.guest-mode';

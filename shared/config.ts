@@ -1,0 +1,59 @@
+/**
+ * Process configuration, parsed once from the environment. Every variable is listed in README.md.
+ */
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const flag = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .optional()
+  .transform((v) => v === '1' || v === 'true');
+
+const envSchema = z.object({
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  DATABASE_AUTH_TOKEN: z.string().optional(),
+  NATS_URL: z.string().optional(),
+  PUBLIC_URL: z.string().url().optional(),
+  TRUST_PROXY: flag,
+  DAEMON_ID: z.string().optional(),
+  BUS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4000),
+});
+
+export interface AppConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string;
+  databaseAuthToken: string | undefined;
+  natsUrl: string | undefined;
+  publicUrl: string | null;
+  trustProxy: boolean;
+  daemonId: string;
+  /** Default deadline of a bus request; kept under 5 s so an unanswered request becomes 503 in time. */
+  busTimeoutMs: number;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`invalid environment: ${issues}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.DATA_DIR);
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    dataDir,
+    databaseUrl: e.DATABASE_URL ?? `file:${resolve(dataDir, 'bot.db')}`,
+    databaseAuthToken: e.DATABASE_AUTH_TOKEN,
+    natsUrl: e.NATS_URL || undefined,
+    publicUrl: e.PUBLIC_URL ?? null,
+    trustProxy: e.TRUST_PROXY,
+    daemonId: e.DAEMON_ID ?? `daemon-${process.pid}`,
+    busTimeoutMs: e.BUS_TIMEOUT_MS,
+  };
+}

@@ -1,0 +1,5 @@
+export * from './accounts';
+export * from './audit';
+export * from './bots';
+export * from './music';
+export * from './settings';

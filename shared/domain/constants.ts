@@ -1,0 +1,92 @@
+/**
+ * Enumerations of the interface contract (SPEC.md), defined once: each `as const` array gives both
+ * the TypeScript union and the zod enum used at every edge.
+ */
+
+/** Platform values as the API speaks them; DECISIONS.md maps each to its real service. */
+export const PLATFORMS = [
+  'music_a',
+  'music_b',
+  'video_a',
+  'video_b',
+  'music_c',
+  'library_a',
+  'local',
+  'streaming_a',
+] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+/** Default for `enabledProviders`, also used for a legacy configuration that has none. */
+export const DEFAULT_ENABLED_PROVIDERS: readonly Platform[] = [
+  'music_a',
+  'music_b',
+  'video_a',
+  'video_b',
+  'music_c',
+];
+
+/** When `defaultPlatform` is unset or disabled, the first enabled platform in this order is the default. */
+export const DEFAULT_PLATFORM_PRIORITY: readonly Platform[] = [
+  'music_a',
+  'music_b',
+  'music_c',
+  'library_a',
+  'video_a',
+  'video_b',
+];
+
+export const PLAY_MODES = ['seq', 'loop', 'random', 'rloop'] as const;
+export type PlayMode = (typeof PLAY_MODES)[number];
+
+export const ROLES = ['admin', 'member'] as const;
+export type Role = (typeof ROLES)[number];
+/** The synthetic guest principal's role; it is never a stored account role. */
+export type PrincipalRole = Role | 'guest';
+
+export const CAPABILITIES = [
+  'player.control',
+  'player.queue',
+  'bot.manage',
+  'platform.auth',
+  'quality',
+] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+
+/** What a new member may do before an admin grants more (DECISIONS.md "Accounts"). */
+export const BASIC_MEMBER_CAPABILITIES: readonly Capability[] = ['player.control', 'player.queue'];
+
+export const AUDIT_ACTIONS = [
+  'admin.first_created',
+  'user.created',
+  'user.deleted',
+  'user.password_reset',
+  'user.password_changed',
+  'user.role_changed',
+  'user.permissions_changed',
+  'api_key.created',
+  'api_key.deleted',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Guest permission flags with their defaults (DECISIONS.md "Guest permissions"). */
+export const GUEST_PERMISSION_DEFAULTS = {
+  addToQueue: true,
+  playNext: false,
+  playNow: false,
+  skip: false,
+  transport: false,
+  removeClear: false,
+  playMode: false,
+  playCollection: false,
+} as const;
+export type GuestPermission = keyof typeof GUEST_PERMISSION_DEFAULTS;
+export const GUEST_PERMISSIONS = Object.keys(GUEST_PERMISSION_DEFAULTS) as GuestPermission[];
+
+/** The synthetic guest principal: created by migration, never managed through /api/users. */
+export const GUEST_PRINCIPAL_ID = 'guest';
+export const GUEST_LABEL = 'Guest';
+
+/** Owner id of saved queues in the shared bucket. */
+export const SHARED_QUEUE_OWNER = 'shared';
+
+export const DEFAULT_SERVER_PORT = 9987;

@@ -1,0 +1,67 @@
+/**
+ * Domain shapes shared by the api, the daemon, the bus and the generated client. Each schema the
+ * web UI touches carries an OpenAPI name so it becomes a named type in the client.
+ */
+import { z } from '@hono/zod-openapi';
+import { PLATFORMS, PLAY_MODES } from './constants';
+
+export const PlatformSchema = z.enum(PLATFORMS).openapi('Platform', {
+  description:
+    'Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, ' +
+    'video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files.',
+});
+
+export const PlayModeSchema = z.enum(PLAY_MODES).openapi('PlayMode', {
+  description:
+    'seq plays the queue once; loop repeats it; random shuffles once through; rloop shuffles forever.',
+});
+
+export const SongSchema = z
+  .object({
+    id: z
+      .string()
+      .openapi({ description: 'Id within the platform; video_a parts use `<video_id>?p=<part>`.' }),
+    name: z.string(),
+    artist: z.string(),
+    album: z.string(),
+    duration: z.number().openapi({ description: 'Seconds' }),
+    coverUrl: z.string(),
+    platform: PlatformSchema,
+    vip: z
+      .boolean()
+      .optional()
+      .openapi({ description: 'VIP or copyright-restricted: only a preview plays.' }),
+  })
+  .openapi('Song');
+export type Song = z.infer<typeof SongSchema>;
+
+export const QueuedSongSchema = SongSchema.omit({ vip: true })
+  .extend({
+    requestedBy: z
+      .string()
+      .optional()
+      .openapi({ description: 'Username of the requester, the guest label, or the chat nickname.' }),
+  })
+  .openapi('QueuedSong');
+export type QueuedSong = z.infer<typeof QueuedSongSchema>;
+
+export const BotStatusSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    connected: z.boolean(),
+    playing: z.boolean(),
+    paused: z.boolean(),
+    currentSong: QueuedSongSchema.nullable(),
+    queueSize: z.number().int(),
+    volume: z.number().min(0).max(100),
+    playMode: PlayModeSchema,
+    elapsed: z.number().openapi({
+      description: 'Seconds played of the current track: frames actually sent plus the seek offset, clamped.',
+    }),
+    effectiveDuration: z.number().optional().openapi({
+      description: 'Actual play length of the current track (the preview length for a preview).',
+    }),
+  })
+  .openapi('BotStatus');
+export type BotStatus = z.infer<typeof BotStatusSchema>;

@@ -1,0 +1,75 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NatsBus } from '../../shared/bus/nats-bus';
+import { bots } from '../../shared/db/schema';
+import { createMember, insertBot, type Session, setupAdmin } from '../helpers/accounts';
+import { type NatsServerHandle, startNatsServer } from '../helpers/nats-server';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+
+describe('GET /api/bot through the daemon (in-process bus)', () => {
+  let t: TestApp;
+  let admin: Session;
+  let first: string;
+  let second: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    admin = await setupAdmin(t);
+    first = await insertBot(t, 'First');
+    second = await insertBot(t, 'Second');
+  });
+  afterAll(() => t.close());
+
+  it('lists every bot for an admin, with status answered by the daemon', async () => {
+    // The daemon reads volume from its own copy of the row: change it behind the api's back and
+    // tell the daemon, then the list must show the daemon's value.
+    await t.db.update(bots).set({ volume: 77 }).where(eq(bots.id, first));
+    t.bus.publish('bots.events', { type: 'botUpdated', botId: first });
+    await new Promise((r) => setTimeout(r, 20));
+    const { data, response } = await admin.api.GET('/api/bot');
+    expect(response.status).toBe(200);
+    expect(data?.bots.map((b) => b.name)).toEqual(['First', 'Second']);
+    expect(data?.bots[0]).toMatchObject({ id: first, connected: false, playing: false, volume: 77, playMode: 'seq' });
+    expect(t.daemon?.ownedBotIds().sort()).toEqual([first, second].sort());
+  });
+
+  it('shows a member only the bots granted to them', async () => {
+    const member = await createMember(t, admin, { bots: [second] });
+    const { data } = await member.api.GET('/api/bot');
+    expect(data?.bots.map((b) => b.id)).toEqual([second]);
+  });
+
+  it('shows a bot no daemon owns as disconnected instead of failing the list', async () => {
+    await t.daemon?.stop();
+    const { data, response } = await admin.api.GET('/api/bot');
+    expect(response.status).toBe(200);
+    expect(data?.bots.map((b) => b.connected)).toEqual([false, false]);
+  });
+});
+
+describe('GET /api/bot over NATS when the bus goes down', () => {
+  let nats: NatsServerHandle;
+  let t: TestApp;
+  beforeAll(async () => {
+    nats = await startNatsServer();
+    t = await startTestApp({ bus: await NatsBus.connect({ url: nats.url }) });
+  });
+  afterAll(async () => {
+    await t.close();
+    await nats.stop();
+  });
+
+  it('answers 503 {error} within 5 seconds once nats-server is killed', async () => {
+    const admin = await setupAdmin(t);
+    await insertBot(t, 'Over NATS');
+    const before = await admin.api.GET('/api/bot');
+    expect(before.response.status).toBe(200);
+    expect(before.data?.bots).toHaveLength(1);
+
+    await nats.stop();
+    const started = Date.now();
+    const { error, response } = await admin.api.GET('/api/bot');
+    expect(response.status).toBe(503);
+    expect(error).toEqual({ error: 'the message bus is unavailable' });
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});

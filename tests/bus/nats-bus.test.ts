@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BusError } from '../../shared/bus/bus';
+import { NatsBus } from '../../shared/bus/nats-bus';
+import { type NatsServerHandle, startNatsServer } from '../helpers/nats-server';
+import { runBusContract } from './bus.case';
+
+let server: NatsServerHandle;
+beforeAll(async () => {
+  server = await startNatsServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+runBusContract('nats', () => NatsBus.connect({ url: server.url }));
+
+describe('nats bus when the server dies', () => {
+  it('rejects a pending request as unavailable at once, and later ones too', async () => {
+    const own = await startNatsServer();
+    const bus = await NatsBus.connect({ url: own.url });
+    try {
+      bus.respond('never', () => new Promise(() => {}));
+      await bus.flush();
+      const started = Date.now();
+      const pending = bus.request('never', {}, { timeoutMs: 10_000 }).catch((e: unknown) => e);
+      await new Promise((r) => setTimeout(r, 100));
+      await own.stop();
+      const error = await pending;
+      expect(error).toBeInstanceOf(BusError);
+      expect((error as BusError).failure).toBe('unavailable');
+      expect(Date.now() - started).toBeLessThan(5000);
+      const next = await bus.request('never', {}).catch((e: unknown) => e);
+      expect((next as BusError).failure).toBe('unavailable');
+    } finally {
+      await bus.close();
+    }
+  });
+});

@@ -1,0 +1,57 @@
+/**
+ * `make run` on a fresh data directory serves the API, and the Swagger UI page renders every
+ * operation in headless Chromium (assets served by the app itself, no network).
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../helpers/browser';
+import { type RunningService, runService } from '../helpers/run-service';
+
+export const SCREENSHOT_DIR = join(tmpdir(), 'tsmb-screenshots');
+
+describe('make run', () => {
+  let dataDir: string;
+  let service: RunningService;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'tsmb-run-'));
+    service = await runService({ DATA_DIR: dataDir });
+  }, 90_000);
+  afterAll(async () => {
+    await service?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers /api/health and keeps its data under DATA_DIR', async () => {
+    const res = await fetch(`${service.baseUrl}/api/health`);
+    expect(await res.json()).toMatchObject({ status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    expect(existsSync(join(dataDir, 'bot.db'))).toBe(true);
+  });
+
+  it('renders every operation on /api/docs in Chromium', async () => {
+    const document = (await (await fetch(`${service.baseUrl}/api/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const operationCount = Object.values(document.paths).reduce((n, item) => n + Object.keys(item).length, 0);
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      const external: string[] = [];
+      page.on('request', (r) => {
+        if (!r.url().startsWith(service.baseUrl)) external.push(r.url());
+      });
+      await page.goto(`${service.baseUrl}/api/docs`);
+      await page.waitForSelector('.opblock-summary-path', { timeout: 30_000 });
+      const paths = await page.locator('.opblock-summary-path').allTextContents();
+      expect(paths.length).toBe(operationCount);
+      expect(paths.map((p) => p.replace(/\u200b/g, ''))).toContain('/api/health');
+      await expect(page.locator('.info .title').textContent()).resolves.toContain('TeamSpeak 3 Music Bot API');
+      mkdirSync(SCREENSHOT_DIR, { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOT_DIR, 'api-docs.png'), fullPage: false });
+      expect(external).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+});

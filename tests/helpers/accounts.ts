@@ -1,0 +1,81 @@
+/**
+ * Account fixtures built through the API itself: the first admin via setup, members via /api/users,
+ * keys via /api/keys. Names are unique per call so tests never collide.
+ */
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import type { ApiClient } from '../../openapi/client';
+import { bots } from '../../shared/db/schema';
+import type { CookieJar } from './cookie-jar';
+import type { TestApp } from './test-app';
+
+export const PASSWORD = 'correct horse battery';
+
+export interface Session {
+  api: ApiClient;
+  jar: CookieJar;
+  id: string;
+  username: string;
+}
+
+export const uniqueName = (prefix: string) => `${prefix}_${randomUUID().slice(0, 8)}`;
+
+export async function setupAdmin(t: TestApp, username = 'admin'): Promise<Session> {
+  const { api, jar } = t.browser();
+  const { data, response } = await api.POST('/api/session/setup', { body: { username, password: PASSWORD } });
+  expect(response.status).toBe(201);
+  return { api, jar, id: data!.user.id, username };
+}
+
+export async function login(t: TestApp, username: string, password = PASSWORD): Promise<Session> {
+  const { api, jar } = t.browser();
+  const { data, response } = await api.POST('/api/session/login', { body: { username, password } });
+  expect(response.status).toBe(200);
+  return { api, jar, id: data!.user.id, username };
+}
+
+export async function createMember(
+  t: TestApp,
+  admin: Session,
+  options: { role?: 'admin' | 'member'; capabilities?: string[]; bots?: 'all' | string[] } = {},
+): Promise<Session> {
+  const username = uniqueName('user');
+  const { data, response } = await admin.api.POST('/api/users', {
+    body: { username, password: PASSWORD, role: options.role ?? 'member' },
+  });
+  expect(response.status).toBe(201);
+  if (options.capabilities || options.bots) {
+    const put = await admin.api.PUT('/api/users/{id}/permissions', {
+      params: { path: { id: data!.id } },
+      body: {
+        capabilities: (options.capabilities ?? ['player.control', 'player.queue']) as never,
+        bots: options.bots ?? [],
+      },
+    });
+    expect(put.response.status).toBe(200);
+  }
+  return login(t, username);
+}
+
+export async function createKey(session: Session, name = 'test key'): Promise<string> {
+  const { data, response } = await session.api.POST('/api/keys', { body: { name } });
+  expect(response.status).toBe(201);
+  return data!.rawKey;
+}
+
+/** Inserts a bot row and tells the daemon, as bot creation will. */
+export async function insertBot(t: TestApp, name = uniqueName('bot')): Promise<string> {
+  const id = randomUUID();
+  const now = new Date();
+  await t.db.insert(bots).values({
+    id,
+    name,
+    serverAddress: '127.0.0.1',
+    nickname: name,
+    createdAt: now,
+    updatedAt: now,
+  });
+  t.bus.publish('bots.events', { type: 'botCreated', botId: id });
+  await new Promise((r) => setTimeout(r, 20));
+  return id;
+}

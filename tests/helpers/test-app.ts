@@ -1,0 +1,84 @@
+/**
+ * Builds the real app for a test: a fresh libSQL file, the in-process bus (or a given one), the real
+ * daemon, and typed clients that call `app.fetch` directly (no port). Each client can carry its own
+ * cookie jar (a browser) or an API key.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../../api/app';
+import { Daemon } from '../../daemon/daemon';
+import { type ApiClient, createApiClient } from '../../openapi/client';
+import type { Bus } from '../../shared/bus/bus';
+import { InProcessBus } from '../../shared/bus/in-process-bus';
+import { type AppConfig, loadConfig } from '../../shared/config';
+import { type Db, migrateDb, openDb } from '../../shared/db/client';
+import { CookieJar } from './cookie-jar';
+
+export const TEST_ORIGIN = 'http://bot.test';
+
+export interface TestApp {
+  db: Db;
+  bus: Bus;
+  config: AppConfig;
+  daemon: Daemon | undefined;
+  app: ReturnType<typeof createApp>['app'];
+  /** The app's fetch as a browser at TEST_ORIGIN would call it, with an optional cookie jar. */
+  fetch: (request: Request, jar?: CookieJar) => Promise<Response>;
+  /** A client with its own cookie jar (a browser session). */
+  browser(): { api: ApiClient; jar: CookieJar };
+  /** A client authenticated by API key only. */
+  withKey(rawKey: string, header?: 'bearer' | 'x-api-key'): ApiClient;
+  /** A client with no credentials. */
+  anonymous(): ApiClient;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  bus?: Bus;
+  withDaemon?: boolean;
+  env?: Record<string, string>;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tsmb-test-'));
+  const config = loadConfig({ DATA_DIR: dataDir, ...options.env });
+  const db = openDb({ url: config.databaseUrl });
+  await migrateDb(db);
+  const bus = options.bus ?? new InProcessBus();
+  const daemon = options.withDaemon === false ? undefined : new Daemon({ db, bus, daemonId: 'test-daemon' });
+  await daemon?.start();
+  const { app } = createApp({ db, bus, config, version: 'test' });
+
+  const fetch = async (request: Request, jar?: CookieJar): Promise<Response> => {
+    const cookie = jar?.header();
+    if (cookie) request.headers.set('cookie', cookie);
+    const response = await app.fetch(request);
+    jar?.store(response);
+    return response;
+  };
+  const client = (headers: Record<string, string> = {}, jar?: CookieJar) =>
+    createApiClient({ baseUrl: TEST_ORIGIN, headers, fetch: (request) => fetch(request, jar) });
+
+  return {
+    db,
+    bus,
+    config,
+    daemon,
+    app,
+    fetch,
+    browser() {
+      const jar = new CookieJar();
+      return { api: client({}, jar), jar };
+    },
+    withKey: (rawKey, header = 'bearer') =>
+      client(header === 'bearer' ? { authorization: `Bearer ${rawKey}` } : { 'x-api-key': rawKey }),
+    anonymous: () => client(),
+    async close() {
+      await daemon?.stop();
+      await bus.close();
+      db.$client.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
