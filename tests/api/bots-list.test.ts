@@ -28,7 +28,13 @@ describe('GET /api/bot through the daemon (in-process bus)', () => {
     const { data, response } = await admin.api.GET('/api/bot');
     expect(response.status).toBe(200);
     expect(data?.bots.map((b) => b.name)).toEqual(['First', 'Second']);
-    expect(data?.bots[0]).toMatchObject({ id: first, connected: false, playing: false, volume: 77, playMode: 'seq' });
+    expect(data?.bots[0]).toMatchObject({
+      id: first,
+      connected: false,
+      playing: false,
+      volume: 77,
+      playMode: 'seq',
+    });
     expect(t.daemon?.ownedBotIds().sort()).toEqual([first, second].sort());
   });
 

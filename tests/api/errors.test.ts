@@ -24,7 +24,11 @@ describe('the error model', () => {
   });
 
   it('answers a wrong content type with 400 {error}', async () => {
-    const res = await post('/api/session/login', 'username=a&password=b', 'application/x-www-form-urlencoded');
+    const res = await post(
+      '/api/session/login',
+      'username=a&password=b',
+      'application/x-www-form-urlencoded',
+    );
     expect(res.status).toBe(400);
     expect((await res.json()) as { error: string }).toEqual({
       error: 'request body must be JSON (Content-Type: application/json)',
@@ -38,7 +42,11 @@ describe('the error model', () => {
   });
 
   it('names the field that failed validation', async () => {
-    const res = await post('/api/session/login', JSON.stringify({ username: 'x', password: 42 }), 'application/json');
+    const res = await post(
+      '/api/session/login',
+      JSON.stringify({ username: 'x', password: 42 }),
+      'application/json',
+    );
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toMatch(/^password: /);
   });

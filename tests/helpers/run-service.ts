@@ -11,7 +11,10 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-export async function runService(env: Record<string, string>, command = ['make', 'run']): Promise<RunningService> {
+export async function runService(
+  env: Record<string, string>,
+  command = ['make', 'run'],
+): Promise<RunningService> {
   const port = await freePort();
   const [cmd, ...args] = command;
   const child = spawn(cmd!, args, {

@@ -42,7 +42,8 @@ export interface TestAppOptions {
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tsmb-test-'));
-  const config = loadConfig({ DATA_DIR: dataDir, ...options.env });
+  // Behind a "trusted proxy" each test browser gets its own client address, as real browsers have.
+  const config = loadConfig({ DATA_DIR: dataDir, TRUST_PROXY: '1', ...options.env });
   const db = openDb({ url: config.databaseUrl });
   await migrateDb(db);
   const bus = options.bus ?? new InProcessBus();
@@ -57,6 +58,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     jar?.store(response);
     return response;
   };
+  let browsers = 0;
   const client = (headers: Record<string, string> = {}, jar?: CookieJar) =>
     createApiClient({ baseUrl: TEST_ORIGIN, headers, fetch: (request) => fetch(request, jar) });
 
@@ -69,7 +71,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     fetch,
     browser() {
       const jar = new CookieJar();
-      return { api: client({}, jar), jar };
+      browsers++;
+      const address = `198.18.${(browsers >> 8) & 255}.${browsers & 255}`;
+      return { api: client({ 'x-forwarded-for': address }, jar), jar };
     },
     withKey: (rawKey, header = 'bearer') =>
       client(header === 'bearer' ? { authorization: `Bearer ${rawKey}` } : { 'x-api-key': rawKey }),
