@@ -108,17 +108,15 @@ describe('/api/users', () => {
       .insert(personalLinks)
       .values({ userId: member.id, platform: 'music_a', credential: 'c', linkedAt: new Date() });
     const now = new Date();
-    await t.db
-      .insert(savedQueues)
-      .values({
-        id: 'q1',
-        ownerId: member.id,
-        name: 'mine',
-        songs: '[]',
-        songCount: 0,
-        createdAt: now,
-        updatedAt: now,
-      });
+    await t.db.insert(savedQueues).values({
+      id: 'q1',
+      ownerId: member.id,
+      name: 'mine',
+      songs: '[]',
+      songCount: 0,
+      createdAt: now,
+      updatedAt: now,
+    });
     const del = await admin.api.DELETE('/api/users/{id}', path(member.id));
     expect(del.response.status).toBe(204);
     expect((await member.api.GET('/api/session/me')).response.status).toBe(401);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser';
 import { type RunningService, runService } from '../helpers/run-service';
 
-export const SCREENSHOT_DIR = join(tmpdir(), 'tsmb-screenshots');
+const SCREENSHOT_DIR = join(tmpdir(), 'tsmb-screenshots');
 
 describe('make run', () => {
   let dataDir: string;
@@ -25,7 +25,10 @@ describe('make run', () => {
 
   it('answers /api/health and keeps its data under DATA_DIR', async () => {
     const res = await fetch(`${service.baseUrl}/api/health`);
-    expect(await res.json()).toMatchObject({ status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    expect(await res.json()).toMatchObject({
+      status: 'ok',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+    });
     expect(existsSync(join(dataDir, 'bot.db'))).toBe(true);
   });
 
@@ -46,7 +49,9 @@ describe('make run', () => {
       const paths = await page.locator('.opblock-summary-path').allTextContents();
       expect(paths.length).toBe(operationCount);
       expect(paths.map((p) => p.replace(/\u200b/g, ''))).toContain('/api/health');
-      await expect(page.locator('.info .title').textContent()).resolves.toContain('TeamSpeak 3 Music Bot API');
+      await expect(page.locator('.info .title').textContent()).resolves.toContain(
+        'TeamSpeak 3 Music Bot API',
+      );
       mkdirSync(SCREENSHOT_DIR, { recursive: true });
       await page.screenshot({ path: join(SCREENSHOT_DIR, 'api-docs.png'), fullPage: false });
       expect(external).toEqual([]);
