@@ -64,6 +64,9 @@ export function createApp(deps: AppDeps) {
     }),
   );
 
+  // Until the browser UI lands (web/), the root leads to the API's try-it page.
+  app.get('/', (c) => c.redirect('/api/docs'));
+
   app.onError(errorHandler);
   app.notFound(notFoundHandler);
   return { app, api, sessionStores };
