@@ -44,11 +44,28 @@ export function check(
   }
 }
 
+/**
+ * The path parameters of `path` under the route pattern `/api/bot/:id`. A global middleware has no
+ * parameters of its own, so they are read from the pattern of the route that will answer.
+ */
+export function routeParams(pattern: string, path: string): Record<string, string> {
+  const names = pattern.split('/');
+  const values = path.split('/');
+  const params: Record<string, string> = {};
+  names.forEach((name, i) => {
+    const value = values[i];
+    if (name.startsWith(':') && value !== undefined) params[name.slice(1)] = decodeURIComponent(value);
+  });
+  return params;
+}
+
 export function authorization(lookup: PolicyLookup, authenticate: Authenticator): MiddlewareHandler<AppEnv> {
   return async function authorize(c, next) {
-    const route = matchedRoutes(c).at(-1);
+    // Several patterns can match one path (`/api/bot/settings` and `/api/bot/:id`); the first route
+    // with a policy in registration order is the one whose handler answers.
+    const route = matchedRoutes(c).find((r) => lookup(r.method, r.path));
     const policy = route && lookup(route.method, route.path);
-    if (!policy) return next();
+    if (!route || !policy) return next();
     if (policy.access === 'public') {
       if (policy.sessionOnly && apiKeyFromHeaders(c.req.header('authorization'), c.req.header('x-api-key'))) {
         throw new ApiError(403, 'API keys cannot be used here; use a browser session');
@@ -57,7 +74,8 @@ export function authorization(lookup: PolicyLookup, authenticate: Authenticator)
     }
     const principal = await authenticate(c);
     if (!principal) throw new ApiError(401, 'authentication required');
-    check(policy, principal, (name) => c.req.param(name));
+    const params = routeParams(route.path, c.req.path);
+    check(policy, principal, (name) => params[name]);
     c.set('principal', principal);
     return next();
   };

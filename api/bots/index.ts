@@ -1,20 +1,32 @@
 /** Bot routes (SPEC.md "Bots: /api/bot"). */
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { asc } from 'drizzle-orm';
-import { listBots } from '../../openapi/routes/bots';
+import { asc, eq } from 'drizzle-orm';
+import { getBot, listBots } from '../../openapi/routes/bots';
 import { bots } from '../../shared/db/schema';
+import { BotStatusSchema } from '../../shared/domain/schemas';
 import { actorOf, canReachBot } from '../auth/principal';
+import { askBot } from '../daemon-client';
 import type { AppDeps, AppEnv } from '../env';
-import { validationHook } from '../errors';
+import { ApiError, validationHook } from '../errors';
 import { listedStatus } from './bot-status';
 
 export function botRoutes(deps: AppDeps) {
-  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(listBots, async (c) => {
-    const principal = c.get('principal')!;
-    const rows = (await deps.db.select().from(bots).orderBy(asc(bots.createdAt))).filter((bot) =>
-      canReachBot(principal, bot.id),
-    );
-    const statuses = await Promise.all(rows.map((bot) => listedStatus(deps, bot, actorOf(principal))));
-    return c.json({ bots: statuses }, 200);
-  });
+  const { db } = deps;
+  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+    .openapi(listBots, async (c) => {
+      const principal = c.get('principal')!;
+      const rows = (await db.select().from(bots).orderBy(asc(bots.createdAt))).filter((bot) =>
+        canReachBot(principal, bot.id),
+      );
+      const statuses = await Promise.all(rows.map((bot) => listedStatus(deps, bot, actorOf(principal))));
+      return c.json({ bots: statuses }, 200);
+    })
+    .openapi(getBot, async (c) => {
+      const { id } = c.req.valid('param');
+      const bot = await db.query.bots.findFirst({ where: eq(bots.id, id) });
+      if (!bot) throw new ApiError(404, 'bot not found');
+      const reply = await askBot(deps, bot.id, 'status', undefined, actorOf(c.get('principal')!));
+      if (!reply.ok) throw new ApiError(500, reply.message ?? 'the bot daemon could not report the status');
+      return c.json(BotStatusSchema.parse(reply.data), 200);
+    });
 }

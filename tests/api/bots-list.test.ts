@@ -79,3 +79,34 @@ describe('GET /api/bot over NATS when the bus goes down', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 });
+
+describe('GET /api/bot/{id}', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers from the daemon, 404 for an unknown bot, 403 before existence for members, 503 with no daemon', async () => {
+    const admin = await setupAdmin(t);
+    const botId = await insertBot(t, 'Solo');
+    const ok = await admin.api.GET('/api/bot/{id}', { params: { path: { id: botId } } });
+    expect(ok.data).toMatchObject({ id: botId, name: 'Solo', connected: false });
+    const missing = await admin.api.GET('/api/bot/{id}', { params: { path: { id: 'nope' } } });
+    expect(missing.response.status).toBe(404);
+    const member = await createMember(t, admin);
+    expect(
+      (await member.api.GET('/api/bot/{id}', { params: { path: { id: 'nope' } } })).response.status,
+    ).toBe(403);
+    expect((await member.api.GET('/api/bot/{id}', { params: { path: { id: botId } } })).response.status).toBe(
+      403,
+    );
+
+    await t.daemon?.stop();
+    const started = Date.now();
+    const orphan = await admin.api.GET('/api/bot/{id}', { params: { path: { id: botId } } });
+    expect(orphan.response.status).toBe(503);
+    expect(orphan.error).toEqual({ error: 'no daemon is running this bot right now' });
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
