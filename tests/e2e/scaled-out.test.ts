@@ -26,16 +26,14 @@ describe('api and daemon as separate processes over NATS', () => {
     const db = openDb({ url: `file:${join(dataDir, 'bot.db')}` });
     await migrateDb(db);
     const now = new Date();
-    await db
-      .insert(bots)
-      .values({
-        id: botId,
-        name: 'Remote',
-        serverAddress: '127.0.0.1',
-        nickname: 'Remote',
-        createdAt: now,
-        updatedAt: now,
-      });
+    await db.insert(bots).values({
+      id: botId,
+      name: 'Remote',
+      serverAddress: '127.0.0.1',
+      nickname: 'Remote',
+      createdAt: now,
+      updatedAt: now,
+    });
     db.$client.close();
     nats = await startNatsServer();
     const env = { DATA_DIR: dataDir, NATS_URL: nats.url };
