@@ -10,6 +10,8 @@ import { createAuthenticator } from './auth/authenticate';
 import { authorization } from './auth/authorize';
 import { createSessionStores } from './auth/sessions';
 import { botRoutes } from './bots';
+import { botAvatarRoutes } from './bots/avatar';
+import { botConfigRoutes } from './bots/config';
 import { docsRoutes } from './docs';
 import type { AppDeps, AppEnv } from './env';
 import { errorHandler, notFoundHandler, validationHook } from './errors';
@@ -43,6 +45,8 @@ export function createApp(deps: AppDeps) {
     .route('/', sessionRoutes(deps, sessionStores))
     .route('/', settingsRoutes(deps))
     .route('/', botRoutes(deps))
+    .route('/', botConfigRoutes(deps))
+    .route('/', botAvatarRoutes(deps))
     .route('/', userRoutes(deps))
     .route('/', keyRoutes(deps))
     .route('/', auditRoutes(deps));

@@ -1,6 +1,6 @@
 /** Bot routes (SPEC.md "Bots: /api/bot"). */
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { asc, eq } from 'drizzle-orm';
+import { asc } from 'drizzle-orm';
 import { getBot, listBots } from '../../openapi/routes/bots';
 import { bots } from '../../shared/db/schema';
 import { BotStatusSchema } from '../../shared/domain/schemas';
@@ -9,6 +9,7 @@ import { askBot } from '../daemon-client';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
 import { listedStatus } from './bot-status';
+import { findBot } from './find-bot';
 
 export function botRoutes(deps: AppDeps) {
   const { db } = deps;
@@ -22,9 +23,7 @@ export function botRoutes(deps: AppDeps) {
       return c.json({ bots: statuses }, 200);
     })
     .openapi(getBot, async (c) => {
-      const { id } = c.req.valid('param');
-      const bot = await db.query.bots.findFirst({ where: eq(bots.id, id) });
-      if (!bot) throw new ApiError(404, 'bot not found');
+      const bot = await findBot(db, c.req.valid('param').id);
       const reply = await askBot(deps, bot.id, 'status', undefined, actorOf(c.get('principal')!));
       if (!reply.ok) throw new ApiError(500, reply.message ?? 'the bot daemon could not report the status');
       return c.json(BotStatusSchema.parse(reply.data), 200);

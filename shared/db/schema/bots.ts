@@ -3,7 +3,7 @@
  * a rebuild of the bot instance (volume, play mode, profile config), play history and the optional
  * live-queue snapshot used when `savedQueuesEnabled` is on.
  */
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { blob, index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 export interface ProfileConfigRow {
   avatarEnabled: boolean;
@@ -36,8 +36,20 @@ export const bots = sqliteTable('bots', {
     .notNull()
     .default('seq'),
   profileConfig: text('profile_config', { mode: 'json' }).$type<ProfileConfigRow>(),
-  avatarPath: text('avatar_path'),
   createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+  updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+});
+
+/**
+ * The avatar an admin set for a bot. Kept in the database (at most 200 KB) rather than on one api
+ * host's disk, so whichever daemon runs the bot can upload it to the voice server.
+ */
+export const botAvatars = sqliteTable('bot_avatars', {
+  botId: text('bot_id')
+    .primaryKey()
+    .references(() => bots.id, { onDelete: 'cascade' }),
+  contentType: text('content_type', { enum: ['image/png', 'image/jpeg', 'image/webp'] }).notNull(),
+  data: blob('data', { mode: 'buffer' }).notNull(),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 });
 

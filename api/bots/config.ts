@@ -1,0 +1,116 @@
+/** Bot configuration: create, update, delete, read. The daemons follow along through `bots.events`. */
+import { randomUUID } from 'node:crypto';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { eq } from 'drizzle-orm';
+import { createBot, deleteBot, getBotConfig, updateBot } from '../../openapi/routes/bot-config';
+import { BusError } from '../../shared/bus/bus';
+import type { BotsEvent } from '../../shared/bus/messages';
+import { BOTS_EVENTS } from '../../shared/bus/subjects';
+import { bots } from '../../shared/db/schema';
+import { type BotStatus, BotStatusSchema } from '../../shared/domain/schemas';
+import { actorOf, type Principal } from '../auth/principal';
+import { requestBot } from '../daemon-client';
+import type { AppDeps, AppEnv } from '../env';
+import { validationHook } from '../errors';
+import { offlineStatus } from './bot-status';
+import { type BotRow, findBot } from './find-bot';
+
+/** How long a create waits for a daemon to take the new bot before answering with its stored state. */
+const OWNERSHIP_WAIT_MS = 2000;
+
+/** '' clears an optional text field; absent leaves it. */
+const clearable = (value: string | undefined) =>
+  value === undefined ? undefined : value === '' ? null : value;
+
+export function publicConfig(bot: BotRow) {
+  return {
+    id: bot.id,
+    name: bot.name,
+    serverAddress: bot.serverAddress,
+    serverPort: bot.serverPort,
+    nickname: bot.nickname,
+    defaultChannel: bot.defaultChannel,
+    channelId: bot.channelId,
+    autoStart: bot.autoStart,
+    hasServerPassword: Boolean(bot.serverPassword),
+    hasChannelPassword: Boolean(bot.channelPassword),
+  };
+}
+
+export function botConfigRoutes(deps: AppDeps) {
+  const { db, bus } = deps;
+  const announce = (event: BotsEvent) => bus.publish(BOTS_EVENTS, event);
+
+  /** The status of a bot a daemon is just taking on: retried briefly while nobody answers yet. */
+  async function statusOfNewBot(bot: BotRow, principal: Principal): Promise<BotStatus> {
+    const deadline = Date.now() + OWNERSHIP_WAIT_MS;
+    for (;;) {
+      try {
+        const reply = await requestBot(deps, bot.id, 'status', undefined, actorOf(principal));
+        if (reply.ok) return BotStatusSchema.parse(reply.data);
+      } catch (error) {
+        if (!(error instanceof BusError) || error.failure !== 'no-responders') return offlineStatus(bot);
+      }
+      if (Date.now() > deadline) return offlineStatus(bot);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+    .openapi(createBot, async (c) => {
+      const body = c.req.valid('json');
+      const now = new Date();
+      const row = {
+        id: randomUUID(),
+        name: body.name,
+        serverAddress: body.serverAddress,
+        serverPort: body.serverPort,
+        nickname: body.nickname,
+        defaultChannel: body.defaultChannel || null,
+        channelId: body.channelId || null,
+        channelPassword: body.channelPassword || null,
+        serverPassword: body.serverPassword || null,
+        autoStart: body.autoStart,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await db.insert(bots).values(row);
+      announce({ type: 'botCreated', botId: row.id });
+      const created = await findBot(db, row.id);
+      return c.json(await statusOfNewBot(created, c.get('principal')!), 201);
+    })
+
+    .openapi(updateBot, async (c) => {
+      const bot = await findBot(db, c.req.valid('param').id);
+      const body = c.req.valid('json');
+      await db
+        .update(bots)
+        .set({
+          name: body.name,
+          serverAddress: body.serverAddress,
+          serverPort: body.serverPort,
+          nickname: body.nickname,
+          defaultChannel: clearable(body.defaultChannel),
+          channelId: clearable(body.channelId),
+          channelPassword: clearable(body.channelPassword),
+          serverPassword: clearable(body.serverPassword),
+          autoStart: body.autoStart,
+          updatedAt: new Date(),
+        })
+        .where(eq(bots.id, bot.id));
+      announce({ type: 'botUpdated', botId: bot.id });
+      return c.json({ success: true as const }, 200);
+    })
+
+    .openapi(deleteBot, async (c) => {
+      const bot = await findBot(db, c.req.valid('param').id);
+      // Grants, history, the avatar and the queue snapshot go by cascade.
+      await db.delete(bots).where(eq(bots.id, bot.id));
+      announce({ type: 'botRemoved', botId: bot.id });
+      return c.body(null, 204);
+    })
+
+    .openapi(getBotConfig, async (c) =>
+      c.json(publicConfig(await findBot(db, c.req.valid('param').id)), 200),
+    );
+}

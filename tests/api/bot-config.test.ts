@@ -1,0 +1,155 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BOTS_EVENTS } from '../../shared/bus/subjects';
+import { botGrants, bots } from '../../shared/db/schema';
+import { createMember, type Session, setupAdmin } from '../helpers/accounts';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+
+let t: TestApp;
+let admin: Session;
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await setupAdmin(t);
+});
+afterAll(() => t.close());
+
+const PNG_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+const id = (botId: string) => ({ params: { path: { id: botId } } });
+
+async function create(name = 'Lounge', extra: Record<string, unknown> = {}) {
+  const res = await admin.api.POST('/api/bot', {
+    body: { name, serverAddress: 'ts.example.org', nickname: 'DJ Bot', ...extra } as never,
+  });
+  expect(res.response.status).toBe(201);
+  return res.data!;
+}
+
+describe('bot configuration', () => {
+  it('creates a bot the daemon takes on at once, with the default port', async () => {
+    const status = await create('Lounge');
+    expect(status).toMatchObject({
+      name: 'Lounge',
+      connected: false,
+      playing: false,
+      volume: 50,
+      playMode: 'seq',
+    });
+    expect(t.daemon?.ownedBotIds()).toContain(status.id);
+    const config = await admin.api.GET('/api/bot/{id}/config', id(status.id));
+    expect(config.data).toEqual({
+      id: status.id,
+      name: 'Lounge',
+      serverAddress: 'ts.example.org',
+      serverPort: 9987,
+      nickname: 'DJ Bot',
+      defaultChannel: null,
+      channelId: null,
+      autoStart: false,
+      hasServerPassword: false,
+      hasChannelPassword: false,
+    });
+  });
+
+  it('validates the configuration with field names', async () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ serverAddress: 'x', nickname: 'Bot' }, /^name: /],
+      [{ name: 'a', serverAddress: 'x', nickname: 'Bo' }, /^nickname: /],
+      [{ name: 'a', serverAddress: 'x', nickname: 'Bot', serverPort: 70000 }, /^serverPort: /],
+      [{ name: 'a', serverAddress: 'bad host!', nickname: 'Bot' }, /^serverAddress: /],
+      [{ name: 'a', serverAddress: 'x', nickname: 'Bot', identity: 'mine' }, /unknown field/],
+    ];
+    for (const [body, message] of cases) {
+      const res = await admin.api.POST('/api/bot', { body: body as never });
+      expect(res.response.status).toBe(400);
+      expect(res.error?.error).toMatch(message);
+    }
+  });
+
+  it('never returns identity, query key or passwords', async () => {
+    const status = await create('Secret', { serverPassword: 's3rver', channelPassword: 'ch4nnel' });
+    await t.db
+      .update(bots)
+      .set({ identity: 'PRIVATE-IDENTITY', queryKey: 'QUERY-KEY' })
+      .where(eq(bots.id, status.id));
+    const config = await admin.api.GET('/api/bot/{id}/config', id(status.id));
+    const text = JSON.stringify(config.data);
+    for (const secret of ['PRIVATE-IDENTITY', 'QUERY-KEY', 's3rver', 'ch4nnel'])
+      expect(text).not.toContain(secret);
+    expect(config.data).toMatchObject({ hasServerPassword: true, hasChannelPassword: true });
+  });
+
+  it('updates only the fields sent, clears with "", and the daemon follows', async () => {
+    const status = await create('Before', { defaultChannel: 'Music' });
+    const put = await admin.api.PUT('/api/bot/{id}', {
+      ...id(status.id),
+      body: { name: 'After', defaultChannel: '' },
+    });
+    expect(put.data).toEqual({ success: true });
+    const config = await admin.api.GET('/api/bot/{id}/config', id(status.id));
+    expect(config.data).toMatchObject({ name: 'After', nickname: 'DJ Bot', defaultChannel: null });
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await admin.api.GET('/api/bot/{id}', id(status.id))).data?.name).toBe('After');
+  });
+
+  it('deletes a bot: grants pruned, daemon lets go, botRemoved announced', async () => {
+    const status = await create('Doomed');
+    const member = await createMember(t, admin, { capabilities: ['bot.manage'], bots: [status.id] });
+    const events: unknown[] = [];
+    t.bus.subscribe(BOTS_EVENTS, (e) => events.push(e));
+    const del = await member.api.DELETE('/api/bot/{id}', id(status.id));
+    expect(del.response.status).toBe(204);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(events).toContainEqual({ type: 'botRemoved', botId: status.id });
+    expect(await t.db.select().from(botGrants).where(eq(botGrants.botId, status.id))).toEqual([]);
+    expect(t.daemon?.ownedBotIds()).not.toContain(status.id);
+    expect((await admin.api.GET('/api/bot/{id}', id(status.id))).response.status).toBe(404);
+  });
+
+  it('needs bot.manage, and a grant for a specific bot', async () => {
+    const status = await create('Guarded');
+    const player = await createMember(t, admin, { capabilities: ['player.control'], bots: [status.id] });
+    expect(
+      (await player.api.POST('/api/bot', { body: { name: 'x', serverAddress: 'x', nickname: 'xyz' } }))
+        .response.status,
+    ).toBe(403);
+    const manager = await createMember(t, admin, { capabilities: ['bot.manage'], bots: [] });
+    expect((await manager.api.GET('/api/bot/{id}/config', id(status.id))).response.status).toBe(403);
+    expect((await manager.api.DELETE('/api/bot/{id}', id(status.id))).response.status).toBe(403);
+  });
+});
+
+describe('bot avatar', () => {
+  it('stores an image by its bytes, serves it, and removes it', async () => {
+    const status = await create('Pictured');
+    // Declared as JPEG, but the bytes are PNG: the bytes win.
+    const put = await admin.api.PUT('/api/bot/{id}/avatar', {
+      ...id(status.id),
+      body: { dataUrl: `data:image/jpeg;base64,${PNG_1X1.toString('base64')}` },
+    });
+    expect(put.data).toEqual({ path: `/api/bot/${status.id}/avatar` });
+    const get = await admin.api.GET('/api/bot/{id}/avatar', { ...id(status.id), parseAs: 'arrayBuffer' });
+    expect(get.response.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(get.data as ArrayBuffer).equals(PNG_1X1)).toBe(true);
+    expect((await admin.api.DELETE('/api/bot/{id}/avatar', id(status.id))).response.status).toBe(204);
+    expect((await admin.api.GET('/api/bot/{id}/avatar', id(status.id))).response.status).toBe(404);
+  });
+
+  it('refuses other formats, oversize images and malformed data URLs', async () => {
+    const status = await create('Picky');
+    const gif = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1');
+    const big = Buffer.concat([PNG_1X1, Buffer.alloc(201 * 1024)]);
+    const cases: [string, RegExp][] = [
+      [`data:image/gif;base64,${gif.toString('base64')}`, /PNG, JPEG or WebP/],
+      [`data:image/png;base64,${big.toString('base64')}`, /200 KB/],
+      ['not a data url', /data URL/],
+    ];
+    for (const [dataUrl, message] of cases) {
+      const res = await admin.api.PUT('/api/bot/{id}/avatar', { ...id(status.id), body: { dataUrl } });
+      expect(res.response.status).toBe(400);
+      expect(res.error?.error).toMatch(message);
+    }
+  });
+});
