@@ -1,0 +1,148 @@
+/**
+ * The license chain sent in `initivexpand2` (paper §3.2.2.2) and the derivation of the server's
+ * ephemeral public key from it (§3.2.2.4). The root key is a parameter: the default is TeamSpeak's, and a
+ * test server can chain to its own.
+ */
+import { createHash } from 'node:crypto';
+import { err, ok, type Result } from '../../shared/result';
+import { clamp, decodePoint, type EdwardsPoint, multiply, scalarFromLe } from './ed25519';
+
+/** TeamSpeak's license root public key (compressed Ed25519 point). */
+export const TEAMSPEAK_LICENSE_ROOT = Buffer.from(
+  'cd0de2aed46345509a7e3cfd8f68b3dc7555b29dccec73cd18750f993812408a',
+  'hex',
+);
+
+/** Stored license dates count from 2013-01-01T00:00:00Z. */
+export const LICENSE_EPOCH_SECONDS = 0x50e22700;
+
+export const LicenseBlockType = {
+  Intermediate: 0,
+  Website: 1,
+  Server: 2,
+  Code: 3,
+  Ts5Server: 8,
+  Ephemeral: 32,
+} as const;
+
+/** Fixed part of every block: key kind, public key, block type, two dates. */
+const BLOCK_FIXED_BYTES = 42;
+/** RS accepts at most 8 blocks; real chains have 2 to 4. */
+const MAX_BLOCKS = 8;
+
+export interface LicenseBlock {
+  type: number;
+  publicKey: Buffer;
+  notValidBefore: Date;
+  notValidAfter: Date;
+  issuer?: string;
+  /** The bytes that are hashed for the derivation: the whole block without its key-kind byte. */
+  hashed: Buffer;
+}
+
+function readCString(data: Buffer, start: number): Result<{ text: string; end: number }> {
+  const nul = data.indexOf(0, start);
+  if (nul < 0) return err('license string is not NUL-terminated');
+  return ok({ text: data.toString('utf8', start, nul), end: nul + 1 });
+}
+
+/** Length of the content after the fixed part, and the issuer where the block type has one. */
+function parseContent(type: number, data: Buffer, start: number): Result<{ end: number; issuer?: string }> {
+  switch (type) {
+    case LicenseBlockType.Intermediate: {
+      if (start + 4 > data.length) return err('intermediate block truncated');
+      const s = readCString(data, start + 4);
+      return s.ok ? ok({ end: s.value.end, issuer: s.value.text }) : s;
+    }
+    case LicenseBlockType.Website:
+    case LicenseBlockType.Code: {
+      const s = readCString(data, start);
+      return s.ok ? ok({ end: s.value.end, issuer: s.value.text }) : s;
+    }
+    case LicenseBlockType.Server: {
+      if (start + 5 > data.length) return err('server block truncated');
+      const s = readCString(data, start + 5);
+      return s.ok ? ok({ end: s.value.end, issuer: s.value.text }) : s;
+    }
+    case LicenseBlockType.Ts5Server: {
+      if (start + 2 > data.length) return err('TS5 server block truncated');
+      const count = data[start + 1]!;
+      let pos = start + 2;
+      for (let i = 0; i < count; i++) {
+        const len = data[pos];
+        if (len === undefined || len < 2 || pos + 1 + len > data.length) return err('TS5 property truncated');
+        pos += 1 + len;
+      }
+      return ok({ end: pos });
+    }
+    case LicenseBlockType.Ephemeral:
+      return ok({ end: start });
+    default:
+      return err(`unknown license block type ${type}`);
+  }
+}
+
+export function parseLicense(data: Buffer): Result<LicenseBlock[]> {
+  if (data.length < 1 || data[0] !== 1) return err('license version is not 1');
+  const blocks: LicenseBlock[] = [];
+  let pos = 1;
+  while (pos < data.length) {
+    if (blocks.length === MAX_BLOCKS) return err('license has too many blocks');
+    if (pos + BLOCK_FIXED_BYTES > data.length) return err('license block truncated');
+    if (data[pos] !== 0) return err(`license key kind ${data[pos]} is not 0`);
+    const type = data[pos + 33]!;
+    const content = parseContent(type, data, pos + BLOCK_FIXED_BYTES);
+    if (!content.ok) return content;
+    const { end, issuer } = content.value;
+    const block: LicenseBlock = {
+      type,
+      publicKey: data.subarray(pos + 1, pos + 33),
+      notValidBefore: new Date((data.readUInt32BE(pos + 34) + LICENSE_EPOCH_SECONDS) * 1000),
+      notValidAfter: new Date((data.readUInt32BE(pos + 38) + LICENSE_EPOCH_SECONDS) * 1000),
+      hashed: data.subarray(pos + 1, end),
+    };
+    if (issuer !== undefined) block.issuer = issuer;
+    if (block.notValidBefore > block.notValidAfter) return err('license block ends before it starts');
+    blocks.push(block);
+    pos = end;
+  }
+  if (blocks.length === 0) return err('license has no blocks');
+  return ok(blocks);
+}
+
+/** The clamped first half of SHA-512 over the block: its scalar in the derivation. */
+export function blockScalar(block: LicenseBlock): bigint {
+  return scalarFromLe(clamp(createHash('sha512').update(block.hashed).digest()));
+}
+
+/** K = root; for each block K = P_block · scalar(block) + K. Returns every intermediate key. */
+export function deriveLicenseKeys(blocks: LicenseBlock[], root: Uint8Array): Result<EdwardsPoint[]> {
+  const rootPoint = decodePoint(root);
+  if (!rootPoint.ok) return err('license root is not a valid point');
+  const keys: EdwardsPoint[] = [];
+  let key = rootPoint.value;
+  for (const block of blocks) {
+    const p = decodePoint(block.publicKey);
+    if (!p.ok) return err('license block key is not a valid point');
+    key = multiply(p.value, blockScalar(block)).add(key);
+    keys.push(key);
+  }
+  return ok(keys);
+}
+
+/** The server's ephemeral public key (the last intermediate key). */
+export function deriveServerKey(license: Buffer, root: Uint8Array): Result<EdwardsPoint> {
+  const blocks = parseLicense(license);
+  if (!blocks.ok) return blocks;
+  const keys = deriveLicenseKeys(blocks.value, root);
+  if (!keys.ok) return keys;
+  return ok(keys.value[keys.value.length - 1]!);
+}
+
+/** A root key given as base64 (e.g. TS3_LICENSE_ROOT for a test server's own root). */
+export function parseLicenseRoot(base64: string): Result<Buffer> {
+  const bytes = Buffer.from(base64, 'base64');
+  if (bytes.length !== 32 || !decodePoint(bytes).ok)
+    return err('license root must be a base64 Ed25519 point');
+  return ok(bytes);
+}

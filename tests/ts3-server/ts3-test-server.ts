@@ -1,0 +1,572 @@
+/**
+ * A TeamSpeak 3 test server that speaks the server half of the voice protocol over UDP: handshake with its
+ * own license root, a channel tree, client notifications, text, client and channel edits, avatar upload,
+ * and voice that it decodes and forwards. Built for tests and local trials, not for real users.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
+import { EventEmitter } from 'node:events';
+import { performance } from 'node:perf_hooks';
+import { avatarFileName } from '../../daemon/ts3/avatar';
+import { buildCommand, type Params, type ParsedCommand, parseCommand } from '../../daemon/ts3/command';
+import { Identity } from '../../daemon/ts3/identity';
+import { PacketType } from '../../daemon/ts3/packet';
+import { PacketHandler } from '../../daemon/ts3/packet-handler';
+import { hashPassword } from '../../daemon/ts3/password';
+import { logger } from '../../shared/logger';
+import { type ChannelSpec, ChannelTree, channelItem } from './channel-tree';
+import { FileTransferServer } from './file-transfer-server';
+import { rootPublicKey, signServerLicense } from './license-signer';
+import { ServerHandshake } from './server-handshake';
+import { VoiceRecorder, type VoiceStats } from './voice-recorder';
+
+export interface TestServerOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** 32-byte root secret (little-endian scalar); random when left out. */
+  rootSecret?: Uint8Array;
+  /** Squarings in the Init1 puzzle (real servers ask for thousands). */
+  puzzleLevel?: number;
+  channels?: ChannelSpec[];
+  serverPassword?: string;
+  /** virtualserver_codec_encryption_mode: 0 per channel, 1 forced off, 2 forced on. */
+  codecEncryptionMode?: number;
+  /** Emit `voiceStats` this often (0 = never). */
+  voiceStatsIntervalMs?: number;
+}
+
+export interface ServerClient {
+  id: number;
+  nickname: string;
+  uid: string;
+  channelId: number;
+  away: boolean;
+  awayMessage: string;
+  description: string;
+  avatarHash: string;
+  serverGroups: number[];
+}
+
+export interface TestServerEvents {
+  listening: [e: { port: number; rootPublicKey: string }];
+  clientConnected: [e: { clientId: number; nickname: string; uid: string; channelId: number }];
+  clientDisconnected: [e: { clientId: number; reason: string }];
+  textMessage: [e: { fromId: number; targetMode: number; target: number; message: string }];
+  clientUpdated: [e: { clientId: number; changes: Record<string, string> }];
+  clientMoved: [e: { clientId: number; channelId: number }];
+  channelEdited: [e: { channelId: number; changes: Record<string, string> }];
+  avatarUploaded: [e: { clientId: number; bytes: number; md5: string }];
+  voiceStats: [e: { clientId: number } & VoiceStats];
+}
+
+interface Session {
+  key: string;
+  remote: RemoteInfo;
+  handler: PacketHandler;
+  handshake: ServerHandshake;
+  recorder: Promise<VoiceRecorder>;
+  client: ServerClient | undefined;
+}
+
+/** Server group 8 is "Guest" on a fresh TS3 server. */
+const GUEST_GROUP = 8;
+/** tsdeclarations Errors.csv. */
+const ERR = {
+  ok: 0,
+  notFound: 256,
+  invalidClientId: 512,
+  invalidChannelId: 768,
+  badChannelPassword: 781,
+  badServerPassword: 1796,
+};
+/** File transfer complete (Errors.csv 0x0811). */
+const FT_COMPLETE = 2065;
+/** How long a leaving client's connection stays up so our last notification gets through. */
+const DISCONNECT_LINGER_MS = 3000;
+const CLIENT_FIELDS = [
+  'client_nickname',
+  'client_away',
+  'client_away_message',
+  'client_description',
+  'client_flag_avatar',
+];
+
+export class Ts3TestServer extends EventEmitter<TestServerEvents> {
+  readonly channels: ChannelTree;
+  /** Uploaded avatars by the file name a real server stores them under (`avatar_<base64HashClientUID>`). */
+  readonly avatars = new Map<string, Buffer>();
+  private readonly sessions = new Map<string, Session>();
+  private readonly recorders = new Map<number, VoiceRecorder>();
+  private readonly log = logger('ts3.test-server');
+  private readonly identity = Identity.generate();
+  private readonly rootSecret: Uint8Array;
+  private nextClientId = 1;
+  private paused = false;
+  private statsTimer: NodeJS.Timeout | undefined;
+
+  private constructor(
+    private readonly socket: Socket,
+    private readonly files: FileTransferServer,
+    private readonly options: TestServerOptions,
+  ) {
+    super();
+    this.rootSecret = options.rootSecret ?? randomBytes(32);
+    this.channels = new ChannelTree(options.channels);
+    socket.on('message', (datagram, remote) => this.onDatagram(datagram, remote));
+  }
+
+  static async start(options: TestServerOptions = {}): Promise<Ts3TestServer> {
+    const host = options.host ?? '127.0.0.1';
+    const socket = createSocket('udp4');
+    await new Promise<void>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.bind(options.port ?? 0, host, () => resolve());
+    });
+    const server = new Ts3TestServer(socket, await FileTransferServer.start(host), options);
+    const interval = options.voiceStatsIntervalMs ?? 0;
+    if (interval > 0) server.statsTimer = setInterval(() => server.emitVoiceStats(), interval);
+    setImmediate(() => server.emit('listening', { port: server.port, rootPublicKey: server.rootPublicKey }));
+    return server;
+  }
+
+  get port(): number {
+    return this.socket.address().port;
+  }
+
+  /** base64 root public key: what a client passes as its license root (TS3_LICENSE_ROOT). */
+  get rootPublicKey(): string {
+    return rootPublicKey(this.rootSecret).toString('base64');
+  }
+
+  get clients(): ServerClient[] {
+    return [...this.sessions.values()].flatMap((s) => (s.client ? [s.client] : []));
+  }
+
+  clientByName(nickname: string): ServerClient | undefined {
+    return this.clients.find((c) => c.nickname === nickname);
+  }
+
+  voiceStats(clientId: number): VoiceStats | undefined {
+    return this.recorders.get(clientId)?.stats();
+  }
+
+  /** When each audio packet of one client arrived (performance.now(), ms). */
+  voiceArrivals(clientId: number): readonly number[] {
+    return this.recorders.get(clientId)?.arrivalTimesMs() ?? [];
+  }
+
+  /** The decoded voice of one client (mono, 48 kHz). */
+  voicePcm(clientId: number): Float32Array {
+    return this.recorders.get(clientId)?.pcm() ?? new Float32Array(0);
+  }
+
+  /** Stops answering anything (a server that died without saying so). */
+  pause(): void {
+    this.paused = true;
+  }
+
+  /** Writes raw bytes to a connected client, e.g. garbage for robustness tests. */
+  sendRaw(clientId: number, datagram: Buffer): void {
+    const session = this.sessionOf(clientId);
+    if (session) this.socket.send(datagram, session.remote.port, session.remote.address);
+  }
+
+  /** A text message from the server (invoker id 0) to a client, a channel or everyone. */
+  sendTextMessage(targetMode: 1 | 2 | 3, target: number, message: string): void {
+    const text = buildCommand('notifytextmessage', {
+      targetmode: targetMode,
+      msg: message,
+      target: targetMode === 1 ? target : undefined,
+      invokerid: 0,
+      invokername: 'Server',
+      invokeruid: 'serveradmin',
+    });
+    for (const client of this.clients) {
+      if (targetMode === 3 || (targetMode === 2 && client.channelId === target) || client.id === target) {
+        this.sessionOf(client.id)?.handler.sendCommand(text);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.statsTimer) clearInterval(this.statsTimer);
+    for (const session of this.sessions.values()) session.handler.close();
+    for (const recorder of this.recorders.values()) recorder.destroy();
+    this.sessions.clear();
+    await this.files.close();
+    await new Promise<void>((resolve) => this.socket.close(() => resolve()));
+  }
+
+  private sessionOf(clientId: number): Session | undefined {
+    return [...this.sessions.values()].find((s) => s.client?.id === clientId);
+  }
+
+  private emitVoiceStats(): void {
+    for (const [clientId, recorder] of this.recorders)
+      this.emit('voiceStats', { clientId, ...recorder.stats() });
+  }
+
+  // ---- transport ----
+
+  private onDatagram(datagram: Buffer, remote: RemoteInfo): void {
+    if (this.paused) return;
+    const key = `${remote.address}:${remote.port}`;
+    let session = this.sessions.get(key);
+    if (!session) {
+      // Only an Init1 packet (type byte 0x88 at offset 12 of a c2s header) opens a session.
+      if (datagram.length < 13 || (datagram[12]! & 0x0f) !== PacketType.Init1) return;
+      session = this.openSession(key, remote);
+    }
+    session.handler.receive(datagram);
+  }
+
+  private openSession(key: string, remote: RemoteInfo): Session {
+    const handler = new PacketHandler({
+      role: 'server',
+      send: (d) => this.socket.send(d, remote.port, remote.address),
+      log: logger('ts3.test-server.packet'),
+    });
+    const session: Session = {
+      key,
+      remote,
+      handler,
+      handshake: new ServerHandshake(
+        handler,
+        signServerLicense(this.rootSecret),
+        this.identity,
+        this.options.puzzleLevel ?? 100,
+      ),
+      recorder: VoiceRecorder.create(),
+      client: undefined,
+    };
+    this.sessions.set(key, session);
+    handler.on('init1', (payload) => {
+      const r = session.handshake.onInit1(payload);
+      if (!r.ok) this.log.warn({ reason: r.error }, 'Init1 refused');
+    });
+    handler.on('command', (text) => this.onCommand(session, text));
+    handler.on('voice', (payload) => this.onVoice(session, payload));
+    handler.on('lost', (reason) => this.dropSession(session, 3, `connection lost: ${reason}`));
+    return session;
+  }
+
+  /**
+   * Tells everyone (the leaver too) that a client left. `lingerMs` keeps the leaver's handler running so
+   * the leftview is resent until acked, as a leaving client waits for it.
+   */
+  private dropSession(session: Session, reasonId: number, reason: string, lingerMs = 0): void {
+    const client = session.client;
+    if (client) {
+      this.broadcast(
+        buildCommand('notifyclientleftview', {
+          reasonmsg: reason,
+          reasonid: reasonId,
+          ctid: 0,
+          clid: client.id,
+          cfid: client.channelId,
+        }),
+      );
+      session.client = undefined;
+      this.emit('clientDisconnected', { clientId: client.id, reason });
+    }
+    const end = () => {
+      session.handler.close();
+      if (this.sessions.get(session.key) === session) this.sessions.delete(session.key);
+    };
+    if (lingerMs > 0) setTimeout(end, lingerMs).unref();
+    else end();
+  }
+
+  private broadcast(text: string, filter: (c: ServerClient) => boolean = () => true): void {
+    for (const session of this.sessions.values()) {
+      if (session.client && filter(session.client)) session.handler.sendCommand(text);
+    }
+  }
+
+  // ---- voice ----
+
+  private onVoice(session: Session, payload: Buffer): void {
+    const client = session.client;
+    if (!client || payload.length < 3) return;
+    const arrived = performance.now();
+    const codec = payload[2]!;
+    const data = payload.subarray(3);
+    void session.recorder.then((recorder) => {
+      this.recorders.set(client.id, recorder);
+      recorder.onPacket(payload.readUInt16BE(0), codec, data, arrived);
+    });
+    // s2c voice: voice id | talker u16 | codec | data (paper §1.8.1.2).
+    const body = Buffer.alloc(3 + data.length);
+    body.writeUInt16BE(client.id, 0);
+    body[2] = codec;
+    data.copy(body, 3);
+    for (const other of this.sessions.values()) {
+      if (other.client && other !== session && other.client.channelId === client.channelId) {
+        other.handler.transmit(other.handler.prepareVoice(body));
+      }
+    }
+  }
+
+  // ---- commands ----
+
+  private onCommand(session: Session, text: string): void {
+    const parsed = parseCommand(text);
+    if (!parsed.ok) return;
+    const command = parsed.value;
+    const returnCode = command.items[0]?.return_code;
+    const answer = (id: number, msg: string) => {
+      if (returnCode !== undefined)
+        session.handler.sendCommand(buildCommand('error', { id, msg, return_code: returnCode }));
+    };
+    if (command.name === 'clientek') {
+      const r = session.handshake.onClientek(command);
+      if (!r.ok) this.log.warn({ reason: r.error }, 'clientek refused');
+      return;
+    }
+    if (command.name === 'clientinit') {
+      this.onClientinit(session, command.items[0] ?? {});
+      return;
+    }
+    const client = session.client;
+    if (!client) return;
+    const result = this.applyCommand(session, client, command);
+    answer(result.id, result.msg);
+  }
+
+  private applyCommand(
+    session: Session,
+    client: ServerClient,
+    command: ParsedCommand,
+  ): { id: number; msg: string } {
+    const f = command.items[0] ?? {};
+    const ok = { id: ERR.ok, msg: 'ok' };
+    switch (command.name) {
+      case 'sendtextmessage':
+        this.onText(client, Number(f.targetmode), Number(f.target ?? 0), f.msg ?? '');
+        return ok;
+      case 'clientupdate':
+        this.updateClient(client, f);
+        return ok;
+      case 'clientedit':
+        if (Number(f.clid) !== client.id) return { id: ERR.invalidClientId, msg: 'invalid clientID' };
+        this.updateClient(client, f);
+        return ok;
+      case 'clientmove':
+        return this.moveClient(client, Number(f.cid), f.cpw ?? '');
+      case 'channeledit':
+        return this.editChannel(client, Number(f.cid), f);
+      case 'channelsubscribeall':
+        return ok;
+      case 'ftinitupload':
+        return this.initUpload(session, client, f);
+      case 'clientdisconnect':
+        this.dropSession(session, 8, f.reasonmsg ?? '', DISCONNECT_LINGER_MS);
+        return ok;
+      default:
+        return { id: ERR.notFound, msg: 'command not found' };
+    }
+  }
+
+  private onClientinit(session: Session, f: Record<string, string>): void {
+    if (session.client) return;
+    if (f.client_server_password !== hashPassword(this.options.serverPassword)) {
+      session.handler.sendCommand(
+        buildCommand('error', { id: ERR.badServerPassword, msg: 'invalid server password' }),
+      );
+      return;
+    }
+    const channel = this.channels.resolveDefault(
+      f.client_default_channel ?? '',
+      f.client_default_channel_password ?? '',
+    );
+    const uid = createHash('sha1')
+      .update(session.handshake.hello?.omega ?? '', 'ascii')
+      .digest('base64');
+    const client: ServerClient = {
+      id: this.nextClientId++,
+      nickname: f.client_nickname ?? 'unknown',
+      uid,
+      channelId: channel.id,
+      away: false,
+      awayMessage: '',
+      description: '',
+      avatarHash: '',
+      serverGroups: [GUEST_GROUP],
+    };
+    session.client = client;
+    const h = session.handler;
+    h.sendCommand(
+      buildCommand('initserver', {
+        virtualserver_welcomemessage: 'Welcome to the TS3 test server',
+        virtualserver_platform: 'Linux',
+        virtualserver_version: '3.13.7 [Build: 1655727713]',
+        virtualserver_maxclients: 32,
+        virtualserver_created: 0,
+        virtualserver_codec_encryption_mode: this.options.codecEncryptionMode ?? 0,
+        virtualserver_name: 'TS3 test server',
+        virtualserver_default_server_group: GUEST_GROUP,
+        virtualserver_default_channel_group: 8,
+        client_nickname: client.nickname,
+        client_talk_power: 75,
+        client_needed_serverquery_view_power: 75,
+        aclid: client.id,
+        acn: client.nickname,
+        pv: 6,
+        lt: 0,
+      }),
+    );
+    h.sendCommand(buildCommand('channellist', ...[...this.channels.values()].map(channelItem)));
+    h.sendCommand('channellistfinished');
+    const others = this.clients.filter((c) => c.id !== client.id);
+    if (others.length > 0)
+      h.sendCommand(buildCommand('notifycliententerview', ...others.map((c) => enterItem(c, 2))));
+    this.broadcast(buildCommand('notifycliententerview', enterItem(client, 0)));
+    this.emit('clientConnected', {
+      clientId: client.id,
+      nickname: client.nickname,
+      uid,
+      channelId: channel.id,
+    });
+  }
+
+  private onText(from: ServerClient, targetMode: number, target: number, message: string): void {
+    const text = buildCommand('notifytextmessage', {
+      targetmode: targetMode,
+      msg: message,
+      target: targetMode === 1 ? target : undefined,
+      invokerid: from.id,
+      invokername: from.nickname,
+      invokeruid: from.uid,
+    });
+    if (targetMode === 1) this.broadcast(text, (c) => c.id === target || c.id === from.id);
+    else if (targetMode === 2) this.broadcast(text, (c) => c.channelId === from.channelId);
+    else this.broadcast(text);
+    this.emit('textMessage', { fromId: from.id, targetMode, target, message });
+  }
+
+  private updateClient(client: ServerClient, f: Record<string, string>): void {
+    const changes: Record<string, string> = {};
+    for (const key of CLIENT_FIELDS) if (key in f) changes[key] = f[key]!;
+    if (Object.keys(changes).length === 0) return;
+    if ('client_nickname' in changes) client.nickname = changes.client_nickname!;
+    if ('client_away' in changes) client.away = changes.client_away === '1';
+    if ('client_away_message' in changes) client.awayMessage = changes.client_away_message!;
+    if ('client_description' in changes) client.description = changes.client_description!;
+    if ('client_flag_avatar' in changes) client.avatarHash = changes.client_flag_avatar!;
+    this.broadcast(buildCommand('notifyclientupdated', { clid: client.id, ...changes }));
+    this.emit('clientUpdated', { clientId: client.id, changes });
+  }
+
+  private moveClient(
+    client: ServerClient,
+    channelId: number,
+    passwordHash: string,
+  ): { id: number; msg: string } {
+    const channel = this.channels.get(channelId);
+    if (!channel) return { id: ERR.invalidChannelId, msg: 'invalid channelID' };
+    if (channel.password !== '' && hashPassword(channel.password) !== passwordHash) {
+      return { id: ERR.badChannelPassword, msg: 'invalid channel password' };
+    }
+    const from = client.channelId;
+    client.channelId = channelId;
+    this.broadcast(
+      buildCommand('notifyclientmoved', {
+        ctid: channelId,
+        reasonid: 0,
+        cfid: from,
+        clid: client.id,
+        invokerid: client.id,
+        invokername: client.nickname,
+      }),
+    );
+    this.emit('clientMoved', { clientId: client.id, channelId });
+    return { id: ERR.ok, msg: 'ok' };
+  }
+
+  private editChannel(
+    client: ServerClient,
+    channelId: number,
+    f: Record<string, string>,
+  ): { id: number; msg: string } {
+    const channel = this.channels.get(channelId);
+    if (!channel) return { id: ERR.invalidChannelId, msg: 'invalid channelID' };
+    const changes: Record<string, string> = {};
+    for (const [key, value] of Object.entries(f)) if (key.startsWith('channel_')) changes[key] = value;
+    if ('channel_description' in changes) channel.description = changes.channel_description!;
+    if ('channel_name' in changes) channel.name = changes.channel_name!;
+    this.broadcast(
+      buildCommand('notifychanneledited', {
+        cid: channelId,
+        reasonid: 10,
+        invokerid: client.id,
+        invokername: client.nickname,
+        ...changes,
+      }),
+    );
+    this.emit('channelEdited', { channelId, changes });
+    return { id: ERR.ok, msg: 'ok' };
+  }
+
+  private initUpload(
+    session: Session,
+    client: ServerClient,
+    f: Record<string, string>,
+  ): { id: number; msg: string } {
+    const size = Number(f.size);
+    const clientTransferId = f.clientftfid ?? '0';
+    if (f.name !== '/avatar' || !Number.isInteger(size) || size <= 0)
+      return { id: 2054, msg: 'invalid file name or size' };
+    const key = this.files.expect({
+      size,
+      onDone: (data) => {
+        this.avatars.set(avatarFileName(client.uid), data);
+        session.handler.sendCommand(
+          buildCommand('notifystatusfiletransfer', {
+            clientftfid: clientTransferId,
+            status: FT_COMPLETE,
+            msg: 'file transfer complete',
+            size,
+          }),
+        );
+        this.emit('avatarUploaded', {
+          clientId: client.id,
+          bytes: data.length,
+          md5: createHash('md5').update(data).digest('hex'),
+        });
+      },
+    });
+    session.handler.sendCommand(
+      buildCommand('notifystartupload', {
+        clientftfid: clientTransferId,
+        serverftfid: 1,
+        ftkey: key,
+        port: this.files.port,
+        seekpos: 0,
+        proto: 1,
+        ip: '',
+      }),
+    );
+    return { id: ERR.ok, msg: 'ok' };
+  }
+}
+
+function enterItem(c: ServerClient, reasonId: number): Params {
+  return {
+    reasonid: reasonId,
+    ctid: c.channelId,
+    cfid: 0,
+    clid: c.id,
+    client_nickname: c.nickname,
+    client_unique_identifier: c.uid,
+    client_database_id: c.id,
+    client_type: 0,
+    client_servergroups: c.serverGroups.join(','),
+    client_channel_group_id: 8,
+    client_away: c.away,
+    client_away_message: c.awayMessage,
+    client_description: c.description,
+    client_flag_avatar: c.avatarHash,
+    client_talk_power: 75,
+  };
+}
