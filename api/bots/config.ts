@@ -7,6 +7,7 @@ import { BusError } from '../../shared/bus/bus';
 import type { BotsEvent } from '../../shared/bus/messages';
 import { BOTS_EVENTS } from '../../shared/bus/subjects';
 import { bots } from '../../shared/db/schema';
+import { DEFAULT_SERVER_PORT } from '../../shared/domain/constants';
 import { type BotStatus, BotStatusSchema } from '../../shared/domain/schemas';
 import { actorOf, type Principal } from '../auth/principal';
 import { requestBot } from '../daemon-client';
@@ -64,13 +65,13 @@ export function botConfigRoutes(deps: AppDeps) {
         id: randomUUID(),
         name: body.name,
         serverAddress: body.serverAddress,
-        serverPort: body.serverPort,
+        serverPort: body.serverPort ?? DEFAULT_SERVER_PORT,
         nickname: body.nickname,
         defaultChannel: body.defaultChannel || null,
         channelId: body.channelId || null,
         channelPassword: body.channelPassword || null,
         serverPassword: body.serverPassword || null,
-        autoStart: body.autoStart,
+        autoStart: body.autoStart ?? false,
         createdAt: now,
         updatedAt: now,
       };

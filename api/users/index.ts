@@ -36,7 +36,7 @@ export function userRoutes({ db }: AppDeps) {
     })
 
     .openapi(createUser, async (c) => {
-      const { username, password, role } = c.req.valid('json');
+      const { username, password, role = 'member' } = c.req.valid('json');
       if (await findUserByName(db, username)) throw new ApiError(409, 'username is taken');
       const user = {
         id: randomUUID(),

@@ -1553,7 +1553,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         password: string;
-                        role?: components["schemas"]["Role"];
+                        role?: components["schemas"]["Role"] & unknown;
                         username: string;
                     };
                 };
@@ -2064,8 +2064,8 @@ export interface components {
             serverPort: number;
         };
         BotConfigCreate: {
-            /** @default false */
-            autoStart: boolean;
+            /** @description Default false */
+            autoStart?: boolean;
             /** @description Channel id to join; wins over defaultChannel */
             channelId?: string;
             /** @description Write-only */
@@ -2077,8 +2077,8 @@ export interface components {
             serverAddress: string;
             /** @description Write-only */
             serverPassword?: string;
-            /** @default 9987 */
-            serverPort: number;
+            /** @description Default 9987 */
+            serverPort?: number;
         };
         /** @description Only the fields sent change; an empty string clears an optional field. */
         BotConfigUpdate: {

@@ -41,17 +41,14 @@ const ConfigFields = {
 export const BotConfigCreateSchema = z
   .strictObject({
     ...ConfigFields,
-    serverPort: ConfigFields.serverPort.default(9987),
-    autoStart: ConfigFields.autoStart.default(false),
+    serverPort: ConfigFields.serverPort.optional().openapi({ description: 'Default 9987' }),
+    autoStart: ConfigFields.autoStart.optional().openapi({ description: 'Default false' }),
   })
   .openapi('BotConfigCreate');
 
-export const BotConfigUpdateSchema = z
-  .strictObject(ConfigFields)
-  .partial()
-  .openapi('BotConfigUpdate', {
-    description: 'Only the fields sent change; an empty string clears an optional field.',
-  });
+export const BotConfigUpdateSchema = z.strictObject(ConfigFields).partial().openapi('BotConfigUpdate', {
+  description: 'Only the fields sent change; an empty string clears an optional field.',
+});
 
 export const BotConfigSchema = z
   .object({

@@ -49,7 +49,7 @@ export const createUser = defineRoute({
       z.strictObject({
         username: UsernameSchema,
         password: NewPasswordSchema,
-        role: RoleSchema.default('member'),
+        role: RoleSchema.optional().openapi({ description: 'Default member' }),
       }),
     ),
   },

@@ -1,0 +1,34 @@
+/**
+ * The audio player's state as a discriminated union: each state carries only what exists in it, so a
+ * paused player's silence countdown or a playing player's miss streak cannot leak into another state.
+ */
+import type { Decoder } from './decoder';
+import type { DecoderInput } from './decoder-input';
+
+export interface Track {
+  input: DecoderInput;
+  /** Length in seconds when known; `elapsedSeconds` is clamped to it. Absent for live streams. */
+  durationSeconds?: number;
+}
+
+/** Why a track stopped. `stopPlayback` asks the queue not to move on (ffmpeg keeps failing to start). */
+export type TrackEnd =
+  | { reason: 'finished' }
+  | { reason: 'stopped' }
+  | { reason: 'error'; message: string; stopPlayback: boolean };
+
+/** One track's pipeline; replaced wholesale on seek except for the track and its start flag. */
+export interface Playback {
+  track: Track;
+  decoder: Decoder;
+  seekOffsetSeconds: number;
+  /** Audio frames handed to the sink since the last (re)start; silence does not count. */
+  framesSent: number;
+  started: boolean;
+}
+
+export type AudioPlayerState =
+  | { status: 'idle' }
+  | { status: 'buffering'; playback: Playback }
+  | { status: 'playing'; playback: Playback; missesAfterEnd: number }
+  | { status: 'paused'; playback: Playback; silenceFramesLeft: number };

@@ -1,0 +1,67 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { buildFfmpegArgs } from './ffmpeg-args';
+
+const outputTail = ['-vn', '-f', 's16le', '-ar', '48000', '-ac', '2', 'pipe:1'];
+
+describe('buildFfmpegArgs', () => {
+  it('decodes a file to 48 kHz stereo s16le on stdout', () => {
+    const args = buildFfmpegArgs({ kind: 'file', path: '/music/a.mp3' }, 0);
+    expect(args.slice(-outputTail.length)).toEqual(outputTail);
+    expect(args).toContain('-nostdin');
+    expect(args).not.toContain('-ss');
+    expect(args[args.indexOf('-i') + 1]).toBe('/music/a.mp3');
+  });
+
+  it('seeks with -ss before -i', () => {
+    const args = buildFfmpegArgs({ kind: 'file', path: 'a.flac' }, 3.5);
+    expect(args.indexOf('-ss')).toBeLessThan(args.indexOf('-i'));
+    expect(args[args.indexOf('-ss') + 1]).toBe('3.500');
+  });
+
+  it('sends per-source headers to an http URL and reconnects dropped streams', () => {
+    const args = buildFfmpegArgs(
+      {
+        kind: 'url',
+        url: 'https://cdn.example/a.m4a',
+        headers: { referer: 'https://site/', userAgent: 'UA/1', cookie: 'k=v' },
+      },
+      0,
+    );
+    expect(args[args.indexOf('-headers') + 1]).toBe(
+      'Referer: https://site/\r\nUser-Agent: UA/1\r\nCookie: k=v\r\n',
+    );
+    expect(args).toContain('-reconnect');
+    expect(args.indexOf('-headers')).toBeLessThan(args.indexOf('-i'));
+  });
+
+  it('strips line breaks that would inject extra headers', () => {
+    const args = buildFfmpegArgs(
+      { kind: 'url', url: 'http://x/a', headers: { cookie: 'a=1\r\nX-Evil: 1' } },
+      0,
+    );
+    expect(args[args.indexOf('-headers') + 1]).toBe('Cookie: a=1 X-Evil: 1\r\n');
+  });
+
+  it('leaves http-only options out for other URL schemes', () => {
+    expect(buildFfmpegArgs({ kind: 'url', url: 'rtmp://x/live' }, 0)).not.toContain('-reconnect');
+  });
+
+  it('reads another process’s raw PCM from stdin with its format', () => {
+    const args = buildFfmpegArgs(
+      { kind: 'stream', stream: new PassThrough(), rawFormat: { sampleRateHz: 44_100, channels: 2 } },
+      0,
+    );
+    expect(args.slice(args.indexOf('-f'), args.indexOf('-i') + 2)).toEqual([
+      '-f',
+      's16le',
+      '-ar',
+      '44100',
+      '-ac',
+      '2',
+      '-i',
+      'pipe:0',
+    ]);
+    expect(args).not.toContain('-nostdin');
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * The ffmpeg command line for one track: any input in, 48 kHz stereo s16le out on stdout.
+ */
+import type { DecoderInput, HttpHeaders } from './decoder-input';
+import { PCM_FORMAT } from './pcm-format';
+
+export function buildFfmpegArgs(input: DecoderInput, seekSeconds: number): string[] {
+  // Only errors on stderr: the tail we keep then ends with the reason ffmpeg failed.
+  const args = ['-hide_banner', '-loglevel', 'error'];
+  if (input.kind !== 'stream') args.push('-nostdin');
+  if (input.kind === 'url') args.push(...httpInputArgs(input.url, input.headers));
+  if (input.kind === 'stream' && input.rawFormat) {
+    args.push(
+      '-f',
+      's16le',
+      '-ar',
+      String(input.rawFormat.sampleRateHz),
+      '-ac',
+      String(input.rawFormat.channels),
+    );
+  }
+  // Before -i, -ss seeks the input (fast, by index or by skipping) instead of decoding and dropping.
+  if (seekSeconds > 0) args.push('-ss', seekSeconds.toFixed(3));
+  args.push('-i', inputTarget(input));
+  args.push(
+    '-vn',
+    '-f',
+    's16le',
+    '-ar',
+    String(PCM_FORMAT.sampleRateHz),
+    '-ac',
+    String(PCM_FORMAT.channels),
+    'pipe:1',
+  );
+  return args;
+}
+
+function inputTarget(input: DecoderInput): string {
+  switch (input.kind) {
+    case 'url':
+      return input.url;
+    case 'file':
+      return input.path;
+    case 'stream':
+      return 'pipe:0';
+  }
+}
+
+function httpInputArgs(url: string, headers: HttpHeaders | undefined): string[] {
+  // Streamed CDN responses drop now and then mid-track; reconnecting beats ending the song early.
+  // These are options of ffmpeg's http protocol, which rejects them for any other scheme.
+  const args = /^https?:/i.test(url)
+    ? ['-reconnect', '1', '-reconnect_streamed', '1', '-reconnect_delay_max', '5']
+    : [];
+  const lines = [
+    headers?.referer && `Referer: ${headerValue(headers.referer)}`,
+    headers?.userAgent && `User-Agent: ${headerValue(headers.userAgent)}`,
+    headers?.cookie && `Cookie: ${headerValue(headers.cookie)}`,
+  ].filter((line): line is string => Boolean(line));
+  if (lines.length > 0) args.push('-headers', lines.map((line) => `${line}\r\n`).join(''));
+  return args;
+}
+
+/** A CR or LF in a value would let it smuggle extra header lines into the request. */
+function headerValue(value: string): string {
+  return value.replace(/[\r\n]+/g, ' ');
+}

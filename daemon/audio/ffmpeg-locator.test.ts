@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { FFMPEG_NOT_FOUND, locateFfmpeg } from './ffmpeg-locator';
+import { FFMPEG } from './test-helpers';
+
+const noStatic = () => undefined;
+
+describe('locateFfmpeg', () => {
+  it('uses FFMPEG_PATH first', () => {
+    const found = locateFfmpeg({
+      env: { FFMPEG_PATH: FFMPEG, PATH: '' },
+      resolveStaticBinary: () => '/elsewhere',
+    });
+    expect(found).toEqual({ ok: true, value: FFMPEG });
+  });
+
+  it('gives the clear error when FFMPEG_PATH points at nothing, without falling back', () => {
+    const found = locateFfmpeg({ env: { FFMPEG_PATH: '/nonexistent/ffmpeg', PATH: '/usr/bin' } });
+    expect(found.ok).toBe(false);
+    if (!found.ok) {
+      expect(found.error).toContain(FFMPEG_NOT_FOUND);
+      expect(found.error).toContain('/nonexistent/ffmpeg');
+    }
+  });
+
+  it('rejects a directory in FFMPEG_PATH', () => {
+    expect(locateFfmpeg({ env: { FFMPEG_PATH: '/usr/bin' } }).ok).toBe(false);
+  });
+
+  it('takes the ffmpeg-static binary when the package gives a path that exists', () => {
+    const found = locateFfmpeg({ env: { PATH: '' }, resolveStaticBinary: () => FFMPEG });
+    expect(found).toEqual({ ok: true, value: FFMPEG });
+  });
+
+  it('skips an ffmpeg-static path whose download never happened and searches PATH', () => {
+    const found = locateFfmpeg({
+      env: { PATH: '/nonexistent:/usr/bin' },
+      resolveStaticBinary: () => '/missing/ffmpeg',
+    });
+    expect(found).toEqual({ ok: true, value: FFMPEG });
+  });
+
+  it('copes with ffmpeg-static not being installed at all', () => {
+    expect(locateFfmpeg({ env: { PATH: '/usr/bin' } })).toEqual({ ok: true, value: FFMPEG });
+  });
+
+  it('reports the clear error when nothing is found', () => {
+    expect(locateFfmpeg({ env: { PATH: '/nonexistent' }, resolveStaticBinary: noStatic })).toEqual({
+      ok: false,
+      error: FFMPEG_NOT_FOUND,
+    });
+  });
+});

@@ -1,0 +1,169 @@
+/**
+ * The one 20 ms clock that drives every bot's audio (after discord.js voice's DataStore). Per-bot
+ * intervals would drift apart and each pay their own timer jitter; one clock keeps all bots in step.
+ *
+ * - The first `add` starts the clock; the last `remove` stops it.
+ * - Deadlines are absolute on a monotonic clock and advance by exactly 20 ms; each sleep is
+ *   max(1 ms, deadline − now), so a late tick never pushes the following ones back (no drift).
+ * - Each tick first dispatches every player's already prepared frame (the part that must be on time),
+ *   then prepares the next frames one player per `setImmediate`, so a long list of bots never blocks
+ *   the event loop in one piece. The next sleep is armed once every player has prepared.
+ * - After a stall (GC, a blocked loop) it catches up with at most 3 ticks in a burst, then re-anchors:
+ *   the older missed ticks are dropped and counted, since a listener's jitter buffer cannot use a
+ *   flood of stale frames anyway.
+ */
+import { logger } from '../../shared/logger';
+import { LATE_FRAME_THRESHOLD_MS } from './frame-health';
+import { PCM_FORMAT } from './pcm-format';
+
+const log = logger('audio.scheduler');
+
+export const MAX_BURST_FRAMES = 3;
+
+/** What a dispatch learns about its tick. */
+export interface FrameTick {
+  /** How long after its deadline this tick runs. */
+  latenessMs: number;
+  /** Ticks dropped just before this one after a stall; their frames were never sent. */
+  droppedTicks: number;
+}
+
+export interface ScheduledPlayer {
+  /** Sends the frame prepared earlier. Must be quick: it runs for every player inside the tick. */
+  dispatch(tick: FrameTick): void;
+  /** Makes the next frame ready (read PCM, gain, encode). */
+  prepare(): void;
+}
+
+export interface FrameSchedulerStats {
+  ticks: number;
+  lateTicks: number;
+  droppedTicks: number;
+}
+
+export interface FrameSchedulerOptions {
+  frameMs?: number;
+  maxBurstFrames?: number;
+  /** Monotonic milliseconds. */
+  nowMs?: () => number;
+}
+
+export class FrameScheduler {
+  private readonly players = new Set<ScheduledPlayer>();
+  private readonly frameMs: number;
+  private readonly maxBurstFrames: number;
+  private readonly nowMs: () => number;
+  private nextDeadlineMs = 0;
+  private timer: NodeJS.Timeout | undefined;
+  /** Bumped on every start and stop, so callbacks of an earlier run find themselves stale and quit. */
+  private generation = 0;
+  private running = false;
+  private readonly counters: FrameSchedulerStats = { ticks: 0, lateTicks: 0, droppedTicks: 0 };
+
+  constructor(options: FrameSchedulerOptions = {}) {
+    this.frameMs = options.frameMs ?? PCM_FORMAT.frameMs;
+    this.maxBurstFrames = options.maxBurstFrames ?? MAX_BURST_FRAMES;
+    this.nowMs = options.nowMs ?? (() => performance.now());
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  stats(): FrameSchedulerStats {
+    return { ...this.counters };
+  }
+
+  /** Subscribes a player; its first frame is prepared at once so the next tick can send it. */
+  add(player: ScheduledPlayer): void {
+    if (this.players.has(player)) return;
+    this.players.add(player);
+    this.safely('prepare', () => player.prepare());
+    if (!this.running) this.start();
+  }
+
+  remove(player: ScheduledPlayer): void {
+    if (!this.players.delete(player)) return;
+    if (this.players.size === 0) this.stop();
+  }
+
+  private start(): void {
+    this.running = true;
+    this.generation++;
+    this.nextDeadlineMs = this.nowMs() + this.frameMs;
+    this.arm(this.generation);
+  }
+
+  private stop(): void {
+    this.running = false;
+    this.generation++;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private arm(generation: number): void {
+    const sleepMs = Math.max(1, this.nextDeadlineMs - this.nowMs());
+    this.timer = setTimeout(() => this.cycle(generation), sleepMs);
+  }
+
+  private cycle(generation: number): void {
+    if (generation !== this.generation) return;
+    const nowMs = this.nowMs();
+    const dueTicks = Math.floor((nowMs - this.nextDeadlineMs) / this.frameMs) + 1;
+    // Timers round to whole milliseconds and may wake a fraction early.
+    if (dueTicks < 1) {
+      this.arm(generation);
+      return;
+    }
+    const burstTicks = Math.min(dueTicks, this.maxBurstFrames);
+    const droppedTicks = dueTicks - burstTicks;
+    if (droppedTicks > 0) {
+      this.nextDeadlineMs += droppedTicks * this.frameMs;
+      this.counters.droppedTicks += droppedTicks;
+      log.warn(
+        { droppedTicks, stallMs: Math.round(nowMs - this.nextDeadlineMs) },
+        'audio clock stalled; re-anchored',
+      );
+    }
+    const players = [...this.players];
+    for (let burst = 0; burst < burstTicks; burst++) {
+      const tick: FrameTick = {
+        latenessMs: nowMs - this.nextDeadlineMs,
+        droppedTicks: burst === 0 ? droppedTicks : 0,
+      };
+      this.counters.ticks++;
+      if (tick.latenessMs > LATE_FRAME_THRESHOLD_MS) this.counters.lateTicks++;
+      for (const player of players)
+        if (this.players.has(player)) this.safely('dispatch', () => player.dispatch(tick));
+      this.nextDeadlineMs += this.frameMs;
+      // Catch-up ticks follow each other at once, so their frames are prepared inline.
+      if (burst < burstTicks - 1)
+        for (const player of players)
+          if (this.players.has(player)) this.safely('prepare', () => player.prepare());
+    }
+    this.prepareInTurn(players, 0, generation);
+  }
+
+  private prepareInTurn(players: ScheduledPlayer[], index: number, generation: number): void {
+    if (generation !== this.generation) return;
+    const player = players[index];
+    if (!player) {
+      this.arm(generation);
+      return;
+    }
+    if (this.players.has(player)) this.safely('prepare', () => player.prepare());
+    setImmediate(() => this.prepareInTurn(players, index + 1, generation));
+  }
+
+  /** One bot's bug must not stop the clock for every other bot. */
+  private safely(step: 'prepare' | 'dispatch', run: () => void): void {
+    try {
+      run();
+    } catch (error) {
+      log.error({ err: error, step }, 'audio player threw inside the frame clock');
+    }
+  }
+}
+
+/** The process-wide clock every bot's player subscribes to. */
+export const frameScheduler = new FrameScheduler();

@@ -1,0 +1,107 @@
+/**
+ * Volume and voice ducking, applied in place to Int16 PCM frames.
+ *
+ * Curve: amplitude = (volume / 100)², a square law. Loudness is perceived roughly logarithmically, so a
+ * linear slider crowds all audible change into its lower end; the square law spreads it out while
+ * still reaching true silence at 0. Exact points: 100 → 1.0 (0 dB), 50 → 0.25 (−12.04 dB),
+ * 25 → 0.0625 (−24.08 dB), 10 → 0.01 (−40 dB), 0 → 0.
+ *
+ * Ducking: while someone else talks, the effective volume is `volume × duckPercent / 100` on the same
+ * slider scale (so ducking to 30 % sounds like turning the slider to 30 % of where it is), then the curve.
+ *
+ * Every change ramps linearly per sample instead of jumping, because a step in gain is an audible
+ * click: volume changes and ducking in take `rampMs` (50 ms), un-ducking takes `releaseMs` (400 ms) so
+ * the music swells back instead of slamming in after each word.
+ */
+import { PCM_FORMAT } from './pcm-format';
+
+export const DEFAULT_RAMP_MS = 50;
+export const DEFAULT_RELEASE_MS = 400;
+
+/** The amplitude factor for a 0-100 volume on the square-law curve. */
+export function volumeToAmplitude(volumePercent: number): number {
+  const fraction = Math.min(100, Math.max(0, volumePercent)) / 100;
+  return fraction * fraction;
+}
+
+export interface GainOptions {
+  volumePercent?: number;
+  rampMs?: number;
+  releaseMs?: number;
+}
+
+export class Gain {
+  private volumePercent: number;
+  private duckPercent: number | undefined;
+  private current: number;
+  private target: number;
+  /** Amplitude change per stereo sample pair until `target` is reached. */
+  private stepPerSample = 0;
+  private readonly rampMs: number;
+  private readonly releaseMs: number;
+
+  constructor(options: GainOptions = {}) {
+    this.volumePercent = options.volumePercent ?? 100;
+    this.rampMs = options.rampMs ?? DEFAULT_RAMP_MS;
+    this.releaseMs = options.releaseMs ?? DEFAULT_RELEASE_MS;
+    this.current = volumeToAmplitude(this.volumePercent);
+    this.target = this.current;
+  }
+
+  get volume(): number {
+    return this.volumePercent;
+  }
+
+  get ducked(): boolean {
+    return this.duckPercent !== undefined;
+  }
+
+  setVolume(volumePercent: number): void {
+    this.volumePercent = Math.min(100, Math.max(0, volumePercent));
+    this.retarget(this.rampMs);
+  }
+
+  /** Lowers the music to `duckPercent` of the volume while someone else talks. */
+  duck(duckPercent: number): void {
+    this.duckPercent = Math.min(100, Math.max(0, duckPercent));
+    this.retarget(this.rampMs);
+  }
+
+  /** Restores the full volume, slowly. */
+  unduck(): void {
+    if (this.duckPercent === undefined) return;
+    this.duckPercent = undefined;
+    this.retarget(this.releaseMs);
+  }
+
+  /** Scales one interleaved stereo frame in place, ramping toward the target gain. */
+  apply(frame: Int16Array): void {
+    if (this.stepPerSample === 0 && this.current === 1) return;
+    const channels = PCM_FORMAT.channels;
+    for (let i = 0; i < frame.length; i += channels) {
+      if (this.stepPerSample !== 0) this.advanceRamp();
+      for (let c = 0; c < channels; c++) {
+        const scaled = Math.round((frame[i + c] ?? 0) * this.current);
+        frame[i + c] = scaled > 32767 ? 32767 : scaled < -32768 ? -32768 : scaled;
+      }
+    }
+  }
+
+  private retarget(rampMs: number): void {
+    const effectivePercent = (this.volumePercent * (this.duckPercent ?? 100)) / 100;
+    this.target = volumeToAmplitude(effectivePercent);
+    const rampSamples = Math.max(1, (rampMs / 1000) * PCM_FORMAT.sampleRateHz);
+    this.stepPerSample = (this.target - this.current) / rampSamples;
+  }
+
+  private advanceRamp(): void {
+    const next = this.current + this.stepPerSample;
+    const overshot = this.stepPerSample > 0 ? next >= this.target : next <= this.target;
+    if (overshot) {
+      this.current = this.target;
+      this.stepPerSample = 0;
+    } else {
+      this.current = next;
+    }
+  }
+}

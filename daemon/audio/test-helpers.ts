@@ -1,0 +1,145 @@
+/**
+ * Shared helpers for the audio tests and the bench (never imported by daemon code): generate audio
+ * with ffmpeg's lavfi sources, collect what a player sends, decode it, and measure tones and levels.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { OpusDecoder } from './opus-decoder';
+import { PCM_FORMAT } from './pcm-format';
+import type { VoiceSink } from './voice-sink';
+
+export const FFMPEG = '/usr/bin/ffmpeg';
+
+export interface TempDir {
+  path: string;
+  file(name: string): string;
+  remove(): void;
+}
+
+export function makeTempDir(prefix = 'audio-test-'): TempDir {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return {
+    path,
+    file: (name) => join(path, name),
+    remove: () => rmSync(path, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * Renders an `aevalsrc` expression (t in seconds) to a file, e.g.
+ * `0.5*sin(2*PI*440*t)`, at 48 kHz stereo; the container follows the file extension.
+ */
+export function renderAudio(path: string, expression: string, durationSeconds: number): void {
+  // Quoted: the expressions contain commas, which would otherwise split the filter's options.
+  const source = `aevalsrc='${expression}':s=${PCM_FORMAT.sampleRateHz}:d=${durationSeconds}:c=stereo`;
+  const run = spawnSync(FFMPEG, [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    source,
+    path,
+  ]);
+  if (run.status !== 0) throw new Error(`ffmpeg could not render ${path}: ${run.stderr.toString()}`);
+}
+
+/** A sine of `frequencyHz` at `amplitude` (0-1 of full scale). */
+export function sineExpression(frequencyHz: number, amplitude = 0.5): string {
+  return `${amplitude}*sin(2*PI*${frequencyHz}*t)`;
+}
+
+/** What a sink was told, in order: each voice frame, and each end of voice. */
+export type SinkEvent = { kind: 'voice'; frame: Uint8Array } | { kind: 'end' };
+
+export class CollectingSink implements VoiceSink {
+  readonly events: SinkEvent[] = [];
+
+  sendVoice(opusFrame: Uint8Array): void {
+    this.events.push({ kind: 'voice', frame: opusFrame });
+  }
+
+  endVoice(): void {
+    this.events.push({ kind: 'end' });
+  }
+
+  get voiceFrames(): Uint8Array[] {
+    return this.events.flatMap((event) => (event.kind === 'voice' ? [event.frame] : []));
+  }
+}
+
+export function isSilenceFrame(frame: Uint8Array): boolean {
+  return frame.length === 3 && frame[0] === 0xf8 && frame[1] === 0xff && frame[2] === 0xfe;
+}
+
+/** Decodes Opus frames and returns the left channel as floats in [-1, 1]. */
+export function decodeToMono(frames: Uint8Array[]): Float64Array {
+  const decoder = new OpusDecoder();
+  try {
+    const pcm = frames.map((frame) => decoder.decode(frame));
+    const mono = new Float64Array(pcm.reduce((sum, frame) => sum + frame.length / 2, 0));
+    let offset = 0;
+    for (const frame of pcm) {
+      for (let i = 0; i < frame.length; i += 2) mono[offset++] = (frame[i] ?? 0) / 32768;
+    }
+    return mono;
+  } finally {
+    decoder.destroy();
+  }
+}
+
+/** Left channel of interleaved Int16 stereo PCM as floats in [-1, 1]. */
+export function leftChannel(pcm: Int16Array): Float64Array {
+  const mono = new Float64Array(pcm.length / 2);
+  for (let i = 0; i < mono.length; i++) mono[i] = (pcm[i * 2] ?? 0) / 32768;
+  return mono;
+}
+
+/** Frequency of a clean tone from its rising zero crossings. */
+export function estimateFrequencyHz(mono: Float64Array, sampleRateHz = PCM_FORMAT.sampleRateHz): number {
+  let first = -1;
+  let last = -1;
+  let crossings = 0;
+  for (let i = 1; i < mono.length; i++) {
+    if ((mono[i - 1] ?? 0) < 0 && (mono[i] ?? 0) >= 0) {
+      if (first < 0) first = i;
+      last = i;
+      crossings++;
+    }
+  }
+  return crossings < 2 ? 0 : ((crossings - 1) * sampleRateHz) / (last - first);
+}
+
+/** Relative power of one frequency (Goertzel), for telling two tones apart. */
+export function tonePower(
+  mono: Float64Array,
+  frequencyHz: number,
+  sampleRateHz = PCM_FORMAT.sampleRateHz,
+): number {
+  const coefficient = 2 * Math.cos((2 * Math.PI * frequencyHz) / sampleRateHz);
+  let previous = 0;
+  let beforePrevious = 0;
+  for (const sample of mono) {
+    const current = sample + coefficient * previous - beforePrevious;
+    beforePrevious = previous;
+    previous = current;
+  }
+  return (
+    (previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious) /
+    mono.length
+  );
+}
+
+export function rms(mono: Float64Array): number {
+  let sum = 0;
+  for (const sample of mono) sum += sample * sample;
+  return Math.sqrt(sum / Math.max(1, mono.length));
+}
+
+export function toDb(ratio: number): number {
+  return 20 * Math.log10(ratio);
+}

@@ -1,0 +1,263 @@
+/**
+ * One bot's play queue: the songs, which one is current, and what plays next under each play mode.
+ * Pure and synchronous (no I/O, no clock); randomness comes from an injectable `random()` so tests can
+ * seed it. The queue does not look inside songs, so it is generic over the song type. It has no lock
+ * of its own: the daemon runs each bot's commands one at a time (daemon.ts, one SerialExecutor per bot),
+ * which is what keeps SPEC's queue-mutating sections from interleaving.
+ *
+ * Play modes, exactly:
+ * - `seq`: songs in order; `next()` after the last song returns undefined (playback stops) and leaves
+ *   no current song. `prev()` on the first song returns undefined and keeps it current.
+ * - `loop`: songs in order; after the last comes the first, and `prev()` on the first goes to the last.
+ * - `random`: each `next()` picks uniformly among the songs not yet played in this round (the current
+ *   song counts as played); when every song has played, `next()` returns undefined (playback stops).
+ * - `rloop`: like `random`, but when a round is complete a new one starts at once, avoiding the song
+ *   that just played when there is another; it never stops by itself.
+ * In the random modes `prev()` walks back through the songs actually played (skipping removed ones).
+ * In every mode, songs added with `insertNext` play before any other choice, in the order given.
+ * Removing the current song leaves no current song; `next()` then continues where it was (in `seq`
+ * and `loop` with the song that moved into its place).
+ */
+import type { PlayMode } from '../../shared/domain/constants';
+import { err, ok, type Result } from '../../shared/result';
+
+const HISTORY_LIMIT = 500;
+
+export interface QueueSnapshot<TSong> {
+  songs: TSong[];
+  /** Index of the current song, or null when nothing is current. */
+  currentIndex: number | null;
+  mode: PlayMode;
+}
+
+export interface SongQueueOptions {
+  mode?: PlayMode;
+  /** Uniform in [0, 1), like Math.random. */
+  random?: () => number;
+}
+
+interface Entry<TSong> {
+  key: number;
+  song: TSong;
+}
+
+export class SongQueue<TSong> {
+  private entries: Entry<TSong>[] = [];
+  private nextKey = 0;
+  /** Index of the current song, or, when `hasCurrent` is false, of the song before the gap it left. */
+  private position = -1;
+  private hasCurrent = false;
+  private playMode: PlayMode;
+  private readonly random: () => number;
+  /** Keys played in the current random round. */
+  private playedInRound = new Set<number>();
+  /** Keys in the order they became current, for `prev()` in the random modes. */
+  private history: number[] = [];
+  /** Keys queued with `insertNext`, played before any other choice. */
+  private upNext: number[] = [];
+
+  constructor(options: SongQueueOptions = {}) {
+    this.playMode = options.mode ?? 'seq';
+    this.random = options.random ?? Math.random;
+  }
+
+  get mode(): PlayMode {
+    return this.playMode;
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /** Switching modes starts a fresh random round, with the current song counted as played. */
+  setMode(mode: PlayMode): void {
+    this.playMode = mode;
+    this.playedInRound = new Set(this.hasCurrent ? [this.keyAt(this.position)] : []);
+  }
+
+  current(): TSong | undefined {
+    return this.hasCurrent ? this.entries[this.position]?.song : undefined;
+  }
+
+  currentIndex(): number | null {
+    return this.hasCurrent ? this.position : null;
+  }
+
+  /** Moves to the song that plays next under the mode; undefined means playback stops. */
+  next(): TSong | undefined {
+    const queued = this.takeUpNext();
+    if (queued !== undefined) return this.makeCurrent(queued);
+    if (this.entries.length === 0) return this.stop();
+    switch (this.playMode) {
+      case 'seq':
+        return this.position + 1 < this.entries.length ? this.makeCurrent(this.position + 1) : this.stop();
+      case 'loop':
+        return this.makeCurrent((this.position + 1) % this.entries.length);
+      case 'random':
+        return this.pickRandom() ?? this.stop();
+      case 'rloop':
+        return this.pickRandom() ?? this.startNewRound();
+    }
+  }
+
+  /** Moves back one song; undefined (current unchanged) when there is nothing before it. */
+  prev(): TSong | undefined {
+    if (this.entries.length === 0) return undefined;
+    // Without a current song, `position` already is the song before the gap.
+    const before = this.hasCurrent ? this.position - 1 : this.position;
+    switch (this.playMode) {
+      case 'seq':
+        return before >= 0 ? this.makeCurrent(before) : undefined;
+      case 'loop':
+        return this.makeCurrent(before >= 0 ? before : this.entries.length - 1);
+      case 'random':
+      case 'rloop':
+        return this.previousFromHistory();
+    }
+  }
+
+  /** Makes the song at `index` current. */
+  playAt(index: number): Result<TSong> {
+    if (!this.validIndex(index))
+      return err(`index ${index} is out of range (queue has ${this.entries.length} songs)`);
+    return ok(this.makeCurrent(index));
+  }
+
+  /** Removes the song at `index` and returns it. */
+  remove(index: number): Result<TSong> {
+    const entry = this.validIndex(index) ? this.entries[index] : undefined;
+    if (!entry) return err(`index ${index} is out of range (queue has ${this.entries.length} songs)`);
+    this.entries.splice(index, 1);
+    if (index === this.position && this.hasCurrent) {
+      this.hasCurrent = false;
+      this.position--;
+    } else if (index <= this.position) {
+      this.position--;
+    }
+    this.forget(entry.key);
+    return ok(entry.song);
+  }
+
+  clear(): void {
+    this.entries = [];
+    this.position = -1;
+    this.hasCurrent = false;
+    this.playedInRound.clear();
+    this.history = [];
+    this.upNext = [];
+  }
+
+  /** Inserts right after the current song and returns the index of the first one inserted. */
+  insertAfterCurrent(songs: readonly TSong[]): number {
+    const index = this.position + 1;
+    this.entries.splice(index, 0, ...songs.map((song) => this.entry(song)));
+    return index;
+  }
+
+  /**
+   * Inserts right after the current song and makes these the next songs `next()` returns, in every
+   * mode. Returns the index of the first one inserted.
+   */
+  insertNext(songs: readonly TSong[]): number {
+    const index = this.insertAfterCurrent(songs);
+    const keys = this.entries.slice(index, index + songs.length).map((entry) => entry.key);
+    this.upNext.unshift(...keys);
+    return index;
+  }
+
+  /** Adds to the end and returns the index of the first one added. */
+  append(songs: readonly TSong[]): number {
+    const index = this.entries.length;
+    this.entries.push(...songs.map((song) => this.entry(song)));
+    return index;
+  }
+
+  snapshot(): QueueSnapshot<TSong> {
+    return {
+      songs: this.entries.map((entry) => entry.song),
+      currentIndex: this.currentIndex(),
+      mode: this.playMode,
+    };
+  }
+
+  private entry(song: TSong): Entry<TSong> {
+    return { key: this.nextKey++, song };
+  }
+
+  private validIndex(index: number): boolean {
+    return Number.isInteger(index) && index >= 0 && index < this.entries.length;
+  }
+
+  private keyAt(index: number): number {
+    const entry = this.entries[index];
+    if (!entry) throw new Error(`no queue entry at ${index}`);
+    return entry.key;
+  }
+
+  private indexOfKey(key: number): number {
+    return this.entries.findIndex((entry) => entry.key === key);
+  }
+
+  private makeCurrent(index: number, recordHistory = true): TSong {
+    const entry = this.entries[index];
+    if (!entry) throw new Error(`no queue entry at ${index}`);
+    this.position = index;
+    this.hasCurrent = true;
+    this.playedInRound.add(entry.key);
+    if (recordHistory) {
+      this.history.push(entry.key);
+      // rloop runs for days; `prev()` only ever needs the recent past.
+      if (this.history.length > HISTORY_LIMIT) this.history.splice(0, this.history.length - HISTORY_LIMIT);
+    }
+    this.upNext = this.upNext.filter((key) => key !== entry.key);
+    return entry.song;
+  }
+
+  private stop(): undefined {
+    this.hasCurrent = false;
+    this.position = this.entries.length - 1;
+    return undefined;
+  }
+
+  private takeUpNext(): number | undefined {
+    const key = this.upNext.shift();
+    return key === undefined ? undefined : this.indexOfKey(key);
+  }
+
+  private pickRandom(excludeKey?: number): TSong | undefined {
+    const candidates = this.entries.flatMap((entry, index) =>
+      this.playedInRound.has(entry.key) || entry.key === excludeKey ? [] : [index],
+    );
+    if (candidates.length === 0) return undefined;
+    const choice = candidates[Math.floor(this.random() * candidates.length)];
+    return choice === undefined ? undefined : this.makeCurrent(choice);
+  }
+
+  private startNewRound(): TSong | undefined {
+    const justPlayed = this.hasCurrent && this.entries.length > 1 ? this.keyAt(this.position) : undefined;
+    this.playedInRound = new Set();
+    // The song that just ended may not open the new round (it would play twice in a row), but it
+    // stays in the round for later.
+    return this.pickRandom(justPlayed);
+  }
+
+  private previousFromHistory(): TSong | undefined {
+    const currentKey = this.hasCurrent ? this.keyAt(this.position) : undefined;
+    for (let i = this.history.length - 1; i >= 0; i--) {
+      const key = this.history[i];
+      if (key === undefined || key === currentKey) continue;
+      const index = this.indexOfKey(key);
+      if (index >= 0) {
+        this.history.length = i + 1;
+        return this.makeCurrent(index, false);
+      }
+    }
+    return undefined;
+  }
+
+  private forget(key: number): void {
+    this.playedInRound.delete(key);
+    this.history = this.history.filter((entry) => entry !== key);
+    this.upNext = this.upNext.filter((entry) => entry !== key);
+  }
+}
