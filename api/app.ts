@@ -2,6 +2,7 @@
  * Assembles the HTTP app: middleware, every resource's routes, the OpenAPI document and docs page,
  * and the single error path. Building it touches no I/O, so the OpenAPI emitter can build one too.
  */
+import { createNodeWebSocket } from '@hono/node-ws';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { documentConfig, registerSecuritySchemes } from '../openapi/document';
 import type { RoutePolicy } from '../openapi/policy';
@@ -22,6 +23,8 @@ import { sessionRoutes } from './session';
 import { settingsRoutes } from './settings';
 import { systemRoutes } from './system';
 import { userRoutes } from './users';
+import { WsGateway } from './ws/gateway';
+import { wsRoutes } from './ws/route';
 
 /** `/api/bot/{id}` (OpenAPI) → `/api/bot/:id` (Hono). */
 const toHonoPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
@@ -68,12 +71,16 @@ export function createApp(deps: AppDeps) {
     }),
   );
 
+  const gateway = new WsGateway(deps);
+  const { upgradeWebSocket, injectWebSocket } = createNodeWebSocket({ app });
+  app.route('/', wsRoutes(gateway, authenticate, upgradeWebSocket, deps.config.trustProxy));
+
   // Until the browser UI lands (web/), the root leads to the API's try-it page.
   app.get('/', (c) => c.redirect('/api/docs'));
 
   app.onError(errorHandler);
   app.notFound(notFoundHandler);
-  return { app, api, sessionStores };
+  return { app, api, sessionStores, gateway, injectWebSocket };
 }
 
 export type App = ReturnType<typeof createApp>['app'];

@@ -25,8 +25,11 @@ export async function startHttpProcess({ withDaemon }: { withDaemon: boolean }):
   const bus = await createBus(config.natsUrl, config.busTimeoutMs, withDaemon ? config.daemonId : 'api');
   const daemon = withDaemon ? new Daemon({ db, bus, daemonId: config.daemonId }) : undefined;
   await daemon?.start();
-  const { app } = createApp({ db, bus, config, version: readVersion() });
-  const server = await listen(app, config.host, config.port);
+  const server = await listen(
+    createApp({ db, bus, config, version: readVersion() }),
+    config.host,
+    config.port,
+  );
   log.info(
     {
       url: `http://${config.host}:${server.port}`,

@@ -28,6 +28,8 @@ export interface GatewaySocket {
 interface Client {
   socket: GatewaySocket;
   principal: Principal;
+  /** Messages that arrive before the hello went out, sent right after it, in order. */
+  pending: WsMessage[] | undefined;
 }
 
 export class WsGateway {
@@ -47,17 +49,30 @@ export class WsGateway {
     return this.clients.size;
   }
 
-  /** Registers a socket and greets it with the bots it may see. */
+  /**
+   * Registers a socket and greets it with the bots it may see. The socket is registered before the
+   * hello is built, so no change in between is lost; such changes follow the hello.
+   */
   async open(socket: GatewaySocket, principal: Principal): Promise<() => void> {
-    const client = { socket, principal };
+    const client: Client = { socket, principal, pending: [] };
     this.clients.add(client);
-    const rows = await this.deps.db.select().from(bots).orderBy(asc(bots.createdAt));
-    const visible = rows.filter((bot) => canReachBot(principal, bot.id));
-    const statuses = await Promise.all(
-      visible.map((bot) => listedStatus(this.deps, bot, actorOf(principal))),
-    );
-    this.send(client, { type: 'hello', bots: statuses });
-    return () => this.clients.delete(client);
+    const leave = () => void this.clients.delete(client);
+    try {
+      const rows = await this.deps.db.select().from(bots).orderBy(asc(bots.createdAt));
+      const visible = rows.filter((bot) => canReachBot(client.principal, bot.id));
+      const statuses = await Promise.all(
+        visible.map((bot) => listedStatus(this.deps, bot, actorOf(principal))),
+      );
+      const pending = client.pending ?? [];
+      client.pending = undefined;
+      this.send(client, { type: 'hello', bots: statuses });
+      for (const message of pending) this.send(client, message);
+    } catch (error) {
+      log.warn({ err: error }, 'could not greet a socket');
+      leave();
+      socket.close(1011, 'could not load bots');
+    }
+    return leave;
   }
 
   close(): void {
@@ -66,6 +81,10 @@ export class WsGateway {
   }
 
   private send(client: Client, message: WsMessage): void {
+    if (client.pending) {
+      client.pending.push(message);
+      return;
+    }
     try {
       client.socket.send(JSON.stringify(message));
     } catch (error) {
@@ -80,7 +99,10 @@ export class WsGateway {
 
   private onState(data: unknown): void {
     const event = BotStateEventSchema.safeParse(data);
-    if (!event.success) return log.warn('ignored a malformed bot state');
+    if (!event.success) {
+      log.warn('ignored a malformed bot state');
+      return;
+    }
     const { bot, queue } = event.data;
     this.broadcast(bot.id, { type: 'status', bot });
     if (queue) this.broadcast(bot.id, { type: 'queue', botId: bot.id, queue });

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../api/app';
+import { listen, type RunningServer } from '../../api/server';
 import { Daemon } from '../../daemon/daemon';
 import { type ApiClient, createApiClient } from '../../openapi/client';
 import type { Bus } from '../../shared/bus/bus';
@@ -31,6 +32,8 @@ export interface TestApp {
   withKey(rawKey: string, header?: 'bearer' | 'x-api-key'): ApiClient;
   /** A client with no credentials. */
   anonymous(): ApiClient;
+  /** Serves the app with its WebSocket gateway on a loopback port; resolves with the base URL. */
+  listen(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -49,7 +52,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const bus = options.bus ?? new InProcessBus();
   const daemon = options.withDaemon === false ? undefined : new Daemon({ db, bus, daemonId: 'test-daemon' });
   await daemon?.start();
-  const { app } = createApp({ db, bus, config, version: 'test' });
+  const built = createApp({ db, bus, config, version: 'test' });
+  const { app } = built;
+  let server: RunningServer | undefined;
 
   const fetch = async (request: Request, jar?: CookieJar): Promise<Response> => {
     const cookie = jar?.header();
@@ -78,7 +83,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     withKey: (rawKey, header = 'bearer') =>
       client(header === 'bearer' ? { authorization: `Bearer ${rawKey}` } : { 'x-api-key': rawKey }),
     anonymous: () => client(),
+    async listen() {
+      server ??= await listen(built, '127.0.0.1', 0);
+      return `http://127.0.0.1:${server.port}`;
+    },
     async close() {
+      await server?.close();
       await daemon?.stop();
       await bus.close();
       db.$client.close();
