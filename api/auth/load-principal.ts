@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../shared/db/client';
 import { botGrants, users } from '../../shared/db/schema';
 import { CAPABILITIES, type Capability } from '../../shared/domain/constants';
-import { readGuestMode } from '../settings/guest-mode';
+import { readGuestMode } from '../../shared/settings/guest-mode';
 import type { Credential, Principal } from './principal';
 
 const isCapability = (value: string): value is Capability =>

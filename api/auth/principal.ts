@@ -3,10 +3,10 @@
  * Authentication 9); handlers never re-read cookies or keys.
  */
 import type { Actor } from '../../shared/bus/messages';
-import type { Capability, GuestPermission, PrincipalRole } from '../../shared/domain/constants';
+import type { Capability, PrincipalRole } from '../../shared/domain/constants';
+import type { GuestPermissions } from '../../shared/settings/guest-mode';
 
 export type BotScope = 'all' | readonly string[];
-export type GuestPermissions = Record<GuestPermission, boolean>;
 
 export type Credential = { kind: 'session'; sessionId: string } | { kind: 'api-key'; keyId: string };
 

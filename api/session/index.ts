@@ -13,6 +13,7 @@ import {
 } from '../../openapi/routes/session';
 import { users } from '../../shared/db/schema';
 import { CAPABILITIES, GUEST_PRINCIPAL_ID } from '../../shared/domain/constants';
+import { readGuestMode } from '../../shared/settings/guest-mode';
 import { recordAudit } from '../audit/audit-log';
 import { adminCount, findUserByName, revokeCredentials } from '../auth/accounts';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../auth/password';
@@ -26,7 +27,6 @@ import {
 } from '../auth/sessions';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
-import { readGuestMode } from '../settings/guest-mode';
 
 export function sessionRoutes(deps: AppDeps, stores: SessionStores) {
   const { db, config } = deps;

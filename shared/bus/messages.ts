@@ -51,3 +51,6 @@ export const GuestModeEventSchema = z.object({
   bots: z.union([z.literal('all'), z.array(z.string())]),
 });
 export type GuestModeEvent = z.infer<typeof GuestModeEventSchema>;
+
+export const SettingsEventSchema = z.object({ keys: z.array(z.string()) });
+export type SettingsEvent = z.infer<typeof SettingsEventSchema>;

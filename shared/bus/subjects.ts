@@ -15,3 +15,6 @@ export const BOTS_EVENTS = 'bots.events';
 
 /** Publish: guest mode switched off or its bot list changed (`GuestModeEvent`). */
 export const GUEST_MODE_EVENTS = 'settings.guest-mode';
+
+/** Publish: global settings changed (`SettingsEvent`); daemons re-read what they use. */
+export const SETTINGS_EVENTS = 'settings.changed';

@@ -4,10 +4,11 @@
  */
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Db } from '../../shared/db/client';
-import { settings } from '../../shared/db/schema';
-import { GUEST_PERMISSION_DEFAULTS, type GuestPermission } from '../../shared/domain/constants';
-import type { GuestPermissions } from '../auth/principal';
+import type { Db } from '../db/client';
+import { settings } from '../db/schema';
+import { GUEST_PERMISSION_DEFAULTS, type GuestPermission } from '../domain/constants';
+
+export type GuestPermissions = Record<GuestPermission, boolean>;
 
 export interface GuestModeSettings {
   enabled: boolean;
@@ -17,14 +18,15 @@ export interface GuestModeSettings {
 
 const storedSchema = z.object({
   enabled: z.boolean().catch(false),
-  bots: z.union([z.literal('all'), z.array(z.string())]).catch([]),
+  // Enabling guest mode without picking bots opens every bot, which is what an admin expects.
+  bots: z.union([z.literal('all'), z.array(z.string())]).catch('all'),
   permissions: z.record(z.string(), z.unknown()).catch({}),
 });
 
 /** Fills in defaults and drops unknown or non-boolean flags, so old or damaged rows still read sanely. */
 export function normalizeGuestMode(value: unknown): GuestModeSettings {
   const parsed = storedSchema.safeParse(value ?? {});
-  const stored = parsed.success ? parsed.data : { enabled: false, bots: [] as string[], permissions: {} };
+  const stored = parsed.success ? parsed.data : { enabled: false, bots: 'all' as const, permissions: {} };
   const permissions = { ...GUEST_PERMISSION_DEFAULTS } as GuestPermissions;
   for (const key of Object.keys(GUEST_PERMISSION_DEFAULTS) as GuestPermission[]) {
     const flag = stored.permissions[key];

@@ -1,0 +1,89 @@
+/**
+ * Global settings as stored, read into a sane object: every key has a default, and a damaged or legacy
+ * row falls back per key. The api (GET/POST /api/bot/settings) and the daemons read them here.
+ */
+import { inArray } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../db/client';
+import { settings } from '../db/schema';
+import { DEFAULT_ENABLED_PROVIDERS, PLATFORMS, type Platform } from '../domain/constants';
+import { type GuestModeSettings, normalizeGuestMode } from './guest-mode';
+
+/** Settings as stored; the write-only secrets (`clientSecret`, `password`) never leave the server. */
+export interface StoredSettings {
+  idleTimeoutMinutes: number;
+  autoPauseOnEmpty: boolean;
+  localAudioEnabled: boolean;
+  voiceDucking: { enabled: boolean; volumePercent: number };
+  savedQueuesEnabled: boolean;
+  playKeepsQueue: boolean;
+  adminGroups: number[];
+  enabledProviders: Platform[];
+  defaultPlatform: Platform | null;
+  guestMode: GuestModeSettings;
+  spotify: {
+    enabled: boolean;
+    clientId: string;
+    clientSecret: string;
+    backend: 'librespot';
+    bitrate: 96 | 160 | 320;
+    deviceName: string;
+  };
+  jellyfin: { serverUrl: string; authMode: 'password' | 'apikey'; username: string; password: string };
+}
+export type SettingsKey = keyof StoredSettings;
+
+const platform = z.enum(PLATFORMS);
+/** SPEC rule 3: only a stored `true` is true. */
+const strictBoolean = z.unknown().transform((v) => v === true);
+
+const readers: { [K in SettingsKey]: z.ZodType<StoredSettings[K]> } = {
+  idleTimeoutMinutes: z.number().int().min(0).max(1440).catch(0),
+  autoPauseOnEmpty: z.boolean().catch(true),
+  localAudioEnabled: z.boolean().catch(true),
+  voiceDucking: z
+    .object({ enabled: z.boolean().catch(false), volumePercent: z.number().int().min(0).max(100).catch(30) })
+    .catch({ enabled: false, volumePercent: 30 }),
+  savedQueuesEnabled: strictBoolean,
+  playKeepsQueue: strictBoolean,
+  adminGroups: z.array(z.number().int()).catch([]),
+  // A legacy configuration without this key gets the SPEC default.
+  enabledProviders: z.array(platform).catch([...DEFAULT_ENABLED_PROVIDERS]),
+  defaultPlatform: platform.nullable().catch(null),
+  guestMode: z.unknown().transform(normalizeGuestMode),
+  spotify: z
+    .object({
+      enabled: z.boolean().catch(false),
+      clientId: z.string().catch(''),
+      clientSecret: z.string().catch(''),
+      backend: z.enum(['librespot']).catch('librespot'),
+      bitrate: z.union([z.literal(96), z.literal(160), z.literal(320)]).catch(320),
+      deviceName: z.string().catch('TS3 Music Bot'),
+    })
+    .catch({
+      enabled: false,
+      clientId: '',
+      clientSecret: '',
+      backend: 'librespot',
+      bitrate: 320,
+      deviceName: 'TS3 Music Bot',
+    }),
+  jellyfin: z
+    .object({
+      serverUrl: z.string().catch(''),
+      authMode: z.enum(['password', 'apikey']).catch('password'),
+      username: z.string().catch(''),
+      password: z.string().catch(''),
+    })
+    .catch({ serverUrl: '', authMode: 'password', username: '', password: '' }),
+};
+export const SETTINGS_KEYS = Object.keys(readers) as SettingsKey[];
+
+/** Absent keys read as their defaults (each reader's fallback applied to `undefined`). */
+export async function readSettings(db: Db): Promise<StoredSettings> {
+  const rows = await db.select().from(settings).where(inArray(settings.key, SETTINGS_KEYS));
+  const stored = new Map(rows.map((r) => [r.key, r.value]));
+  const result = {} as Record<SettingsKey, unknown>;
+  for (const key of SETTINGS_KEYS) result[key] = readers[key].parse(stored.get(key));
+  return result as StoredSettings;
+}
