@@ -1,5 +1,4 @@
 import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { err, ok } from '../../shared/result';
 import { AudioPlayer } from './audio-player';
@@ -13,10 +12,8 @@ import {
   estimateFrequencyHz,
   FFMPEG,
   isSilenceFrame,
-  makeTempDir,
-  renderAudio,
+  renderTestFiles,
   rms,
-  sineExpression,
   type TempDir,
   toDb,
   tonePower,
@@ -24,11 +21,7 @@ import {
 
 let dir: TempDir;
 beforeAll(() => {
-  dir = makeTempDir();
-  renderAudio(dir.file('tone.wav'), sineExpression(440), 1);
-  renderAudio(dir.file('two-tones.flac'), '0.5*sin(2*PI*if(lt(t,3),440,880)*t)', 4);
-  renderAudio(dir.file('long.wav'), sineExpression(440), 20);
-  writeFileSync(dir.file('corrupt.mp3'), Buffer.alloc(4096, 0x5a));
+  dir = renderTestFiles();
 });
 afterAll(() => dir.remove());
 

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Decoder, type DecoderExit } from './decoder';
 import { PCM_HIGH_WATER_BYTES, PCM_LOW_WATER_BYTES } from './pcm-buffer';
@@ -9,20 +8,14 @@ import {
   estimateFrequencyHz,
   FFMPEG,
   leftChannel,
-  makeTempDir,
-  renderAudio,
-  sineExpression,
+  renderTestFiles,
   type TempDir,
   tonePower,
 } from './test-helpers';
 
 let dir: TempDir;
 beforeAll(() => {
-  dir = makeTempDir();
-  renderAudio(dir.file('tone.wav'), sineExpression(440), 1);
-  renderAudio(dir.file('two-tones.flac'), `0.5*sin(2*PI*if(lt(t,3),440,880)*t)`, 4);
-  renderAudio(dir.file('long.wav'), sineExpression(220), 30);
-  writeFileSync(dir.file('corrupt.mp3'), Buffer.alloc(4096, 0x5a));
+  dir = renderTestFiles();
 });
 afterAll(() => dir.remove());
 

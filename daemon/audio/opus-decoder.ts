@@ -2,6 +2,7 @@
  * Decodes Opus frames back to 48 kHz stereo Int16 PCM through opus-encdec's WASM libopus. The daemon
  * only encodes; tests, the bench and the TS3 test server decode what a listener would hear.
  */
+import { err, ok, type Result } from '../../shared/result';
 import { OPUS, type OpusDecoderModule, opusDecoderModule } from './opus-wasm';
 import { PCM_FORMAT } from './pcm-format';
 
@@ -29,10 +30,14 @@ export class OpusDecoder {
     );
   }
 
-  /** Decodes one Opus packet into interleaved stereo samples (1920 for a 20 ms frame). */
-  decode(frame: Uint8Array): Int16Array {
+  /**
+   * Decodes one Opus packet into interleaved stereo samples (1920 for a 20 ms frame). A packet libopus
+   * cannot decode is an error value: packets come off the network, and the TS3 test server counts
+   * them rather than stopping.
+   */
+  decode(frame: Uint8Array): Result<Int16Array> {
     if (this.state === 0) throw new Error('OpusDecoder used after destroy()');
-    if (frame.length > MAX_PACKET_BYTES) throw new Error(`Opus packet of ${frame.length} bytes is too long`);
+    if (frame.length > MAX_PACKET_BYTES) return err(`Opus packet of ${frame.length} bytes is too long`);
     const wasm = this.wasm;
     wasm.HEAPU8.set(frame, this.packetPointer);
     const samplesPerChannel = wasm._opus_decode_float(
@@ -43,7 +48,7 @@ export class OpusDecoder {
       MAX_SAMPLES_PER_CHANNEL,
       0,
     );
-    if (samplesPerChannel < 0) throw new Error(`opus_decode_float failed (${samplesPerChannel})`);
+    if (samplesPerChannel < 0) return err(`opus_decode_float failed (${samplesPerChannel})`);
     const sampleCount = samplesPerChannel * PCM_FORMAT.channels;
     const decoded = wasm.HEAPF32.subarray(this.pcmPointer >> 2, (this.pcmPointer >> 2) + sampleCount);
     const pcm = new Int16Array(sampleCount);
@@ -51,7 +56,7 @@ export class OpusDecoder {
       const scaled = Math.round((decoded[i] ?? 0) * 32768);
       pcm[i] = scaled > 32767 ? 32767 : scaled < -32768 ? -32768 : scaled;
     }
-    return pcm;
+    return ok(pcm);
   }
 
   /** Frees the decoder state and its buffers. Safe to call twice. */

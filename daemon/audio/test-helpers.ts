@@ -1,13 +1,14 @@
 /**
- * Shared helpers for the audio tests and the bench (never imported by daemon code): generate audio
- * with ffmpeg's lavfi sources, collect what a player sends, decode it, and measure tones and levels.
+ * Shared helpers for the audio tests, the TS3 tests and the benches (never imported by daemon code):
+ * generate audio with ffmpeg's lavfi sources or as PCM frames, collect what a player sends, decode it,
+ * and measure tones and levels.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OpusDecoder } from './opus-decoder';
-import { PCM_FORMAT } from './pcm-format';
+import { FRAME_SECONDS, PCM_FORMAT, SAMPLES_PER_CHANNEL_PER_FRAME, SAMPLES_PER_FRAME } from './pcm-format';
 import type { VoiceSink } from './voice-sink';
 
 export const FFMPEG = '/usr/bin/ffmpeg';
@@ -28,10 +29,24 @@ export function makeTempDir(prefix = 'audio-test-'): TempDir {
 }
 
 /**
+ * The files the decoder and player tests play, in a new temporary folder: `tone.wav` (1 s at 440 Hz),
+ * `two-tones.flac` (4 s of 440 Hz that turns 880 Hz at 3 s, to tell where a seek landed), `long.wav`
+ * (20 s, enough to fill the PCM buffer and outlast any test) and `corrupt.mp3` (bytes ffmpeg rejects).
+ */
+export function renderTestFiles(): TempDir {
+  const dir = makeTempDir();
+  renderAudio(dir.file('tone.wav'), sineExpression(440), 1);
+  renderAudio(dir.file('two-tones.flac'), '0.5*sin(2*PI*if(lt(t,3),440,880)*t)', 4);
+  renderAudio(dir.file('long.wav'), sineExpression(440), 20);
+  writeFileSync(dir.file('corrupt.mp3'), Buffer.alloc(4096, 0x5a));
+  return dir;
+}
+
+/**
  * Renders an `aevalsrc` expression (t in seconds) to a file, e.g.
  * `0.5*sin(2*PI*440*t)`, at 48 kHz stereo; the container follows the file extension.
  */
-export function renderAudio(path: string, expression: string, durationSeconds: number): void {
+function renderAudio(path: string, expression: string, durationSeconds: number): void {
   // Quoted: the expressions contain commas, which would otherwise split the filter's options.
   const source = `aevalsrc='${expression}':s=${PCM_FORMAT.sampleRateHz}:d=${durationSeconds}:c=stereo`;
   const run = spawnSync(FFMPEG, [
@@ -49,8 +64,27 @@ export function renderAudio(path: string, expression: string, durationSeconds: n
 }
 
 /** A sine of `frequencyHz` at `amplitude` (0-1 of full scale). */
-export function sineExpression(frequencyHz: number, amplitude = 0.5): string {
+function sineExpression(frequencyHz: number, amplitude = 0.5): string {
   return `${amplitude}*sin(2*PI*${frequencyHz}*t)`;
+}
+
+/** `seconds` of a sine as 20 ms interleaved stereo frames, the input `OpusEncoder` takes. */
+export function sineFrames(frequencyHz: number, seconds: number, amplitude = 0.5): Int16Array[] {
+  const frames: Int16Array[] = [];
+  const count = Math.round(seconds / FRAME_SECONDS);
+  for (let f = 0; f < count; f++) {
+    const frame = new Int16Array(SAMPLES_PER_FRAME);
+    for (let i = 0; i < SAMPLES_PER_CHANNEL_PER_FRAME; i++) {
+      const n = f * SAMPLES_PER_CHANNEL_PER_FRAME + i;
+      const sample = Math.round(
+        amplitude * 32767 * Math.sin((2 * Math.PI * frequencyHz * n) / PCM_FORMAT.sampleRateHz),
+      );
+      frame[2 * i] = sample;
+      frame[2 * i + 1] = sample;
+    }
+    frames.push(frame);
+  }
+  return frames;
 }
 
 /** What a sink was told, in order: each voice frame, and each end of voice. */
@@ -80,7 +114,11 @@ export function isSilenceFrame(frame: Uint8Array): boolean {
 export function decodeToMono(frames: Uint8Array[]): Float64Array {
   const decoder = new OpusDecoder();
   try {
-    const pcm = frames.map((frame) => decoder.decode(frame));
+    const pcm = frames.map((frame) => {
+      const decoded = decoder.decode(frame);
+      if (!decoded.ok) throw new Error(decoded.error);
+      return decoded.value;
+    });
     const mono = new Float64Array(pcm.reduce((sum, frame) => sum + frame.length / 2, 0));
     let offset = 0;
     for (const frame of pcm) {
@@ -132,6 +170,30 @@ export function tonePower(
     (previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious) /
     mono.length
   );
+}
+
+/**
+ * The strongest frequency between 50 Hz and 4 kHz in one second from the middle of `mono`: a 5 Hz
+ * scan, then a 0.5 Hz refinement around the peak. Unlike `estimateFrequencyHz` it holds up when the
+ * tone has gaps or clicks, as audio that crossed a network may have.
+ */
+export function dominantFrequencyHz(mono: Float64Array, sampleRateHz = PCM_FORMAT.sampleRateHz): number {
+  const start = Math.max(0, Math.floor(mono.length / 2 - sampleRateHz / 2));
+  const window = mono.subarray(start, start + sampleRateHz);
+  const peak = (fromHz: number, toHz: number, stepHz: number) => {
+    let best = fromHz;
+    let bestPower = -1;
+    for (let frequencyHz = fromHz; frequencyHz <= toHz; frequencyHz += stepHz) {
+      const power = tonePower(window, frequencyHz, sampleRateHz);
+      if (power > bestPower) {
+        bestPower = power;
+        best = frequencyHz;
+      }
+    }
+    return best;
+  };
+  const coarse = peak(50, 4000, 5);
+  return peak(coarse - 5, coarse + 5, 0.5);
 }
 
 export function rms(mono: Float64Array): number {

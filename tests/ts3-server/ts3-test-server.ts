@@ -9,7 +9,7 @@ import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { avatarFileName } from '../../daemon/ts3/avatar';
 import { buildCommand, type Params, type ParsedCommand, parseCommand } from '../../daemon/ts3/command';
-import { Identity } from '../../daemon/ts3/identity';
+import { Identity, uidOf } from '../../daemon/ts3/identity';
 import { PacketType } from '../../daemon/ts3/packet';
 import { PacketHandler } from '../../daemon/ts3/packet-handler';
 import { hashPassword } from '../../daemon/ts3/password';
@@ -65,7 +65,6 @@ interface Session {
   remote: RemoteInfo;
   handler: PacketHandler;
   handshake: ServerHandshake;
-  recorder: Promise<VoiceRecorder>;
   client: ServerClient | undefined;
 }
 
@@ -84,6 +83,8 @@ const ERR = {
 const FT_COMPLETE = 2065;
 /** How long a leaving client's connection stays up so our last notification gets through. */
 const DISCONNECT_LINGER_MS = 3000;
+/** How a real server names itself as the sender of its own text messages. */
+const SERVER_INVOKER = { id: 0, nickname: 'Server', uid: 'serveradmin' };
 const CLIENT_FIELDS = [
   'client_nickname',
   'client_away',
@@ -156,9 +157,9 @@ export class Ts3TestServer extends EventEmitter<TestServerEvents> {
     return this.recorders.get(clientId)?.arrivalTimesMs() ?? [];
   }
 
-  /** The decoded voice of one client (mono, 48 kHz). */
-  voicePcm(clientId: number): Float32Array {
-    return this.recorders.get(clientId)?.pcm() ?? new Float32Array(0);
+  /** The decoded voice of one client (48 kHz interleaved stereo). */
+  voicePcm(clientId: number): Int16Array {
+    return this.recorders.get(clientId)?.pcm() ?? new Int16Array(0);
   }
 
   /** Stops answering anything (a server that died without saying so). */
@@ -174,19 +175,10 @@ export class Ts3TestServer extends EventEmitter<TestServerEvents> {
 
   /** A text message from the server (invoker id 0) to a client, a channel or everyone. */
   sendTextMessage(targetMode: 1 | 2 | 3, target: number, message: string): void {
-    const text = buildCommand('notifytextmessage', {
-      targetmode: targetMode,
-      msg: message,
-      target: targetMode === 1 ? target : undefined,
-      invokerid: 0,
-      invokername: 'Server',
-      invokeruid: 'serveradmin',
-    });
-    for (const client of this.clients) {
-      if (targetMode === 3 || (targetMode === 2 && client.channelId === target) || client.id === target) {
-        this.sessionOf(client.id)?.handler.sendCommand(text);
-      }
-    }
+    this.broadcast(
+      textNotification(SERVER_INVOKER, targetMode, target, message),
+      (c) => targetMode === 3 || (targetMode === 2 && c.channelId === target) || c.id === target,
+    );
   }
 
   async close(): Promise<void> {
@@ -237,7 +229,6 @@ export class Ts3TestServer extends EventEmitter<TestServerEvents> {
         this.identity,
         this.options.puzzleLevel ?? 100,
       ),
-      recorder: VoiceRecorder.create(),
       client: undefined,
     };
     this.sessions.set(key, session);
@@ -292,10 +283,12 @@ export class Ts3TestServer extends EventEmitter<TestServerEvents> {
     const arrived = performance.now();
     const codec = payload[2]!;
     const data = payload.subarray(3);
-    void session.recorder.then((recorder) => {
+    let recorder = this.recorders.get(client.id);
+    if (!recorder) {
+      recorder = new VoiceRecorder();
       this.recorders.set(client.id, recorder);
-      recorder.onPacket(payload.readUInt16BE(0), codec, data, arrived);
-    });
+    }
+    recorder.onPacket(payload.readUInt16BE(0), codec, data, arrived);
     // s2c voice: voice id | talker u16 | codec | data (paper §1.8.1.2).
     const body = Buffer.alloc(3 + data.length);
     body.writeUInt16BE(client.id, 0);
@@ -380,9 +373,7 @@ export class Ts3TestServer extends EventEmitter<TestServerEvents> {
       f.client_default_channel ?? '',
       f.client_default_channel_password ?? '',
     );
-    const uid = createHash('sha1')
-      .update(session.handshake.hello?.omega ?? '', 'ascii')
-      .digest('base64');
+    const uid = uidOf(session.handshake.hello?.omega ?? '');
     const client: ServerClient = {
       id: this.nextClientId++,
       nickname: f.client_nickname ?? 'unknown',
@@ -431,14 +422,7 @@ export class Ts3TestServer extends EventEmitter<TestServerEvents> {
   }
 
   private onText(from: ServerClient, targetMode: number, target: number, message: string): void {
-    const text = buildCommand('notifytextmessage', {
-      targetmode: targetMode,
-      msg: message,
-      target: targetMode === 1 ? target : undefined,
-      invokerid: from.id,
-      invokername: from.nickname,
-      invokeruid: from.uid,
-    });
+    const text = textNotification(from, targetMode, target, message);
     if (targetMode === 1) this.broadcast(text, (c) => c.id === target || c.id === from.id);
     else if (targetMode === 2) this.broadcast(text, (c) => c.channelId === from.channelId);
     else this.broadcast(text);
@@ -569,4 +553,21 @@ function enterItem(c: ServerClient, reasonId: number): Params {
     client_flag_avatar: c.avatarHash,
     client_talk_power: 75,
   };
+}
+
+/** `notifytextmessage` from `invoker`; only private messages name their target. */
+function textNotification(
+  invoker: Pick<ServerClient, 'id' | 'nickname' | 'uid'>,
+  targetMode: number,
+  target: number,
+  message: string,
+): string {
+  return buildCommand('notifytextmessage', {
+    targetmode: targetMode,
+    msg: message,
+    target: targetMode === 1 ? target : undefined,
+    invokerid: invoker.id,
+    invokername: invoker.nickname,
+    invokeruid: invoker.uid,
+  });
 }

@@ -1,9 +1,10 @@
 /**
- * What the test server heard from one client: packet counts, arrival times and the decoded audio (mono
- * downmix), so a test can check what a listener would hear. Decoding waits until someone asks, so the
- * receive path stays cheap and arrival times are not skewed by decoder work in the same process.
+ * What the test server heard from one client: packet counts, arrival times and the decoded audio, so a
+ * test can check what a listener would hear. Decoding waits until someone asks, so the receive path
+ * stays cheap and arrival times are not skewed by decoder work in the same process.
  */
-import { OpusDecoder } from './opus';
+import { OpusDecoder } from '../../daemon/audio/opus-decoder';
+import { PCM_FORMAT } from '../../daemon/audio/pcm-format';
 
 export interface VoiceStats {
   packets: number;
@@ -23,7 +24,7 @@ export interface VoiceStats {
   meanIntervalMs: number;
 }
 
-const FRAME_MS = 20;
+const FRAME_MS = PCM_FORMAT.frameMs;
 
 export class VoiceRecorder {
   private packets = 0;
@@ -33,7 +34,7 @@ export class VoiceRecorder {
   private readonly arrivals: number[] = [];
   private readonly intervals: number[] = [];
   private readonly undecoded: Buffer[] = [];
-  private readonly chunks: Float32Array[] = [];
+  private readonly chunks: Int16Array[] = [];
   private samples = 0;
   private lastArrival: number | undefined;
   private lastTransit: number | undefined;
@@ -42,11 +43,7 @@ export class VoiceRecorder {
   private jitter = 0;
   private readonly jitters: number[] = [];
 
-  private constructor(private readonly decoder: OpusDecoder) {}
-
-  static async create(): Promise<VoiceRecorder> {
-    return new VoiceRecorder(await OpusDecoder.create(2));
-  }
+  private readonly decoder = new OpusDecoder();
 
   /** `voiceId` is the packet's u16 voice id: one step per 20 ms frame. */
   onPacket(voiceId: number, codec: number, data: Buffer, arrivedAtMs: number): void {
@@ -74,15 +71,13 @@ export class VoiceRecorder {
 
   private decodePending(): void {
     for (const data of this.undecoded.splice(0)) {
-      const pcm = this.decoder.decode(data);
-      if (typeof pcm === 'string') {
+      const decoded = this.decoder.decode(data);
+      if (!decoded.ok) {
         this.decodeErrors++;
         continue;
       }
-      const mono = new Float32Array(pcm.length / 2);
-      for (let i = 0; i < mono.length; i++) mono[i] = (pcm[2 * i]! + pcm[2 * i + 1]!) / 2;
-      this.chunks.push(mono);
-      this.samples += mono.length;
+      this.chunks.push(decoded.value);
+      this.samples += decoded.value.length;
     }
   }
 
@@ -96,7 +91,7 @@ export class VoiceRecorder {
       endPackets: this.endPackets,
       decodeErrors: this.decodeErrors,
       codec: this.codec,
-      decodedSeconds: this.samples / 48_000,
+      decodedSeconds: this.samples / PCM_FORMAT.channels / PCM_FORMAT.sampleRateHz,
       jitterP99Ms: p99(this.jitters),
       intervalDeviationP99Ms: p99(deviations),
       meanIntervalMs: Math.round(mean * 100) / 100,
@@ -108,10 +103,10 @@ export class VoiceRecorder {
     return this.arrivals;
   }
 
-  /** All decoded audio so far as one mono 48 kHz signal. */
-  pcm(): Float32Array {
+  /** All decoded audio so far, as the decoder gives it: 48 kHz interleaved stereo. */
+  pcm(): Int16Array {
     this.decodePending();
-    const out = new Float32Array(this.samples);
+    const out = new Int16Array(this.samples);
     let offset = 0;
     for (const chunk of this.chunks) {
       out.set(chunk, offset);

@@ -1,9 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
-import { OpusEncoder } from '../ts3-server/opus';
-import { sineFrames } from '../ts3-server/tone';
-import { makeClient, sendPaced } from './helpers';
+import { makeClient, opusSine, sendPaced } from './helpers';
 
 type Line = Record<string, unknown> & { event: string };
 
@@ -54,9 +52,7 @@ describe('ts3-test-server CLI', () => {
       changes: { client_nickname: 'CliDJ' },
     });
 
-    const encoder = await OpusEncoder.create(2);
-    const packets = sineFrames(440, 1.2).map((f) => encoder.encode(f));
-    encoder.destroy();
+    const packets = opusSine(440, 1.2);
     await sendPaced((i) => bot.sendVoice(packets[i]!), packets.length);
     bot.endVoice();
     const stats = await next((l) => l.event === 'voiceStats' && l.endPackets === 1);

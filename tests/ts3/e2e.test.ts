@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dominantFrequencyHz, leftChannel } from '../../daemon/audio/test-helpers';
 import type { Ts3Client } from '../../daemon/ts3';
 import { avatarFileName } from '../../daemon/ts3/avatar';
 import type { TextMessage } from '../../daemon/ts3/notifications';
-import { OpusEncoder } from '../ts3-server/opus';
-import { dominantFrequency, sineFrames } from '../ts3-server/tone';
 import { Ts3TestServer } from '../ts3-server/ts3-test-server';
-import { makeClient, nextEvent, sendPaced } from './helpers';
+import { makeClient, nextEvent, opusSine, sendPaced } from './helpers';
 
 describe('TS3 client against the test server over loopback', () => {
   let server: Ts3TestServer;
@@ -144,9 +143,7 @@ describe('TS3 client against the test server over loopback', () => {
   });
 
   it('sends 5 s of a 440 Hz tone the server decodes, with low jitter', async () => {
-    const encoder = await OpusEncoder.create(2);
-    const packets = sineFrames(440, 5).map((frame) => encoder.encode(frame));
-    encoder.destroy();
+    const packets = opusSine(440, 5);
     expect(packets).toHaveLength(250);
     const talking = nextEvent<{ talking: boolean }>(listener, 'talkStatus', (s) => s.talking);
     const stopped = nextEvent<{ talking: boolean }>(listener, 'talkStatus', (s) => !s.talking, 10_000);
@@ -155,7 +152,7 @@ describe('TS3 client against the test server over loopback', () => {
     await talking;
     await stopped;
     const stats = server.voiceStats(bot.clientId)!;
-    const frequency = dominantFrequency(server.voicePcm(bot.clientId));
+    const frequency = dominantFrequencyHz(leftChannel(server.voicePcm(bot.clientId)));
     console.log(
       `voice: ${stats.packets} packets, ${frequency} Hz, RFC 3550 jitter p99 ${stats.jitterP99Ms} ms, ` +
         `raw interval deviation p99 ${stats.intervalDeviationP99Ms} ms, mean interval ${stats.meanIntervalMs} ms`,

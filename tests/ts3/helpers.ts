@@ -1,7 +1,12 @@
 /** Shared set-up for the loopback tests: a test server, clients wired to its root, and event waits. */
 import type { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { OpusEncoder } from '../../daemon/audio/encoder';
+import { sineFrames } from '../../daemon/audio/test-helpers';
 import { parseLicenseRoot, Ts3Client, type Ts3ClientOptions } from '../../daemon/ts3';
+
+/** What TS3AudioBot sends ("Opus Music" at 32 768 bit/s), rather than the daemon's 96 kbps. */
+const TS3AUDIOBOT_BITRATE_BPS = 32_768;
 
 export function makeClient(
   port: number,
@@ -57,5 +62,15 @@ export async function sendPaced(send: (i: number) => void, count: number, frameM
       wait = 0;
     }
     await sleep(Math.max(1, wait));
+  }
+}
+
+/** `seconds` of a sine as the Opus packets a bot sends, one per 20 ms. */
+export function opusSine(frequencyHz: number, seconds: number): Uint8Array[] {
+  const encoder = new OpusEncoder({ bitrateBps: TS3AUDIOBOT_BITRATE_BPS });
+  try {
+    return sineFrames(frequencyHz, seconds).map((frame) => encoder.encode(frame));
+  } finally {
+    encoder.destroy();
   }
 }
