@@ -6,6 +6,7 @@ import { createNodeWebSocket } from '@hono/node-ws';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { documentConfig, registerSecuritySchemes } from '../openapi/document';
 import type { RoutePolicy } from '../openapi/policy';
+import { createCatalogs } from '../shared/sources/catalog/catalogs';
 import { auditRoutes } from './audit';
 import { createAuthenticator } from './auth/authenticate';
 import { authorization } from './auth/authorize';
@@ -19,6 +20,7 @@ import { errorHandler, notFoundHandler, validationHook } from './errors';
 import { keyRoutes } from './keys';
 import { crossSiteCheck } from './middleware/cross-site';
 import { requestId } from './middleware/request-id';
+import { playerRoutes } from './player';
 import { sessionRoutes } from './session';
 import { settingsRoutes } from './settings';
 import { systemRoutes } from './system';
@@ -50,6 +52,7 @@ export function createApp(deps: AppDeps) {
     .route('/', botRoutes(deps))
     .route('/', botConfigRoutes(deps))
     .route('/', botAvatarRoutes(deps))
+    .route('/', playerRoutes(deps, createCatalogs(deps.db)))
     .route('/', userRoutes(deps))
     .route('/', keyRoutes(deps))
     .route('/', auditRoutes(deps));

@@ -90,3 +90,16 @@ export const GUEST_LABEL = 'Guest';
 export const SHARED_QUEUE_OWNER = 'shared';
 
 export const DEFAULT_SERVER_PORT = 9987;
+
+/**
+ * What a new bot updates in its voice profile while playing: the quiet, useful parts on (away while
+ * paused, a description with the song); the ones that change what others see of the channel off.
+ */
+export const DEFAULT_PROFILE_CONFIG = {
+  avatarEnabled: false,
+  descriptionEnabled: true,
+  nicknameEnabled: false,
+  awayStatusEnabled: true,
+  channelDescEnabled: false,
+  nowPlayingMsgEnabled: false,
+} as const;

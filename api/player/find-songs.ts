@@ -1,0 +1,58 @@
+/**
+ * Finds what a player call asks for: picks the platform (SPEC.md platform rules), then asks that
+ * platform's catalog. A disabled platform is a 400, an unavailable one a 501, nothing found a 404.
+ */
+import type { Platform } from '../../shared/domain/constants';
+import type { Song } from '../../shared/domain/schemas';
+import { receipts } from '../../shared/receipts';
+import { readSettings } from '../../shared/settings/settings';
+import type { CatalogLookup } from '../../shared/sources/catalog/catalogs';
+import type { SongCatalog } from '../../shared/sources/catalog/song-catalog';
+import { choosePlatform } from '../../shared/sources/platform-choice';
+import type { AppDeps } from '../env';
+import { ApiError } from '../errors';
+
+export class SongFinder {
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly catalogs: CatalogLookup,
+  ) {}
+
+  async catalog(requested: Platform | undefined): Promise<{ platform: Platform; catalog: SongCatalog }> {
+    const choice = choosePlatform(await readSettings(this.deps.db), requested);
+    if (!choice.ok) {
+      throw new ApiError(
+        400,
+        choice.error.kind === 'not-enabled'
+          ? receipts.sourceNotEnabled(choice.error.platform)
+          : 'no music source is enabled',
+      );
+    }
+    const catalog = this.catalogs(choice.value);
+    if (!catalog) throw new ApiError(501, `the source ${choice.value} is not available in this build`);
+    return { platform: choice.value, catalog };
+  }
+
+  async firstResult(query: string, platform: Platform | undefined): Promise<Song> {
+    const { catalog } = await this.catalog(platform);
+    const [first] = await catalog.search(query, 1);
+    if (!first) throw new ApiError(404, receipts.noResults(query));
+    return first;
+  }
+
+  async byId(songId: string, platform: Platform | undefined): Promise<Song> {
+    const { catalog } = await this.catalog(platform);
+    const song = await catalog.song(songId);
+    if (!song) throw new ApiError(404, 'song not found');
+    return song;
+  }
+
+  async collection(kind: 'playlist' | 'album', id: string, platform: Platform | undefined): Promise<Song[]> {
+    const { platform: chosen, catalog } = await this.catalog(platform);
+    const load = catalog[kind];
+    if (!load) throw new ApiError(501, `the source ${chosen} has no ${kind}s`);
+    const songs = await load.call(catalog, id);
+    if (!songs) throw new ApiError(404, `${kind} not found`);
+    return songs;
+  }
+}

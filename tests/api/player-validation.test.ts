@@ -1,0 +1,105 @@
+/**
+ * Player input rules decided by the api before any bot operation: number validation, modes, indexes,
+ * platform choice (disabled → 400, not in this build → 501), history limits and the profile config.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_PROFILE_CONFIG } from '../../shared/domain/constants';
+import { insertBot, type Session, setupAdmin } from '../helpers/accounts';
+import { startTestApp, TEST_ORIGIN, type TestApp } from '../helpers/test-app';
+
+let t: TestApp;
+let admin: Session;
+let botId: string;
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await setupAdmin(t);
+  botId = await insertBot(t);
+});
+afterAll(() => t.close());
+
+const send = async (method: string, path: string, body?: string) => {
+  const res = await t.fetch(
+    new Request(`${TEST_ORIGIN}/api/player/${botId}${path}`, {
+      method,
+      headers: { cookie: admin.jar.header()!, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body }),
+    }),
+  );
+  return { status: res.status, body: (await res.json()) as { error?: string } };
+};
+
+describe('player input validation', () => {
+  it.each([
+    ['/volume', '{"volume":"50"}', /^volume: /],
+    ['/volume', '{"volume":101}', /^volume: volume must be 0 to 100/],
+    ['/volume', '{"volume":-1}', /^volume: /],
+    ['/volume', '{"volume":1e999}', /^volume: /],
+    ['/volume', '{"volume":NaN}', /not valid JSON/],
+    ['/volume', '{}', /^volume: /],
+    ['/mode', '{"mode":"shuffle"}', /^mode: /],
+    ['/seek', '{"position":-3}', /^position: /],
+    ['/seek', '{"position":1e999}', /^position: /],
+    ['/seek', '{"position":"10"}', /^position: /],
+    ['/play-at', '{"index":1.5}', /^index: /],
+    ['/play-at', '{"index":-1}', /^index: /],
+    ['/play-song', '{"song":{"id":"x"}}', /^song\./],
+    ['/play', '{"query":"   "}', /^query: /],
+  ])('POST %s %s → 400', async (path, body, message) => {
+    const res = await send('POST', path, body);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(message);
+  });
+
+  it('refuses a non-number queue index and a bad history limit', async () => {
+    expect((await send('DELETE', '/queue/abc')).status).toBe(400);
+    expect((await send('GET', '/history?limit=0')).status).toBe(400);
+    expect((await send('GET', '/history?limit=many')).status).toBe(400);
+  });
+});
+
+describe('platform choice', () => {
+  it('refuses a disabled source with 400 and an unavailable one with 501', async () => {
+    const disabled = await send('POST', '/play', JSON.stringify({ query: 'x', platform: 'library_a' }));
+    expect(disabled).toEqual({ status: 400, body: { error: 'The source library_a is not enabled.' } });
+    const unavailable = await send('POST', '/add', JSON.stringify({ query: 'x', platform: 'music_a' }));
+    expect(unavailable).toEqual({
+      status: 501,
+      body: { error: 'the source music_a is not available in this build' },
+    });
+    const byDefault = await send('POST', '/add', JSON.stringify({ query: 'x' }));
+    expect(byDefault.body.error).toBe('the source music_a is not available in this build');
+  });
+
+  it('uses the configured default, and treats local as enabled by localAudioEnabled', async () => {
+    await admin.api.POST('/api/bot/settings', {
+      body: { enabledProviders: ['music_b', 'video_a'], defaultPlatform: 'video_a' },
+    });
+    expect((await send('POST', '/add', JSON.stringify({ query: 'x' }))).body.error).toMatch(/video_a/);
+    const noLocalResult = await send(
+      'POST',
+      '/add',
+      JSON.stringify({ query: 'nothing uploaded', platform: 'local' }),
+    );
+    expect(noLocalResult).toEqual({ status: 404, body: { error: 'No results for "nothing uploaded".' } });
+    await admin.api.POST('/api/bot/settings', { body: { localAudioEnabled: false } });
+    const localOff = await send('POST', '/add', JSON.stringify({ query: 'x', platform: 'local' }));
+    expect(localOff).toEqual({ status: 400, body: { error: 'The source local is not enabled.' } });
+  });
+});
+
+describe('profile config', () => {
+  it('reads defaults, stores a new config, and refuses incomplete bodies', async () => {
+    const path = { params: { path: { botId } } };
+    expect((await admin.api.GET('/api/player/{botId}/profile', path)).data).toEqual(DEFAULT_PROFILE_CONFIG);
+    const next = { ...DEFAULT_PROFILE_CONFIG, nicknameEnabled: true, avatarEnabled: true };
+    const put = await admin.api.PUT('/api/player/{botId}/profile', { ...path, body: next });
+    expect(put.data).toEqual(next);
+    expect((await admin.api.GET('/api/player/{botId}/profile', path)).data).toEqual(next);
+    expect((await send('PUT', '/profile', JSON.stringify({ avatarEnabled: true }))).status).toBe(400);
+  });
+
+  it('answers history newest first with the default limit', async () => {
+    const res = await admin.api.GET('/api/player/{botId}/history', { params: { path: { botId } } });
+    expect(res.data).toEqual({ history: [] });
+  });
+});
