@@ -2,7 +2,14 @@
 import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
-import { createBot, deleteBot, getBotConfig, updateBot } from '../../openapi/routes/bot-config';
+import {
+  createBot,
+  deleteBot,
+  getBotConfig,
+  startBot,
+  stopBot,
+  updateBot,
+} from '../../openapi/routes/bot-config';
 import { BusError } from '../../shared/bus/bus';
 import type { BotsEvent } from '../../shared/bus/messages';
 import { BOTS_EVENTS } from '../../shared/bus/subjects';
@@ -13,6 +20,7 @@ import { actorOf, type Principal } from '../auth/principal';
 import { requestBot } from '../daemon-client';
 import type { AppDeps, AppEnv } from '../env';
 import { validationHook } from '../errors';
+import { runBotOp } from '../player/bot-op';
 import { offlineStatus } from './bot-status';
 import { type BotRow, findBot } from './find-bot';
 

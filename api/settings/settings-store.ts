@@ -6,6 +6,7 @@ import type { Settings, SettingsUpdate } from '../../openapi/routes/settings';
 import type { Db } from '../../shared/db/client';
 import { settings } from '../../shared/db/schema';
 import { SETTINGS_KEYS, type SettingsKey, type StoredSettings } from '../../shared/settings/settings';
+import { encodeStoredValue } from '../../shared/settings/stored-value';
 import { ApiError } from '../errors';
 
 export function publicSettings(s: StoredSettings): Settings {
@@ -63,8 +64,11 @@ export async function writeSettings(
   for (const key of changed) {
     await db
       .insert(settings)
-      .values({ key, value: next[key], updatedAt: now })
-      .onConflictDoUpdate({ target: settings.key, set: { value: next[key], updatedAt: now } });
+      .values({ key, value: encodeStoredValue(next[key]), updatedAt: now })
+      .onConflictDoUpdate({
+        target: settings.key,
+        set: { value: encodeStoredValue(next[key]), updatedAt: now },
+      });
   }
   return changed;
 }

@@ -168,3 +168,25 @@ export const deleteBotAvatar = defineRoute({
   request: { params },
   responses: { 204: { description: 'Removed' }, ...errors(401, 403, 404) },
 });
+
+export const startBot = defineRoute({
+  method: 'post',
+  path: '/api/bot/{id}/start',
+  tags,
+  summary: 'Connect the bot to its voice server',
+  description:
+    'Waits for the handshake up to 15 seconds; past that the instance is torn down and the call answers 500.',
+  policy: manageBot,
+  request: { params },
+  responses: { 200: jsonResponse(BotStatusSchema, 'Connected'), ...errors(401, 403, 404, 500, 503) },
+});
+
+export const stopBot = defineRoute({
+  method: 'post',
+  path: '/api/bot/{id}/stop',
+  tags,
+  summary: 'Disconnect the bot and clear its player state',
+  policy: manageBot,
+  request: { params },
+  responses: { 200: jsonResponse(BotStatusSchema, 'Disconnected'), ...errors(401, 403, 404, 503) },
+});

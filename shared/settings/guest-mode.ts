@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Db } from '../db/client';
 import { settings } from '../db/schema';
 import { GUEST_PERMISSION_DEFAULTS, type GuestPermission } from '../domain/constants';
+import { parseStoredValue } from './stored-value';
 
 export type GuestPermissions = Record<GuestPermission, boolean>;
 
@@ -37,5 +38,5 @@ export function normalizeGuestMode(value: unknown): GuestModeSettings {
 
 export async function readGuestMode(db: Db): Promise<GuestModeSettings> {
   const row = await db.query.settings.findFirst({ where: eq(settings.key, 'guestMode') });
-  return normalizeGuestMode(row?.value);
+  return normalizeGuestMode(row && parseStoredValue(row.value));
 }

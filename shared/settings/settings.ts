@@ -8,6 +8,7 @@ import type { Db } from '../db/client';
 import { settings } from '../db/schema';
 import { DEFAULT_ENABLED_PROVIDERS, PLATFORMS, type Platform } from '../domain/constants';
 import { type GuestModeSettings, normalizeGuestMode } from './guest-mode';
+import { parseStoredValue } from './stored-value';
 
 /** Settings as stored; the write-only secrets (`clientSecret`, `password`) never leave the server. */
 export interface StoredSettings {
@@ -82,7 +83,7 @@ export const SETTINGS_KEYS = Object.keys(readers) as SettingsKey[];
 /** Absent keys read as their defaults (each reader's fallback applied to `undefined`). */
 export async function readSettings(db: Db): Promise<StoredSettings> {
   const rows = await db.select().from(settings).where(inArray(settings.key, SETTINGS_KEYS));
-  const stored = new Map(rows.map((r) => [r.key, r.value]));
+  const stored = new Map(rows.map((r) => [r.key, parseStoredValue(r.value)]));
   const result = {} as Record<SettingsKey, unknown>;
   for (const key of SETTINGS_KEYS) result[key] = readers[key].parse(stored.get(key));
   return result as StoredSettings;

@@ -7,6 +7,7 @@ import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 export const settings = sqliteTable('settings', {
   key: text('key').primaryKey(),
-  value: text('value', { mode: 'json' }).$type<unknown>().notNull(),
+  // JSON text, encoded by hand: drizzle's json mode would store a JSON `null` value as SQL NULL.
+  value: text('value').notNull(),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 });

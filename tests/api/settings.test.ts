@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settings } from '../../shared/db/schema';
+import { DEFAULT_ENABLED_PROVIDERS } from '../../shared/domain/constants';
+import { createMember, type Session, setupAdmin } from '../helpers/accounts';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+
+let t: TestApp;
+let admin: Session;
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await setupAdmin(t);
+});
+afterAll(() => t.close());
+
+const save = (body: Record<string, unknown>) => admin.api.POST('/api/bot/settings', { body: body as never });
+
+describe('global settings', () => {
+  it('starts from the documented defaults', async () => {
+    const { data } = await admin.api.GET('/api/bot/settings');
+    expect(data).toMatchObject({
+      idleTimeoutMinutes: 0,
+      savedQueuesEnabled: false,
+      playKeepsQueue: false,
+      enabledProviders: [...DEFAULT_ENABLED_PROVIDERS],
+      defaultPlatform: null,
+      guestMode: { enabled: false, bots: 'all', permissions: { addToQueue: true, playCollection: false } },
+      spotify: { hasClientSecret: false },
+      jellyfin: { hasPassword: false },
+    });
+  });
+
+  it('merges partially: keys not sent stay, nested objects merge', async () => {
+    await save({ autoPauseOnEmpty: false, voiceDucking: { enabled: true, volumePercent: 20 } });
+    await save({ voiceDucking: { volumePercent: 35 }, guestMode: { permissions: { skip: true } } });
+    const { data } = await admin.api.GET('/api/bot/settings');
+    expect(data).toMatchObject({
+      autoPauseOnEmpty: false,
+      voiceDucking: { enabled: true, volumePercent: 35 },
+      guestMode: { permissions: { skip: true, addToQueue: true } },
+    });
+  });
+
+  it('never returns secrets, only whether they are set', async () => {
+    const res = await save({
+      spotify: { clientId: 'id-1', clientSecret: 'SUPER-SECRET' },
+      jellyfin: { password: 'JF-PASS' },
+    });
+    const text = JSON.stringify(res.data) + JSON.stringify((await admin.api.GET('/api/bot/settings')).data);
+    expect(text).not.toContain('SUPER-SECRET');
+    expect(text).not.toContain('JF-PASS');
+    expect(res.data).toMatchObject({
+      spotify: { clientId: 'id-1', hasClientSecret: true },
+      jellyfin: { hasPassword: true },
+    });
+    const cleared = await save({ spotify: { clientSecret: '' } });
+    expect(cleared.data?.spotify.hasClientSecret).toBe(false);
+  });
+
+  it('validates defaultPlatform against the resulting providers; null or "" clears it', async () => {
+    const bad = await save({ defaultPlatform: 'library_a' });
+    expect(bad.response.status).toBe(400);
+    expect(bad.error?.error).toMatch(/^defaultPlatform: /);
+    const okTogether = await save({
+      enabledProviders: ['music_a', 'library_a'],
+      defaultPlatform: 'library_a',
+    });
+    expect(okTogether.data?.defaultPlatform).toBe('library_a');
+    const cleared = await save({ defaultPlatform: '' });
+    expect(cleared.error).toBeUndefined();
+    expect(cleared.data?.defaultPlatform).toBeNull();
+    await save({ defaultPlatform: 'music_a' });
+    expect((await save({ defaultPlatform: null })).data?.defaultPlatform).toBeNull();
+  });
+
+  it('clears a stored default that a new provider list no longer contains', async () => {
+    await save({ enabledProviders: ['music_a', 'music_b'], defaultPlatform: 'music_b' });
+    const res = await save({ enabledProviders: ['music_a'] });
+    expect(res.data).toMatchObject({ enabledProviders: ['music_a'], defaultPlatform: null });
+  });
+
+  it('reads stored flags strictly and a legacy configuration without providers as the default list', async () => {
+    await t.db.delete(settings);
+    const now = new Date();
+    await t.db.insert(settings).values([
+      { key: 'savedQueuesEnabled', value: '"true"', updatedAt: now },
+      { key: 'playKeepsQueue', value: '1', updatedAt: now },
+      { key: 'autoPauseOnEmpty', value: 'not json at all', updatedAt: now },
+    ]);
+    const { data } = await admin.api.GET('/api/bot/settings');
+    expect(data).toMatchObject({
+      savedQueuesEnabled: false,
+      playKeepsQueue: false,
+      autoPauseOnEmpty: true,
+      enabledProviders: [...DEFAULT_ENABLED_PROVIDERS],
+    });
+    await save({ savedQueuesEnabled: true });
+    expect((await admin.api.GET('/api/bot/settings')).data?.savedQueuesEnabled).toBe(true);
+  });
+
+  it('needs bot.manage to change and refuses guests reading', async () => {
+    const viewer = await createMember(t, admin);
+    expect((await viewer.api.GET('/api/bot/settings')).response.status).toBe(200);
+    expect(
+      (await viewer.api.POST('/api/bot/settings', { body: { idleTimeoutMinutes: 5 } })).response.status,
+    ).toBe(403);
+    const manager = await createMember(t, admin, { capabilities: ['bot.manage'] });
+    expect(
+      (await manager.api.POST('/api/bot/settings', { body: { idleTimeoutMinutes: 5 } })).data
+        ?.idleTimeoutMinutes,
+    ).toBe(5);
+    await save({ guestMode: { enabled: true } });
+    const guest = t.browser();
+    await guest.api.POST('/api/session/guest');
+    expect((await guest.api.GET('/api/bot/settings')).response.status).toBe(403);
+  });
+});
