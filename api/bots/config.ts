@@ -119,7 +119,14 @@ export function botConfigRoutes(deps: AppDeps) {
       return c.body(null, 204);
     })
 
-    .openapi(getBotConfig, async (c) =>
-      c.json(publicConfig(await findBot(db, c.req.valid('param').id)), 200),
-    );
+    .openapi(getBotConfig, async (c) => c.json(publicConfig(await findBot(db, c.req.valid('param').id)), 200))
+
+    .openapi(startBot, async (c) => {
+      const reply = await runBotOp(deps, c.get('principal')!, c.req.valid('param').id, 'start', {});
+      return c.json(BotStatusSchema.parse(reply.data), 200);
+    })
+    .openapi(stopBot, async (c) => {
+      const reply = await runBotOp(deps, c.get('principal')!, c.req.valid('param').id, 'stop', {});
+      return c.json(BotStatusSchema.parse(reply.data), 200);
+    });
 }
