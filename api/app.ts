@@ -20,7 +20,9 @@ import { errorHandler, notFoundHandler, validationHook } from './errors';
 import { keyRoutes } from './keys';
 import { crossSiteCheck } from './middleware/cross-site';
 import { requestId } from './middleware/request-id';
+import { musicRoutes } from './music';
 import { playerRoutes } from './player';
+import { SongFinder } from './player/find-songs';
 import { sessionRoutes } from './session';
 import { settingsRoutes } from './settings';
 import { systemRoutes } from './system';
@@ -36,6 +38,7 @@ export function createApp(deps: AppDeps) {
   const authenticate = createAuthenticator(deps, sessionStores);
   const policies = new Map<string, RoutePolicy>();
 
+  const songFinder = new SongFinder(deps, createCatalogs(deps.db));
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use('*', requestId());
   app.use('/api/*', crossSiteCheck(deps.config.trustProxy));
@@ -52,7 +55,8 @@ export function createApp(deps: AppDeps) {
     .route('/', botRoutes(deps))
     .route('/', botConfigRoutes(deps))
     .route('/', botAvatarRoutes(deps))
-    .route('/', playerRoutes(deps, createCatalogs(deps.db)))
+    .route('/', playerRoutes(deps, songFinder))
+    .route('/', musicRoutes(songFinder))
     .route('/', userRoutes(deps))
     .route('/', keyRoutes(deps))
     .route('/', auditRoutes(deps));

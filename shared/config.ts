@@ -1,6 +1,7 @@
 /**
  * Process configuration, parsed once from the environment. Every variable is listed in README.md.
  */
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -20,6 +21,8 @@ const envSchema = z.object({
   TRUST_PROXY: flag,
   DAEMON_ID: z.string().optional(),
   BUS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4000),
+  SERVICE_TOKEN: z.string().min(32, 'SERVICE_TOKEN must be at least 32 characters').optional(),
+  API_URL: z.string().url().optional(),
 });
 
 export interface AppConfig {
@@ -34,6 +37,13 @@ export interface AppConfig {
   daemonId: string;
   /** Default deadline of a bus request; kept under 5 s so an unanswered request becomes 503 in time. */
   busTimeoutMs: number;
+  /**
+   * Shared secret with which a daemon's chat commands call the REST API as the chat service.
+   * One process (`make run`) makes a random one; scaled out, every api and daemon needs the same.
+   */
+  serviceToken: string;
+  /** Where a daemon reaches the REST API for chat commands when it runs apart from the api. */
+  apiUrl: string | undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -55,5 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: e.TRUST_PROXY,
     daemonId: e.DAEMON_ID ?? `daemon-${process.pid}`,
     busTimeoutMs: e.BUS_TIMEOUT_MS,
+    serviceToken: e.SERVICE_TOKEN ?? randomBytes(32).toString('hex'),
+    apiUrl: e.API_URL,
   };
 }

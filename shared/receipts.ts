@@ -52,12 +52,27 @@ const en = {
   indexOutOfRange: (size: number) => `There is no such song in the queue (it has ${size}).`,
   started: () => 'Connected.',
   startFailed: (reason: string) => `Could not connect: ${reason}`,
+  startTimedOut: (seconds: number) =>
+    `Could not connect: the voice server did not complete the handshake within ${seconds} s.`,
   alreadyConnected: () => 'Already connected.',
   disconnected: () => 'Disconnected.',
   playbackFailed: (s: SongRef, reason: string) => `Could not play ${song(s)}: ${reason}`,
   playbackStopped: (reason: string) => `Playback stopped: ${reason}`,
+  requestedBy: (name: string) => `Requested by ${name}`,
   noResults: (query: string) => `No results for "${query}".`,
   sourceNotEnabled: (platform: string) => `The source ${platform} is not enabled.`,
+  chatUnknownCommand: (name: string, prefix: string) =>
+    `Unknown command ${prefix}${name}. Try ${prefix}help.`,
+  chatUsage: (usage: string) => `Usage: ${usage}`,
+  chatAdminOnly: () => 'Only members of the admin groups may do that.',
+  chatQueueEmpty: () => 'The queue is empty.',
+  chatQueueMore: (count: number) => `… and ${count} more`,
+  chatNowPlaying: (s: SongRef, elapsed: string, duration: string) =>
+    `Now playing: ${song(s)} [${elapsed}/${duration}]`,
+  chatVolumeIs: (volume: number) => `Volume is ${volume}.`,
+  chatModeIs: (mode: PlayMode) => `Play mode is ${MODE_NAMES_EN[mode]}.`,
+  chatNotAvailable: (feature: string) => `${feature} is not available in this build yet.`,
+  chatHelp: (lines: string) => `Commands:\n${lines}`,
 } as const;
 
 export type Receipts = { [K in keyof typeof en]: (typeof en)[K] };
@@ -88,12 +103,24 @@ const zh: Receipts = {
   indexOutOfRange: (size) => `队列中没有这首歌（共 ${size} 首）。`,
   started: () => '已连接。',
   startFailed: (reason) => `无法连接：${reason}`,
+  startTimedOut: (seconds) => `无法连接：语音服务器未在 ${seconds} 秒内完成握手。`,
   alreadyConnected: () => '已经连接。',
   disconnected: () => '已断开连接。',
   playbackFailed: (s, reason) => `无法播放 ${song(s)}：${reason}`,
   playbackStopped: (reason) => `播放已停止：${reason}`,
+  requestedBy: (name) => `点歌人：${name}`,
   noResults: (query) => `没有找到“${query}”。`,
   sourceNotEnabled: (platform) => `音源 ${platform} 未启用。`,
+  chatUnknownCommand: (name, prefix) => `未知命令 ${prefix}${name}，请试试 ${prefix}help。`,
+  chatUsage: (usage) => `用法：${usage}`,
+  chatAdminOnly: () => '只有管理员组的成员可以这样做。',
+  chatQueueEmpty: () => '队列是空的。',
+  chatQueueMore: (count) => `……还有 ${count} 首`,
+  chatNowPlaying: (s, elapsed, duration) => `正在播放：${song(s)} [${elapsed}/${duration}]`,
+  chatVolumeIs: (volume) => `当前音量 ${volume}。`,
+  chatModeIs: (mode) => `当前播放模式：${MODE_NAMES_ZH[mode]}。`,
+  chatNotAvailable: (feature) => `${feature} 暂不可用。`,
+  chatHelp: (lines) => `命令：\n${lines}`,
 };
 
 const LOCALES: Record<string, Receipts> = { en, zh };

@@ -1,6 +1,6 @@
 /**
- * Resolves who is calling: an API key (`Authorization: Bearer` or `X-API-Key`) first, then the
- * member session cookie, then the guest session cookie. An unknown or revoked key is a 401
+ * Resolves who is calling, in this order: the chat service (its token), an API key
+ * (`Authorization: Bearer` or `X-API-Key`), the member session cookie, the guest session cookie. An unknown or revoked key is a 401
  * `invalid api key` even when a cookie is present too: a broken key must never silently fall back.
  */
 import { eq } from 'drizzle-orm';
@@ -11,6 +11,7 @@ import { ApiError } from '../errors';
 import { apiKeyFromHeaders, hashApiKey } from './api-key';
 import { loadPrincipal } from './load-principal';
 import type { Principal } from './principal';
+import { ACT_FOR_HEADER, SERVICE_TOKEN_HEADER, servicePrincipal } from './service-principal';
 import {
   clearSessionCookie,
   readSessionCookie,
@@ -57,6 +58,9 @@ export function createAuthenticator(deps: AppDeps, stores: SessionStores): Authe
   }
 
   return async function authenticate(c) {
+    const serviceToken = c.req.header(SERVICE_TOKEN_HEADER);
+    if (serviceToken)
+      return servicePrincipal(serviceToken, deps.config.serviceToken, c.req.header(ACT_FOR_HEADER));
     const rawKey = apiKeyFromHeaders(c.req.header('authorization'), c.req.header('x-api-key'));
     if (rawKey) return fromApiKey(rawKey);
     return (await fromSession(c, 'member')) ?? (await fromSession(c, 'guest'));

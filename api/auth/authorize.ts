@@ -20,7 +20,7 @@ export function check(
   principal: Principal,
   param: (name: string) => string | undefined,
 ): void {
-  if (policy.sessionOnly && principal.credential.kind === 'api-key') {
+  if (policy.sessionOnly && principal.credential.kind !== 'session') {
     throw new ApiError(403, 'API keys cannot be used here; use a browser session');
   }
   if (principal.role === 'guest') {

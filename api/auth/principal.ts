@@ -8,7 +8,11 @@ import type { GuestPermissions } from '../../shared/settings/guest-mode';
 
 export type BotScope = 'all' | readonly string[];
 
-export type Credential = { kind: 'session'; sessionId: string } | { kind: 'api-key'; keyId: string };
+export type Credential =
+  | { kind: 'session'; sessionId: string }
+  | { kind: 'api-key'; keyId: string }
+  /** A daemon's chat commands, acting for a voice-server user. */
+  | { kind: 'service' };
 
 export interface Principal {
   userId: string;

@@ -9,13 +9,12 @@ import { bots, playHistory } from '../../shared/db/schema';
 import { DEFAULT_PROFILE_CONFIG, PLATFORMS, type Platform } from '../../shared/domain/constants';
 import { BotStatusSchema, QueuedSongSchema, type Song } from '../../shared/domain/schemas';
 import { receipts } from '../../shared/receipts';
-import type { CatalogLookup } from '../../shared/sources/catalog/catalogs';
 import type { Principal } from '../auth/principal';
 import { findBot } from '../bots/find-bot';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
 import { receiptOf, requesterOf, runBotOp } from './bot-op';
-import { SongFinder } from './find-songs';
+import type { SongFinder } from './find-songs';
 
 const QueueDataSchema = z.object({ queue: z.array(QueuedSongSchema), status: BotStatusSchema });
 const SeekDataSchema = z.object({ seekOffset: z.number() });
@@ -53,8 +52,7 @@ class PlayerCall {
   }
 }
 
-export function playerRoutes(deps: AppDeps, catalogs: CatalogLookup) {
-  const finder = new SongFinder(deps, catalogs);
+export function playerRoutes(deps: AppDeps, finder: SongFinder) {
   type Ctx = { get(key: 'principal'): Principal | undefined; req: { param(name: 'botId'): string } };
   const call = (c: Ctx) => new PlayerCall(deps, c.get('principal')!, c.req.param('botId'));
   const ok = (message: string) => ({ ok: true, message });
@@ -141,6 +139,9 @@ export function playerRoutes(deps: AppDeps, catalogs: CatalogLookup) {
       )
       .openapi(routes.playAt, async (c) =>
         c.json({ message: await call(c).receipt('playAt', c.req.valid('json')) }, 200),
+      )
+      .openapi(routes.move, async (c) =>
+        c.json({ message: await call(c).receipt('move', c.req.valid('json')) }, 200),
       )
       .openapi(routes.seek, async (c) => {
         const { message, data } = await call(c).data('seek', c.req.valid('json'));

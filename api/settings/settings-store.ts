@@ -7,6 +7,7 @@ import type { Db } from '../../shared/db/client';
 import { settings } from '../../shared/db/schema';
 import { SETTINGS_KEYS, type SettingsKey, type StoredSettings } from '../../shared/settings/settings';
 import { encodeStoredValue } from '../../shared/settings/stored-value';
+import { isPlatformEnabled } from '../../shared/sources/platform-choice';
 import { ApiError } from '../errors';
 
 export function publicSettings(s: StoredSettings): Settings {
@@ -45,10 +46,10 @@ export function mergeSettings(current: StoredSettings, update: SettingsUpdate): 
   if ('defaultPlatform' in update) {
     const wanted = update.defaultPlatform;
     if (wanted === null || wanted === '' || wanted === undefined) next.defaultPlatform = null;
-    else if (!next.enabledProviders.includes(wanted)) {
+    else if (!isPlatformEnabled(next, wanted)) {
       throw new ApiError(400, `defaultPlatform: ${wanted} is not one of the enabled providers`);
     } else next.defaultPlatform = wanted;
-  } else if (next.defaultPlatform && !next.enabledProviders.includes(next.defaultPlatform)) {
+  } else if (next.defaultPlatform && !isPlatformEnabled(next, next.defaultPlatform)) {
     next.defaultPlatform = null;
   }
   return next;

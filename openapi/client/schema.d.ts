@@ -641,6 +641,171 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/bot/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect the bot to its voice server
+         * @description Waits for the handshake up to 15 seconds; past that the instance is torn down and the call answers 500.
+         *
+         *     **Access:** Authenticated. Capability `bot.manage`. Bot access required.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Connected */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BotStatus"];
+                    };
+                };
+                /** @description Not authenticated, or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Service unavailable (no daemon answered, or the message bus is down) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bot/{id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disconnect the bot and clear its player state
+         * @description **Access:** Authenticated. Capability `bot.manage`. Bot access required.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Disconnected */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BotStatus"];
+                    };
+                };
+                /** @description Not authenticated, or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Service unavailable (no daemon answered, or the message bus is down) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/bot/settings": {
         parameters: {
             query?: never;
@@ -1030,6 +1195,82 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/music/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search one platform (the default source when none is given)
+         * @description A disabled source is a 400; a source this build has no catalog for is a 501.
+         *
+         *     **Access:** Authenticated.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Default 20 */
+                    limit?: number;
+                    /** @description Default 0 */
+                    offset?: number | null;
+                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    platform?: components["schemas"]["Platform"];
+                    q: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Results */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SearchResults"];
+                    };
+                };
+                /** @description Missing or malformed parameter */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not authenticated, or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not supported by this source */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1700,6 +1941,92 @@ export interface paths {
                 content: {
                     "application/json": {
                         mode: components["schemas"]["PlayMode"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Done; `message` is the receipt */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Missing or malformed parameter */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not authenticated, or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Service unavailable (no daemon answered, or the message bus is down) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/player/{botId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a queued song to another position
+         * @description Not in SPEC.md: the REST twin of the `move` chat command. Indexes count from 0.
+         *
+         *     **Access:** Authenticated. Capability `player.queue`. Bot access required. Guests need `removeClear`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    botId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        from: number;
+                        to: number;
                     };
                 };
             };
@@ -4484,6 +4811,14 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Album: {
+            artist: string;
+            coverUrl: string;
+            id: string;
+            name: string;
+            platform: components["schemas"]["Platform"];
+            songCount: number;
+        };
         ApiKey: {
             /**
              * Format: date-time
@@ -4579,7 +4914,7 @@ export interface components {
         BotScope: "all" | string[];
         BotStatus: {
             connected: boolean;
-            currentSong: components["schemas"]["QueuedSong"];
+            currentSong: components["schemas"]["QueuedSong"] | null;
             /** @description Actual play length of the current track (the preview length for a preview). */
             effectiveDuration?: number;
             /** @description Seconds played of the current track: frames actually sent plus the seek offset, clamped. */
@@ -4668,6 +5003,13 @@ export interface components {
          * @enum {string}
          */
         Platform: "music_a" | "music_b" | "video_a" | "video_b" | "music_c" | "library_a" | "local" | "streaming_a";
+        Playlist: {
+            coverUrl: string;
+            id: string;
+            name: string;
+            platform: components["schemas"]["Platform"];
+            songCount: number;
+        };
         /**
          * @description seq plays the queue once; loop repeats it; random shuffles once through; rloop shuffles forever.
          * @enum {string}
@@ -4696,13 +5038,18 @@ export interface components {
             platform: components["schemas"]["Platform"];
             /** @description Username of the requester, the guest label, or the chat nickname. */
             requestedBy?: string;
-        } | null;
+        };
         QueueView: {
             queue: components["schemas"]["QueuedSong"][];
             status: components["schemas"]["BotStatus"];
         };
         /** @enum {string} */
         Role: "admin" | "member";
+        SearchResults: {
+            albums: components["schemas"]["Album"][];
+            playlists: components["schemas"]["Playlist"][];
+            songs: components["schemas"]["Song"][];
+        };
         SeekResult: {
             message: string;
             seekOffset: number;

@@ -263,6 +263,18 @@ export const playAt = playerPost(
   },
 );
 
+export const move = playerPost(
+  '/move',
+  'Move a queued song to another position',
+  queue('removeClear'),
+  z.strictObject({ from: z.number().int().min(0), to: z.number().int().min(0) }),
+  MessageSchema,
+  {
+    description: 'Not in SPEC.md: the REST twin of the `move` chat command. Indexes count from 0.',
+    statuses: [400],
+  },
+);
+
 export const removeAt = defineRoute({
   method: 'delete',
   path: '/api/player/{botId}/queue/{index}',

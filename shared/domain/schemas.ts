@@ -52,7 +52,8 @@ export const BotStatusSchema = z
     connected: z.boolean(),
     playing: z.boolean(),
     paused: z.boolean(),
-    currentSong: QueuedSongSchema.nullable(),
+    // A union, not `.nullable()`: the latter marks the shared QueuedSong component itself nullable.
+    currentSong: z.union([QueuedSongSchema, z.null()]),
     queueSize: z.number().int(),
     volume: z.number().min(0).max(100),
     playMode: PlayModeSchema,

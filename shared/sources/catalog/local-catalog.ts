@@ -23,7 +23,7 @@ export function uploadToSong(upload: UploadRow): Song {
 export class LocalCatalog implements SongCatalog {
   constructor(private readonly db: Db) {}
 
-  async search(query: string, limit: number): Promise<Song[]> {
+  async search(query: string, limit: number, offset = 0): Promise<Song[]> {
     // LIKE wildcards in the query are matched literally.
     const pattern = `%${query.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
     const rows = await this.db
@@ -31,7 +31,8 @@ export class LocalCatalog implements SongCatalog {
       .from(uploads)
       .where(sql`lower(${uploads.originalName}) LIKE ${pattern} ESCAPE '\\'`)
       .orderBy(desc(uploads.createdAt))
-      .limit(limit);
+      .limit(limit)
+      .offset(offset);
     return rows.map(uploadToSong);
   }
 

@@ -6,7 +6,8 @@
 import type { Song } from '../../domain/schemas';
 
 export interface SongCatalog {
-  search(query: string, limit: number): Promise<Song[]>;
+  /** Songs matching `query`, best first, skipping the first `offset`. */
+  search(query: string, limit: number, offset?: number): Promise<Song[]>;
   /** The song with this id, or undefined when the platform does not know it. */
   song(id: string): Promise<Song | undefined>;
   /** A playlist's songs, or undefined when there is no such playlist (or the source has none). */

@@ -1,0 +1,261 @@
+/**
+ * The chat commands (DECISIONS.md "Chat commands"). Each runs through the typed REST client, so its
+ * reply is the receipt the matching REST call returns in `message` (or its `error`). Positions in
+ * chat count from 1; the API counts from 0.
+ */
+import type { ApiClient, Schemas } from '../../openapi/client';
+import type { PlayMode } from '../../shared/domain/constants';
+import { PLAY_MODES } from '../../shared/domain/constants';
+import { formatTime, receipts } from '../../shared/receipts';
+import type { ChatCommand } from './parse-command';
+
+/** What a REST call answered: a receipt on success, the error text otherwise. */
+interface Answer {
+  data?: { message: string } | undefined;
+  error?: { error: string } | undefined;
+}
+const replyOf = (answer: Answer): string =>
+  answer.data?.message ?? answer.error?.error ?? 'The request failed.';
+
+export interface CommandContext {
+  api: ApiClient;
+  botId: string;
+  command: ChatCommand;
+  prefix: string;
+}
+
+interface CommandSpec {
+  usage: string;
+  /** Restricted to `adminGroups` members when that list is not empty. */
+  adminOnly?: boolean;
+  run(ctx: CommandContext): Promise<string>;
+}
+
+const QUEUE_LINES = 10;
+const SEARCH_LINES = 5;
+
+const path = (botId: string) => ({ params: { path: { botId } } });
+const needText = (ctx: CommandContext, usage: string) =>
+  ctx.command.text ? undefined : receipts.chatUsage(`${ctx.prefix}${usage}`);
+/** A 1-based position from chat as a 0-based index, or undefined when it is not a positive whole number. */
+const position = (word: string | undefined) =>
+  word && /^\d+$/.test(word) && Number(word) >= 1 ? Number(word) - 1 : undefined;
+const songLine = (s: { name: string; artist: string }) => (s.artist ? `${s.name} - ${s.artist}` : s.name);
+
+async function currentQueue(ctx: CommandContext): Promise<Schemas['QueueView'] | string> {
+  const { data, error } = await ctx.api.GET('/api/player/{botId}/queue', path(ctx.botId));
+  return data ?? error?.error ?? 'The request failed.';
+}
+
+async function firstSearchResult(ctx: CommandContext): Promise<Schemas['Song'] | string> {
+  const { data, error } = await ctx.api.GET('/api/music/search', {
+    params: {
+      query: {
+        q: ctx.command.text,
+        limit: 1,
+        ...(ctx.command.platform ? { platform: ctx.command.platform } : {}),
+      },
+    },
+  });
+  if (!data) return error?.error ?? 'The request failed.';
+  return data.songs[0] ?? receipts.noResults(ctx.command.text);
+}
+
+const simple = (
+  route: '/pause' | '/resume' | '/next' | '/prev' | '/stop' | '/clear',
+  adminOnly = false,
+): CommandSpec => ({
+  usage: route.slice(1),
+  adminOnly,
+  run: async (ctx) => replyOf(await ctx.api.POST(`/api/player/{botId}${route}`, path(ctx.botId))),
+});
+
+const searchBody = (ctx: CommandContext) => ({
+  query: ctx.command.text,
+  ...(ctx.command.platform ? { platform: ctx.command.platform } : {}),
+});
+
+export const CHAT_COMMANDS: Readonly<Record<string, CommandSpec>> = {
+  play: {
+    usage: 'play <song> [-n|-q|-k|-b|-y|-j]',
+    run: async (ctx) =>
+      needText(ctx, 'play <song>') ??
+      replyOf(await ctx.api.POST('/api/player/{botId}/play', { ...path(ctx.botId), body: searchBody(ctx) })),
+  },
+  add: {
+    usage: 'add <song> [-n|-q|-k|-b|-y|-j]',
+    run: async (ctx) =>
+      needText(ctx, 'add <song>') ??
+      replyOf(await ctx.api.POST('/api/player/{botId}/add', { ...path(ctx.botId), body: searchBody(ctx) })),
+  },
+  playnext: {
+    usage: 'playnext <song>',
+    run: async (ctx) => {
+      const missing = needText(ctx, 'playnext <song>');
+      if (missing) return missing;
+      const song = await firstSearchResult(ctx);
+      if (typeof song === 'string') return song;
+      return replyOf(
+        await ctx.api.POST('/api/player/{botId}/play-next-song', { ...path(ctx.botId), body: { song } }),
+      );
+    },
+  },
+  search: {
+    usage: 'search <words>',
+    run: async (ctx) => {
+      const missing = needText(ctx, 'search <words>');
+      if (missing) return missing;
+      const { data, error } = await ctx.api.GET('/api/music/search', {
+        params: {
+          query: {
+            q: ctx.command.text,
+            limit: SEARCH_LINES,
+            ...(ctx.command.platform ? { platform: ctx.command.platform } : {}),
+          },
+        },
+      });
+      if (!data) return error?.error ?? 'The request failed.';
+      if (!data.songs.length) return receipts.noResults(ctx.command.text);
+      return data.songs.map((s, i) => `${i + 1}. ${songLine(s)}`).join('\n');
+    },
+  },
+  next: simple('/next'),
+  prev: simple('/prev'),
+  pause: simple('/pause'),
+  resume: simple('/resume'),
+  stop: simple('/stop', true),
+  clear: simple('/clear', true),
+  remove: {
+    usage: 'remove <position>',
+    adminOnly: true,
+    run: async (ctx) => {
+      const index = position(ctx.command.args[0]);
+      if (index === undefined) return receipts.chatUsage(`${ctx.prefix}remove <position>`);
+      return replyOf(
+        await ctx.api.DELETE('/api/player/{botId}/queue/{index}', {
+          params: { path: { botId: ctx.botId, index } },
+        }),
+      );
+    },
+  },
+  move: {
+    usage: 'move <from> <to>',
+    adminOnly: true,
+    run: async (ctx) => {
+      const from = position(ctx.command.args[0]);
+      const to = position(ctx.command.args[1]);
+      if (from === undefined || to === undefined) return receipts.chatUsage(`${ctx.prefix}move <from> <to>`);
+      return replyOf(
+        await ctx.api.POST('/api/player/{botId}/move', { ...path(ctx.botId), body: { from, to } }),
+      );
+    },
+  },
+  vol: {
+    usage: 'vol [0-100]',
+    adminOnly: true,
+    run: async (ctx) => {
+      const word = ctx.command.args[0];
+      if (word === undefined) {
+        const view = await currentQueue(ctx);
+        return typeof view === 'string' ? view : receipts.chatVolumeIs(view.status.volume);
+      }
+      if (!/^\d+(\.\d+)?$/.test(word)) return receipts.chatUsage(`${ctx.prefix}vol [0-100]`);
+      return replyOf(
+        await ctx.api.POST('/api/player/{botId}/volume', {
+          ...path(ctx.botId),
+          body: { volume: Number(word) },
+        }),
+      );
+    },
+  },
+  mode: {
+    usage: `mode [${PLAY_MODES.join('|')}]`,
+    adminOnly: true,
+    run: async (ctx) => {
+      const word = ctx.command.args[0];
+      if (word === undefined) {
+        const view = await currentQueue(ctx);
+        return typeof view === 'string' ? view : receipts.chatModeIs(view.status.playMode);
+      }
+      if (!(PLAY_MODES as readonly string[]).includes(word))
+        return receipts.chatUsage(`${ctx.prefix}mode [${PLAY_MODES.join('|')}]`);
+      return replyOf(
+        await ctx.api.POST('/api/player/{botId}/mode', {
+          ...path(ctx.botId),
+          body: { mode: word as PlayMode },
+        }),
+      );
+    },
+  },
+  queue: {
+    usage: 'queue',
+    run: async (ctx) => {
+      const view = await currentQueue(ctx);
+      if (typeof view === 'string') return view;
+      if (!view.queue.length) return receipts.chatQueueEmpty();
+      const current = view.status.currentSong;
+      const lines = view.queue
+        .slice(0, QUEUE_LINES)
+        .map((s, i) => `${s === current || s.id === current?.id ? '▶' : ' '}${i + 1}. ${songLine(s)}`);
+      if (view.queue.length > QUEUE_LINES)
+        lines.push(receipts.chatQueueMore(view.queue.length - QUEUE_LINES));
+      return lines.join('\n');
+    },
+  },
+  now: {
+    usage: 'now',
+    run: async (ctx) => {
+      const view = await currentQueue(ctx);
+      if (typeof view === 'string') return view;
+      const { currentSong, elapsed, effectiveDuration } = view.status;
+      if (!currentSong) return receipts.nothingPlaying();
+      return receipts.chatNowPlaying(
+        currentSong,
+        formatTime(elapsed),
+        formatTime(effectiveDuration ?? currentSong.duration),
+      );
+    },
+  },
+  playlist: {
+    usage: 'playlist <id> [-a] [-n|-q|-k|-b|-y|-j]',
+    run: async (ctx) => {
+      const playlistId = ctx.command.args[0];
+      if (!playlistId) return receipts.chatUsage(`${ctx.prefix}playlist <id> [-a]`);
+      const body = { playlistId, ...(ctx.command.platform ? { platform: ctx.command.platform } : {}) };
+      const route = ctx.command.append ? '/api/player/{botId}/playlist' : '/api/player/{botId}/play-playlist';
+      return replyOf(await ctx.api.POST(route, { ...path(ctx.botId), body }));
+    },
+  },
+  album: {
+    usage: 'album <id> [-n|-q|-k|-b|-y|-j]',
+    run: async (ctx) => {
+      const albumId = ctx.command.args[0];
+      if (!albumId) return receipts.chatUsage(`${ctx.prefix}album <id>`);
+      const body = { albumId, ...(ctx.command.platform ? { platform: ctx.command.platform } : {}) };
+      return replyOf(await ctx.api.POST('/api/player/{botId}/play-album', { ...path(ctx.botId), body }));
+    },
+  },
+  fm: {
+    usage: 'fm [-n|-q|-k|-b|-y|-j]',
+    run: async (ctx) =>
+      replyOf(
+        await ctx.api.POST('/api/player/{botId}/fm', {
+          ...path(ctx.botId),
+          body: ctx.command.platform ? { platform: ctx.command.platform } : {},
+        }),
+      ),
+  },
+  lyrics: { usage: 'lyrics', run: async () => receipts.chatNotAvailable('Lyrics') },
+  save: { usage: 'save <name>', run: async () => receipts.chatNotAvailable('Saved queues') },
+  load: { usage: 'load [-a] <name>', run: async () => receipts.chatNotAvailable('Saved queues') },
+  queues: { usage: 'queues', run: async () => receipts.chatNotAvailable('Saved queues') },
+  help: {
+    usage: 'help',
+    run: async (ctx) =>
+      receipts.chatHelp(
+        Object.values(CHAT_COMMANDS)
+          .map((c) => `${ctx.prefix}${c.usage}`)
+          .join('\n'),
+      ),
+  },
+};

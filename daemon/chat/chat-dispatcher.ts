@@ -1,0 +1,47 @@
+/**
+ * Turns one chat line into a reply: parse, check the admin groups for admin-type commands, run the
+ * command through the REST client acting for the sender. Lines that are not commands get no reply.
+ */
+import type { ApiClient } from '../../openapi/client';
+import { receipts } from '../../shared/receipts';
+import { CHAT_COMMANDS } from './chat-commands';
+import { DEFAULT_CHAT_PREFIX, parseChatCommand } from './parse-command';
+
+export interface ChatSender {
+  nickname: string;
+  serverGroups: readonly number[];
+}
+
+export interface ChatDispatcherOptions {
+  botId: string;
+  /** A REST client acting for this chat user (their nickname becomes `requestedBy`). */
+  clientFor(nickname: string): ApiClient;
+  /** The current `adminGroups` setting. */
+  adminGroups(): readonly number[];
+  prefix?: string;
+}
+
+export class ChatDispatcher {
+  private readonly prefix: string;
+
+  constructor(private readonly options: ChatDispatcherOptions) {
+    this.prefix = options.prefix ?? DEFAULT_CHAT_PREFIX;
+  }
+
+  async handle(line: string, sender: ChatSender): Promise<string | undefined> {
+    const command = parseChatCommand(line, this.prefix);
+    if (!command) return undefined;
+    const spec = CHAT_COMMANDS[command.name];
+    if (!spec) return receipts.chatUnknownCommand(command.name, this.prefix);
+    const adminGroups = this.options.adminGroups();
+    if (spec.adminOnly && adminGroups.length && !sender.serverGroups.some((g) => adminGroups.includes(g))) {
+      return receipts.chatAdminOnly();
+    }
+    return spec.run({
+      api: this.options.clientFor(sender.nickname),
+      botId: this.options.botId,
+      command,
+      prefix: this.prefix,
+    });
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * Parses a chat line into a command: `!play -q some song` → name `play`, platform `music_b`, text
+ * `some song`. Flags are standalone tokens anywhere in the line (DECISIONS.md "Chat commands").
+ */
+import type { Platform } from '../../shared/domain/constants';
+
+export const DEFAULT_CHAT_PREFIX = '!';
+
+/** Platform flags: one letter per source. */
+export const PLATFORM_FLAGS: Readonly<Record<string, Platform>> = {
+  '-n': 'music_a',
+  '-q': 'music_b',
+  '-k': 'music_c',
+  '-b': 'video_a',
+  '-y': 'video_b',
+  '-j': 'library_a',
+};
+/** `load -a` appends instead of replacing. */
+const APPEND_FLAG = '-a';
+
+export interface ChatCommand {
+  name: string;
+  platform: Platform | undefined;
+  append: boolean;
+  /** The words after the command, flags removed. */
+  args: string[];
+  /** `args` joined: the free text of `play`, `search`, `save`. */
+  text: string;
+}
+
+export function parseChatCommand(line: string, prefix = DEFAULT_CHAT_PREFIX): ChatCommand | undefined {
+  const trimmed = line.trim();
+  if (!trimmed.startsWith(prefix)) return undefined;
+  const [head, ...words] = trimmed.slice(prefix.length).split(/\s+/);
+  const name = head?.toLowerCase();
+  if (!name) return undefined;
+  let platform: Platform | undefined;
+  let append = false;
+  const args: string[] = [];
+  for (const word of words) {
+    const flag = PLATFORM_FLAGS[word];
+    if (flag) platform = flag;
+    else if (word === APPEND_FLAG) append = true;
+    else args.push(word);
+  }
+  return { name, platform, append, args, text: args.join(' ') };
+}

@@ -1,0 +1,131 @@
+/**
+ * Chat commands run through the REST API as the chat service: same validation and texts as REST,
+ * admin-type commands limited to `adminGroups`, and the service token is the only way in.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uploads } from '../../shared/db/schema';
+import { insertBot, type Session, setupAdmin } from '../helpers/accounts';
+import { chatFor } from '../helpers/chat';
+import { startTestApp, TEST_ORIGIN, type TestApp } from '../helpers/test-app';
+
+let t: TestApp;
+let admin: Session;
+let botId: string;
+const user = { nickname: 'Listener', serverGroups: [8] };
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await setupAdmin(t);
+  botId = await insertBot(t);
+});
+afterAll(() => t.close());
+
+describe('chat commands', () => {
+  it('ignores plain chat and answers unknown commands with a hint', async () => {
+    const chat = chatFor(t, botId);
+    expect(await chat.handle('hello everyone', user)).toBeUndefined();
+    expect(await chat.handle('!dance', user)).toBe('Unknown command !dance. Try !help.');
+  });
+
+  it('lists every command in help', async () => {
+    const help = (await chatFor(t, botId).handle('!help', user))!;
+    for (const name of [
+      'play',
+      'add',
+      'playnext',
+      'search',
+      'next',
+      'prev',
+      'pause',
+      'resume',
+      'stop',
+      'clear',
+      'remove',
+      'vol',
+      'mode',
+      'queue',
+      'now',
+      'lyrics',
+      'playlist',
+      'album',
+      'fm',
+      'save',
+      'load',
+      'queues',
+      'move',
+      'help',
+    ]) {
+      expect(help).toContain(`!${name}`);
+    }
+  });
+
+  it('replies with the same text as the REST call', async () => {
+    const chat = chatFor(t, botId);
+    const rest = await admin.api.POST('/api/player/{botId}/volume', {
+      params: { path: { botId } },
+      body: { volume: 150 },
+    });
+    expect(await chat.handle('!vol 150', user)).toBe(rest.error?.error);
+    const restPlay = await admin.api.POST('/api/player/{botId}/play', {
+      params: { path: { botId } },
+      body: { query: 'x', platform: 'library_a' },
+    });
+    expect(await chat.handle('!play x -j', user)).toBe(restPlay.error?.error);
+    expect(await chat.handle('!mode shuffle', user)).toBe('Usage: !mode [seq|loop|random|rloop]');
+    expect(await chat.handle('!remove zero', user)).toBe('Usage: !remove <position>');
+  });
+
+  it('searches a source and numbers the results', async () => {
+    const now = new Date();
+    for (const name of ['Morning Song.mp3', 'Evening Song.flac']) {
+      await t.db.insert(uploads).values({
+        id: randomUUID(),
+        originalName: name,
+        storedName: `${randomUUID()}.bin`,
+        sizeBytes: 1,
+        createdAt: now,
+      });
+    }
+    // Uploaded files are the local source; make it the default so a flag-less search reaches it.
+    await admin.api.POST('/api/bot/settings', { body: { defaultPlatform: 'local' } });
+    const reply = (await chatFor(t, botId).handle('!search song', user))!;
+    expect(
+      reply
+        .split('\n')
+        .map((line) => line.replace(/^\d\. /, ''))
+        .sort(),
+    ).toEqual(['Evening Song', 'Morning Song']);
+    expect(reply).toMatch(/^1\. .*\n2\. /);
+    expect(await chatFor(t, botId).handle('!search nothing-like-this', user)).toBe(
+      'No results for "nothing-like-this".',
+    );
+  });
+
+  it('limits admin-type commands to adminGroups members when the list is set', async () => {
+    const guarded = chatFor(t, botId, [6]);
+    for (const line of ['!stop', '!clear', '!remove 1', '!move 1 2', '!vol 10', '!mode loop']) {
+      expect(await guarded.handle(line, user)).toBe('Only members of the admin groups may do that.');
+    }
+    expect(await guarded.handle('!vol 150', { nickname: 'Boss', serverGroups: [6] })).toMatch(/^volume: /);
+    expect(await guarded.handle('!queue', user)).not.toBe('Only members of the admin groups may do that.');
+  });
+
+  it('lets only the right service token act as the chat service, and never as an admin', async () => {
+    const wrong = await t.fetch(
+      new Request(`${TEST_ORIGIN}/api/bot`, {
+        headers: { 'x-service-token': 'x'.repeat(64), 'x-act-for': 'Mallory' },
+      }),
+    );
+    expect(wrong.status).toBe(401);
+    const asService = (path: string) =>
+      t.fetch(
+        new Request(`${TEST_ORIGIN}${path}`, {
+          headers: { 'x-service-token': t.config.serviceToken, 'x-act-for': 'Eve' },
+        }),
+      );
+    expect((await asService('/api/bot')).status).toBe(200);
+    expect((await asService('/api/users')).status).toBe(403);
+    expect((await asService('/api/keys')).status).toBe(403);
+    expect((await asService('/api/bot/settings')).status).toBe(200);
+  });
+});
