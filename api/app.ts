@@ -23,6 +23,7 @@ import { requestId } from './middleware/request-id';
 import { musicRoutes } from './music';
 import { playerRoutes } from './player';
 import { SongFinder } from './player/find-songs';
+import { savedQueueRoutes } from './saved-queues';
 import { sessionRoutes } from './session';
 import { settingsRoutes } from './settings';
 import { systemRoutes } from './system';
@@ -57,6 +58,7 @@ export function createApp(deps: AppDeps) {
     .route('/', botAvatarRoutes(deps))
     .route('/', playerRoutes(deps, songFinder))
     .route('/', musicRoutes(songFinder))
+    .route('/', savedQueueRoutes(deps))
     .route('/', userRoutes(deps))
     .route('/', keyRoutes(deps))
     .route('/', auditRoutes(deps));

@@ -73,6 +73,11 @@ const en = {
   chatModeIs: (mode: PlayMode) => `Play mode is ${MODE_NAMES_EN[mode]}.`,
   chatNotAvailable: (feature: string) => `${feature} is not available in this build yet.`,
   chatHelp: (lines: string) => `Commands:\n${lines}`,
+  queueSaved: (name: string, count: number) => `Saved ${count} songs as "${name}".`,
+  savedQueueLoaded: (name: string, count: number) => `Loaded ${count} songs from "${name}".`,
+  noSavedQueue: (name: string) => `There is no saved queue called "${name}".`,
+  noSavedQueues: () => 'There are no saved queues.',
+  requestFailed: () => 'The request failed.',
 } as const;
 
 export type Receipts = { [K in keyof typeof en]: (typeof en)[K] };
@@ -121,6 +126,11 @@ const zh: Receipts = {
   chatModeIs: (mode) => `当前播放模式：${MODE_NAMES_ZH[mode]}。`,
   chatNotAvailable: (feature) => `${feature} 暂不可用。`,
   chatHelp: (lines) => `命令：\n${lines}`,
+  queueSaved: (name, count) => `已将 ${count} 首歌曲保存为“${name}”。`,
+  savedQueueLoaded: (name, count) => `已从“${name}”载入 ${count} 首歌曲。`,
+  noSavedQueue: (name) => `没有名为“${name}”的已保存队列。`,
+  noSavedQueues: () => '没有已保存的队列。',
+  requestFailed: () => '请求失败。',
 };
 
 const LOCALES: Record<string, Receipts> = { en, zh };

@@ -14,8 +14,9 @@ interface Answer {
   data?: { message: string } | undefined;
   error?: { error: string } | undefined;
 }
-const replyOf = (answer: Answer): string =>
-  answer.data?.message ?? answer.error?.error ?? 'The request failed.';
+/** The error text of a failed call. */
+const errorText = (error: { error: string } | undefined): string => error?.error ?? receipts.requestFailed();
+const replyOf = (answer: Answer): string => answer.data?.message ?? errorText(answer.error);
 
 export interface CommandContext {
   api: ApiClient;
@@ -44,7 +45,7 @@ const songLine = (s: { name: string; artist: string }) => (s.artist ? `${s.name}
 
 async function currentQueue(ctx: CommandContext): Promise<Schemas['QueueView'] | string> {
   const { data, error } = await ctx.api.GET('/api/player/{botId}/queue', path(ctx.botId));
-  return data ?? error?.error ?? 'The request failed.';
+  return data ?? errorText(error);
 }
 
 async function firstSearchResult(ctx: CommandContext): Promise<Schemas['Song'] | string> {
@@ -57,7 +58,7 @@ async function firstSearchResult(ctx: CommandContext): Promise<Schemas['Song'] |
       },
     },
   });
-  if (!data) return error?.error ?? 'The request failed.';
+  if (!data) return errorText(error);
   return data.songs[0] ?? receipts.noResults(ctx.command.text);
 }
 
@@ -114,7 +115,7 @@ export const CHAT_COMMANDS: Readonly<Record<string, CommandSpec>> = {
           },
         },
       });
-      if (!data) return error?.error ?? 'The request failed.';
+      if (!data) return errorText(error);
       if (!data.songs.length) return receipts.noResults(ctx.command.text);
       return data.songs.map((s, i) => `${i + 1}. ${songLine(s)}`).join('\n');
     },
@@ -246,9 +247,43 @@ export const CHAT_COMMANDS: Readonly<Record<string, CommandSpec>> = {
       ),
   },
   lyrics: { usage: 'lyrics', run: async () => receipts.chatNotAvailable('Lyrics') },
-  save: { usage: 'save <name>', run: async () => receipts.chatNotAvailable('Saved queues') },
-  load: { usage: 'load [-a] <name>', run: async () => receipts.chatNotAvailable('Saved queues') },
-  queues: { usage: 'queues', run: async () => receipts.chatNotAvailable('Saved queues') },
+  save: {
+    usage: 'save <name>',
+    run: async (ctx) => {
+      const missing = needText(ctx, 'save <name>');
+      if (missing) return missing;
+      const { data, error } = await ctx.api.POST('/api/saved-queues', {
+        body: { botId: ctx.botId, name: ctx.command.text },
+      });
+      return data ? receipts.queueSaved(data.queue.name, data.queue.songCount) : errorText(error);
+    },
+  },
+  load: {
+    usage: 'load [-a] <name>',
+    run: async (ctx) => {
+      const missing = needText(ctx, 'load [-a] <name>');
+      if (missing) return missing;
+      const list = await ctx.api.GET('/api/saved-queues');
+      if (!list.data) return errorText(list.error);
+      const wanted = ctx.command.text.toLowerCase();
+      const saved = list.data.queues.find((q) => q.name.toLowerCase() === wanted);
+      if (!saved) return receipts.noSavedQueue(ctx.command.text);
+      const { data, error } = await ctx.api.POST('/api/saved-queues/{id}/load', {
+        params: { path: { id: saved.id } },
+        body: { botId: ctx.botId, mode: ctx.command.append ? 'append' : 'replace' },
+      });
+      return data ? receipts.savedQueueLoaded(saved.name, data.loaded) : errorText(error);
+    },
+  },
+  queues: {
+    usage: 'queues',
+    run: async (ctx) => {
+      const { data, error } = await ctx.api.GET('/api/saved-queues');
+      if (!data) return errorText(error);
+      if (!data.queues.length) return receipts.noSavedQueues();
+      return data.queues.map((q) => `${q.name} (${q.songCount})`).join('\n');
+    },
+  },
   help: {
     usage: 'help',
     run: async (ctx) =>

@@ -1,0 +1,139 @@
+/** /api/saved-queues: named snapshots of a bot's queue, private or shared, loaded back into any bot. */
+import { randomUUID } from 'node:crypto';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { and, count, eq, inArray } from 'drizzle-orm';
+import { z } from 'zod';
+import {
+  deleteSavedQueue,
+  listSavedQueues,
+  loadSavedQueue,
+  saveQueue,
+} from '../../openapi/routes/saved-queues';
+import { savedQueues } from '../../shared/db/schema';
+import { SHARED_QUEUE_OWNER } from '../../shared/domain/constants';
+import { type Song, SongSchema } from '../../shared/domain/schemas';
+import { readSettings } from '../../shared/settings/settings';
+import { canReachBot, hasCapability, type Principal } from '../auth/principal';
+import type { AppDeps, AppEnv } from '../env';
+import { ApiError, validationHook } from '../errors';
+import { requesterOf, runBotOp } from '../player/bot-op';
+
+export const SAVED_QUEUES_PER_OWNER = 50;
+export const SAVED_QUEUE_MAX_SONGS = 1000;
+
+type SavedQueueRow = typeof savedQueues.$inferSelect;
+const QueueDataSchema = z.object({ queue: z.array(SongSchema) });
+
+const publicQueue = (row: SavedQueueRow) => ({
+  id: row.id,
+  ownerId: row.ownerId,
+  name: row.name,
+  songCount: row.songCount,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+/** A stored blob that does not parse reads as an empty queue (SPEC). */
+function storedSongs(row: SavedQueueRow): Song[] {
+  try {
+    const parsed = z.array(SongSchema).safeParse(JSON.parse(row.songs));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Chat users have no account: what the chat service saves goes to the shared bucket. */
+const ownerFor = (principal: Principal, shared: boolean | undefined) =>
+  shared || principal.credential.kind === 'service' ? SHARED_QUEUE_OWNER : principal.userId;
+
+export function savedQueueRoutes(deps: AppDeps) {
+  const { db } = deps;
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+
+  const requireEnabled = async () => {
+    if (!(await readSettings(db)).savedQueuesEnabled) throw new ApiError(403, 'saved queues are disabled');
+  };
+  /** A queue the caller may see: their own or a shared one; anything else reads as absent. */
+  const visibleQueue = async (principal: Principal, id: string) => {
+    const row = await db.query.savedQueues.findFirst({ where: eq(savedQueues.id, id) });
+    if (!row || (row.ownerId !== principal.userId && row.ownerId !== SHARED_QUEUE_OWNER)) {
+      throw new ApiError(404, 'saved queue not found');
+    }
+    return row;
+  };
+  const requireBot = (principal: Principal, botId: string) => {
+    if (!canReachBot(principal, botId)) throw new ApiError(403, 'no access to this bot');
+  };
+
+  return app
+    .openapi(listSavedQueues, async (c) => {
+      await requireEnabled();
+      const principal = c.get('principal')!;
+      const rows = await db
+        .select()
+        .from(savedQueues)
+        .where(inArray(savedQueues.ownerId, [principal.userId, SHARED_QUEUE_OWNER]))
+        .orderBy(savedQueues.name);
+      return c.json({ queues: rows.map(publicQueue) }, 200);
+    })
+
+    .openapi(saveQueue, async (c) => {
+      await requireEnabled();
+      const principal = c.get('principal')!;
+      const { botId, name, shared } = c.req.valid('json');
+      requireBot(principal, botId);
+      const reply = await runBotOp(deps, principal, botId, 'queue', {});
+      const songs = QueueDataSchema.parse(reply.data).queue;
+      if (!songs.length) throw new ApiError(400, 'the queue is empty; nothing to save');
+      if (songs.length > SAVED_QUEUE_MAX_SONGS) {
+        throw new ApiError(400, `a saved queue holds at most ${SAVED_QUEUE_MAX_SONGS} songs`);
+      }
+      const ownerId = ownerFor(principal, shared);
+      const now = new Date();
+      const existing = await db.query.savedQueues.findFirst({
+        where: and(eq(savedQueues.ownerId, ownerId), eq(savedQueues.name, name)),
+      });
+      const content = { songs: JSON.stringify(songs), songCount: songs.length, updatedAt: now };
+      if (existing) {
+        await db.update(savedQueues).set(content).where(eq(savedQueues.id, existing.id));
+        return c.json({ queue: publicQueue({ ...existing, ...content }) }, 200);
+      }
+      const [owned] = await db
+        .select({ n: count() })
+        .from(savedQueues)
+        .where(eq(savedQueues.ownerId, ownerId));
+      if ((owned?.n ?? 0) >= SAVED_QUEUES_PER_OWNER) {
+        throw new ApiError(409, `at most ${SAVED_QUEUES_PER_OWNER} saved queues; delete one first`);
+      }
+      const row = { id: randomUUID(), ownerId, name, createdAt: now, ...content };
+      await db.insert(savedQueues).values(row);
+      return c.json({ queue: publicQueue(row) }, 200);
+    })
+
+    .openapi(loadSavedQueue, async (c) => {
+      await requireEnabled();
+      const principal = c.get('principal')!;
+      const row = await visibleQueue(principal, c.req.valid('param').id);
+      const { botId, mode = 'replace' } = c.req.valid('json');
+      requireBot(principal, botId);
+      if (!hasCapability(principal, 'player.queue'))
+        throw new ApiError(403, 'missing capability player.queue');
+      const songs = storedSongs(row);
+      if (!songs.length) return c.json({ ok: false, loaded: 0, mode }, 200);
+      await runBotOp(deps, principal, botId, 'loadSongs', {
+        songs,
+        mode,
+        label: row.name,
+        requestedBy: requesterOf(principal),
+      });
+      return c.json({ ok: true, loaded: songs.length, mode }, 200);
+    })
+
+    .openapi(deleteSavedQueue, async (c) => {
+      await requireEnabled();
+      const row = await visibleQueue(c.get('principal')!, c.req.valid('param').id);
+      await db.delete(savedQueues).where(eq(savedQueues.id, row.id));
+      return c.json({ ok: true as const }, 200);
+    });
+}
