@@ -2,6 +2,7 @@
  * Wiring for processes that serve HTTP: config → database (migrated) → bus → app → listen.
  * With `withDaemon` the same process also runs the daemon (the single-machine default).
  */
+import { chatApiFactory } from '../daemon/chat/chat-api';
 import { Daemon } from '../daemon/daemon';
 import { createBus } from '../shared/bus/create-bus';
 import { loadConfig } from '../shared/config';
@@ -23,13 +24,21 @@ export async function startHttpProcess({ withDaemon }: { withDaemon: boolean }):
   const db = openDb({ url: config.databaseUrl, authToken: config.databaseAuthToken });
   await migrateDb(db);
   const bus = await createBus(config.natsUrl, config.busTimeoutMs, withDaemon ? config.daemonId : 'api');
-  const daemon = withDaemon ? new Daemon({ db, bus, daemonId: config.daemonId }) : undefined;
+  const built = createApp({ db, bus, config, version: readVersion() });
+  // In one process, chat commands reach the api through its own fetch: no socket, no port.
+  const chat = {
+    api: chatApiFactory({
+      baseUrl: 'http://in-process',
+      serviceToken: config.serviceToken,
+      fetch: async (request) => built.app.fetch(request),
+    }),
+    prefix: config.chatPrefix,
+  };
+  const daemon = withDaemon
+    ? new Daemon({ db, bus, daemonId: config.daemonId, dataDir: config.dataDir, chat })
+    : undefined;
   await daemon?.start();
-  const server = await listen(
-    createApp({ db, bus, config, version: readVersion() }),
-    config.host,
-    config.port,
-  );
+  const server = await listen(built, config.host, config.port);
   log.info(
     {
       url: `http://${config.host}:${server.port}`,

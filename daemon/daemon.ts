@@ -1,17 +1,22 @@
 /**
- * The daemon: owns bots, answers their commands on `bot.<id>.cmd`, and follows lifecycle events on
- * `bots.events` to take on new bots and let go of removed ones. Commands for one bot run one at a
- * time, so a bot's queue has a single writer.
+ * The daemon: owns bots, answers their commands on `bot.<id>.cmd`, follows lifecycle events on
+ * `bots.events` to take on new bots and let go of removed ones, and passes settings changes on. Each
+ * bot's runtime runs its commands one at a time, so a bot's queue has a single writer.
  */
 import { eq } from 'drizzle-orm';
 import type { Bus, Subscription } from '../shared/bus/bus';
 import { BotCommandSchema, type BotReply, BotsEventSchema } from '../shared/bus/messages';
-import { BOTS_EVENTS, botCommandSubject } from '../shared/bus/subjects';
+import { BOTS_EVENTS, botCommandSubject, SETTINGS_EVENTS } from '../shared/bus/subjects';
+import { loadConfig } from '../shared/config';
 import type { Db } from '../shared/db/client';
 import { bots } from '../shared/db/schema';
 import { logger } from '../shared/logger';
-import { BotRuntime } from './bots/bot-runtime';
-import { SerialExecutor } from './bots/serial-executor';
+import { readSettings, type StoredSettings } from '../shared/settings/settings';
+import { LocalSource } from '../shared/sources/local-source';
+import { SourceRegistry } from '../shared/sources/source-registry';
+import type { FrameScheduler } from './audio/frame-scheduler';
+import { type BotChat, type BotRow, BotRuntime } from './bots/bot-runtime';
+import { type Ts3Options, ts3OptionsFromEnv } from './bots/ts3-options';
 
 const log = logger('daemon');
 
@@ -19,57 +24,97 @@ export interface DaemonDeps {
   db: Db;
   bus: Bus;
   daemonId: string;
+  /** Where uploads live (`local` source); defaults to the configured DATA_DIR. */
+  dataDir?: string;
+  /** The music sources; defaults to every adapter this daemon has. */
+  sources?: SourceRegistry;
+  /** Defaults to `TS3_LICENSE_ROOT` from the environment. */
+  ts3?: Ts3Options;
+  scheduler?: FrameScheduler;
+  /** How chat commands reach the REST API; without it the bots do not answer chat commands. */
+  chat?: BotChat;
 }
 
 interface OwnedBot {
   runtime: BotRuntime;
   subscription: Subscription;
-  serial: SerialExecutor;
 }
 
 export class Daemon {
   private readonly owned = new Map<string, OwnedBot>();
-  private eventsSubscription: Subscription | undefined;
+  private readonly subscriptions: Subscription[] = [];
+  private readonly sources: SourceRegistry;
+  private readonly ts3: Ts3Options;
+  private settings: StoredSettings | undefined;
 
-  constructor(private readonly deps: DaemonDeps) {}
+  constructor(private readonly deps: DaemonDeps) {
+    this.sources =
+      deps.sources ?? new SourceRegistry([new LocalSource(deps.db, deps.dataDir ?? loadConfig().dataDir)]);
+    this.ts3 = deps.ts3 ?? ts3OptionsFromEnv();
+  }
 
+  /** Takes on every stored bot, restores their queues, and starts the `autoStart` ones (not awaited). */
   async start(): Promise<void> {
-    this.eventsSubscription = this.deps.bus.subscribe(BOTS_EVENTS, (data) => void this.onBotsEvent(data));
-    for (const row of await this.deps.db.select().from(bots)) this.own(row);
+    this.settings = await readSettings(this.deps.db);
+    this.subscriptions.push(
+      this.deps.bus.subscribe(BOTS_EVENTS, (data) => void this.onBotsEvent(data)),
+      this.deps.bus.subscribe(SETTINGS_EVENTS, () => void this.onSettingsChanged()),
+    );
+    const rows = await this.deps.db.select().from(bots);
+    const runtimes = await Promise.all(rows.map((row) => this.own(row)));
     await this.deps.bus.flush();
+    for (const runtime of runtimes) if (runtime?.autoStart) this.autoStart(runtime);
     log.info({ daemonId: this.deps.daemonId, bots: this.owned.size }, 'daemon started');
   }
 
   async stop(): Promise<void> {
-    this.eventsSubscription?.unsubscribe();
-    await Promise.all([...this.owned.keys()].map((id) => this.release(id)));
+    for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
+    await Promise.all([...this.owned.keys()].map((id) => this.release(id, 'shutdown')));
   }
 
   ownedBotIds(): string[] {
     return [...this.owned.keys()];
   }
 
-  private own(row: typeof bots.$inferSelect): void {
-    if (this.owned.has(row.id)) return;
-    const runtime = new BotRuntime(row);
-    const serial = new SerialExecutor();
+  private async own(row: BotRow): Promise<BotRuntime | undefined> {
+    if (this.owned.has(row.id) || !this.settings) return undefined;
+    const runtime = new BotRuntime(row, {
+      db: this.deps.db,
+      bus: this.deps.bus,
+      sources: this.sources,
+      settings: this.settings,
+      ts3: this.ts3,
+      ...(this.deps.scheduler ? { scheduler: this.deps.scheduler } : {}),
+      ...(this.deps.chat ? { chat: this.deps.chat } : {}),
+    });
     const subscription = this.deps.bus.respond(botCommandSubject(row.id), (data) =>
-      serial.run(() => this.dispatch(runtime, data)),
+      this.dispatch(runtime, data),
     );
-    this.owned.set(row.id, { runtime, subscription, serial });
+    this.owned.set(row.id, { runtime, subscription });
+    await runtime.init();
+    return runtime;
   }
 
-  private async release(botId: string): Promise<void> {
+  private autoStart(runtime: BotRuntime): void {
+    runtime
+      .handle({ op: 'start', actor: { id: this.deps.daemonId, username: 'autostart', role: 'admin' } })
+      .then((reply) => {
+        if (!reply.ok) log.warn({ bot: runtime.id, reason: reply.message }, 'autostart failed');
+      });
+  }
+
+  private async release(botId: string, reason: 'shutdown' | 'removed'): Promise<void> {
     const bot = this.owned.get(botId);
     if (!bot) return;
     this.owned.delete(botId);
     bot.subscription.unsubscribe();
-    await bot.runtime.dispose();
+    await bot.runtime.dispose(reason);
   }
 
-  private async dispatch(runtime: BotRuntime, data: unknown): Promise<BotReply> {
+  private dispatch(runtime: BotRuntime, data: unknown): Promise<BotReply> {
     const command = BotCommandSchema.safeParse(data);
-    if (!command.success) return { ok: false, status: 400, message: 'malformed bot command' };
+    if (!command.success)
+      return Promise.resolve({ ok: false, status: 400, message: 'malformed bot command' });
     return runtime.handle(command.data);
   }
 
@@ -77,14 +122,21 @@ export class Daemon {
     const event = BotsEventSchema.safeParse(data);
     if (!event.success) return log.warn('ignored a malformed bots event');
     const { type, botId } = event.data;
-    if (type === 'botRemoved') return this.release(botId);
+    if (type === 'botRemoved') return this.release(botId, 'removed');
     const row = await this.deps.db.query.bots.findFirst({ where: eq(bots.id, botId) });
     if (!row) return;
     if (type === 'botCreated') {
-      this.own(row);
+      const runtime = await this.own(row);
       await this.deps.bus.flush();
+      if (runtime?.autoStart) this.autoStart(runtime);
     } else {
       this.owned.get(botId)?.runtime.reconfigure(row);
     }
+  }
+
+  private async onSettingsChanged(): Promise<void> {
+    const settings = await readSettings(this.deps.db);
+    this.settings = settings;
+    for (const { runtime } of this.owned.values()) runtime.applySettings(settings);
   }
 }

@@ -23,6 +23,7 @@ const envSchema = z.object({
   BUS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4000),
   SERVICE_TOKEN: z.string().min(32, 'SERVICE_TOKEN must be at least 32 characters').optional(),
   API_URL: z.string().url().optional(),
+  CHAT_PREFIX: z.string().min(1).max(3).regex(/^\S+$/, 'CHAT_PREFIX must not contain spaces').default('!'),
 });
 
 export interface AppConfig {
@@ -44,6 +45,8 @@ export interface AppConfig {
   serviceToken: string;
   /** Where a daemon reaches the REST API for chat commands when it runs apart from the api. */
   apiUrl: string | undefined;
+  /** What starts a chat command (`!play …`). */
+  chatPrefix: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -67,5 +70,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     busTimeoutMs: e.BUS_TIMEOUT_MS,
     serviceToken: e.SERVICE_TOKEN ?? randomBytes(32).toString('hex'),
     apiUrl: e.API_URL,
+    chatPrefix: e.CHAT_PREFIX,
   };
 }

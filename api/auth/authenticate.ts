@@ -6,12 +6,13 @@
 import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { apiKeys } from '../../shared/db/schema';
+import { ACT_FOR_HEADER, SERVICE_TOKEN_HEADER } from '../../shared/service-headers';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { apiKeyFromHeaders, hashApiKey } from './api-key';
 import { loadPrincipal } from './load-principal';
 import type { Principal } from './principal';
-import { ACT_FOR_HEADER, SERVICE_TOKEN_HEADER, servicePrincipal } from './service-principal';
+import { servicePrincipal } from './service-principal';
 import {
   clearSessionCookie,
   readSessionCookie,

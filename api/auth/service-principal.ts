@@ -5,11 +5,10 @@
  * commands to `adminGroups`. The nickname becomes `requestedBy`.
  */
 import { timingSafeEqual } from 'node:crypto';
+import { ACT_FOR_HEADER } from '../../shared/service-headers';
 import { ApiError } from '../errors';
 import type { Principal } from './principal';
 
-export const SERVICE_TOKEN_HEADER = 'x-service-token';
-export const ACT_FOR_HEADER = 'x-act-for';
 const SERVICE_USER_ID = 'service:chat';
 
 function sameSecret(given: string, expected: string): boolean {

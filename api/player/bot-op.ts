@@ -17,8 +17,11 @@ import { ApiError } from '../errors';
 export const requesterOf = (principal: Principal): string =>
   principal.role === 'guest' ? GUEST_LABEL : principal.username;
 
-/** Starting a bot waits up to 15 s for the handshake; the bus deadline leaves room for the reply. */
-const SLOW_OPS: Partial<Record<BotOp, number>> = { start: 20_000 };
+/**
+ * Ops slower than the default bus deadline: a start waits up to 15 s for the handshake; a stop writes
+ * the profile back and waits for the server to confirm the disconnect.
+ */
+const SLOW_OPS: Partial<Record<BotOp, number>> = { start: 20_000, stop: 10_000 };
 
 export async function runBotOp<Op extends BotOp>(
   deps: AppDeps,

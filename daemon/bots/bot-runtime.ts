@@ -1,52 +1,372 @@
 /**
- * One bot inside the daemon: its stored configuration and everything live about it. Commands from
- * the bus arrive here one at a time per bot (the daemon serializes them), and each returns a
- * BotReply whose `status` the api answers with.
+ * One bot inside the daemon: its stored configuration, its connection (BotLifecycle), its player, and
+ * the session that lives while it is connected. Commands and internal events that change the bot run
+ * one at a time through one SerialExecutor, so the queue has a single writer; read-only operations
+ * answer at once. Every change is published on `bot.<id>.state`.
  */
-import type { BotCommand, BotReply } from '../../shared/bus/messages';
+
+import { isBotOp } from '../../shared/bus/bot-ops';
+import type { Bus } from '../../shared/bus/bus';
+import type { BotCommand, BotReply, BotStateEvent } from '../../shared/bus/messages';
+import { botStateSubject } from '../../shared/bus/subjects';
+import type { Db } from '../../shared/db/client';
 import type { bots } from '../../shared/db/schema';
+import type { PlayMode } from '../../shared/domain/constants';
 import type { BotStatus } from '../../shared/domain/schemas';
+import { type Logger, logger } from '../../shared/logger';
+import { receipts } from '../../shared/receipts';
+import { err } from '../../shared/result';
+import type { StoredSettings } from '../../shared/settings/settings';
+import type { SourceRegistry } from '../../shared/sources/source-registry';
+import { locateFfmpeg } from '../audio/ffmpeg-locator';
+import type { FrameScheduler } from '../audio/frame-scheduler';
+import type { ChatApiFactory } from '../chat/chat-api';
+import { ChatDispatcher } from '../chat/chat-dispatcher';
+import { Ts3Client } from '../ts3';
+import { loadBotAvatar } from './bot-avatar';
+import type { BotContext } from './bot-context';
+import { BotLifecycle, type ConnectionState } from './bot-lifecycle';
+import { READ_ONLY_OPS, runOp } from './bot-op-handlers';
+import { BotPlayer, type ResumePoint } from './bot-player';
+import { done, refused } from './bot-reply';
+import { ConnectionSession } from './connection-session';
+import { coverArtAvatar } from './cover-art';
+import { EntersStateError, entersState } from './enters-state';
+import { recordPlay } from './history';
+import { storedIdentity, storeIdentity } from './identity-store';
+import { toQueuedSong } from './playable-song';
+import { saveMode, saveVolume } from './playback-settings-store';
+import { PROFILE_DISABLED } from './profile-updater';
+import { QueueSnapshotStore } from './queue-snapshot';
+import { SerialExecutor } from './serial-executor';
+import type { Ts3Options } from './ts3-options';
+import { Ts3VoiceSink } from './ts3-voice-sink';
 
 export type BotRow = typeof bots.$inferSelect;
 
-type OpHandler = (runtime: BotRuntime, command: BotCommand) => BotReply | Promise<BotReply>;
+/** SPEC: a start whose handshake takes longer than this is torn down and answers 500. */
+export const START_DEADLINE_MS = 15_000;
+/** The client's own connect deadline sits just behind ours, so ours is the one that fires. */
+const CLIENT_CONNECT_TIMEOUT_MS = START_DEADLINE_MS + 1000;
 
-const OPS: Record<string, OpHandler> = {
-  status: (runtime) => ({ ok: true, status: 200, data: runtime.status() }),
-};
+export interface BotRuntimeDeps {
+  db: Db;
+  bus: Bus;
+  sources: SourceRegistry;
+  settings: StoredSettings;
+  ts3: Ts3Options;
+  /** The frame clock; tests may pass their own. */
+  scheduler?: FrameScheduler;
+  chat?: BotChat;
+}
 
-export class BotRuntime {
-  constructor(private config: BotRow) {}
+/** How the bot answers chat commands: the REST client factory and the command prefix. */
+export interface BotChat {
+  api: ChatApiFactory;
+  prefix: string;
+}
+
+export class BotRuntime implements BotContext {
+  readonly player: BotPlayer;
+  readonly log: Logger;
+  private readonly serial = new SerialExecutor();
+  private readonly lifecycle: BotLifecycle;
+  private readonly sink = new Ts3VoiceSink();
+  private readonly snapshots: QueueSnapshotStore;
+  private session: ConnectionSession | undefined;
+  /** Where to continue once connected again (after a reconnect or a restored snapshot). */
+  private resumePoint: ResumePoint | undefined;
+  private queueVersion = 0;
+  private avatarUpdatedAt: number | undefined;
+  private currentSettings: StoredSettings;
+  private disposing = false;
+
+  constructor(
+    private config: BotRow,
+    private readonly deps: BotRuntimeDeps,
+  ) {
+    this.log = logger('daemon.bot').child({ bot: config.id });
+    this.currentSettings = deps.settings;
+    this.snapshots = new QueueSnapshotStore(deps.db, config.id, this.log);
+    this.player = new BotPlayer({
+      sources: deps.sources,
+      runSerial: (task) => this.serial.run(task),
+      log: this.log,
+      player: {
+        sink: this.sink,
+        volumePercent: config.volume,
+        voiceDucking: deps.settings.voiceDucking,
+        ...(deps.scheduler ? { scheduler: deps.scheduler } : {}),
+      },
+    });
+    this.player.queue.setMode(config.playMode);
+    this.player.on('change', (queueChanged) => this.changed(queueChanged));
+    this.player.on('trackStart', (song) => {
+      recordPlay(deps.db, config.id, song, new Date()).catch((error: unknown) =>
+        this.log.warn({ err: error }, 'could not record the play history'),
+      );
+    });
+    this.lifecycle = new BotLifecycle({
+      createClient: () => this.createClient(),
+      log: this.log,
+      ...(deps.ts3.backoff ? { backoff: deps.ts3.backoff } : {}),
+    });
+    this.lifecycle.on('stateChange', (from, to) => this.onConnectionChange(from, to));
+  }
 
   get id(): string {
     return this.config.id;
   }
 
-  /** A changed configuration applies to what is read from it now; connection fields on the next start. */
-  reconfigure(config: BotRow): void {
-    this.config = config;
+  get connected(): boolean {
+    return this.lifecycle.connected;
+  }
+
+  get settings(): StoredSettings {
+    return this.currentSettings;
+  }
+
+  get sources(): SourceRegistry {
+    return this.deps.sources;
+  }
+
+  get autoStart(): boolean {
+    return this.config.autoStart;
   }
 
   status(): BotStatus {
-    return {
+    const now = this.player.nowPlaying;
+    const status: BotStatus = {
       id: this.config.id,
       name: this.config.name,
-      connected: false,
-      playing: false,
-      paused: false,
-      currentSong: null,
-      queueSize: 0,
-      volume: this.config.volume,
-      playMode: this.config.playMode,
-      elapsed: 0,
+      connected: this.lifecycle.connected,
+      playing: this.player.playing,
+      paused: this.player.paused,
+      currentSong: now ? toQueuedSong(now.song) : null,
+      queueSize: this.player.queue.size,
+      volume: this.player.volume,
+      playMode: this.player.queue.mode,
+      elapsed: Math.round(this.player.elapsedSeconds * 1000) / 1000,
     };
+    if (now?.effectiveDuration !== undefined) status.effectiveDuration = now.effectiveDuration;
+    return status;
   }
 
-  async handle(command: BotCommand): Promise<BotReply> {
-    const handler = OPS[command.op];
-    if (!handler) return { ok: false, status: 400, message: `unknown operation ${command.op}` };
-    return handler(this, command);
+  handle(command: BotCommand): Promise<BotReply> {
+    const { op, args } = command;
+    if (!isBotOp(op)) return Promise.resolve(refused(400, `unknown operation ${op}`));
+    if (READ_ONLY_OPS.has(op)) return Promise.resolve(runOp(this, op, args));
+    return this.serial.run(async () => runOp(this, op, args));
   }
 
-  async dispose(): Promise<void> {}
+  changed(queueChanged: boolean): void {
+    if (queueChanged) {
+      this.queueVersion++;
+      this.saveSnapshot();
+    }
+    const event: BotStateEvent = { bot: this.status(), queueVersion: this.queueVersion };
+    if (queueChanged) event.queue = this.player.queue.snapshot().songs.map(toQueuedSong);
+    this.deps.bus.publish(botStateSubject(this.config.id), event);
+  }
+
+  persistVolume(volume: number): Promise<void> {
+    this.config = { ...this.config, volume };
+    return saveVolume(this.deps.db, this.config.id, volume);
+  }
+
+  persistMode(mode: PlayMode): Promise<void> {
+    this.config = { ...this.config, playMode: mode };
+    return saveMode(this.deps.db, this.config.id, mode);
+  }
+
+  /** Waits up to START_DEADLINE_MS for the connection; on failure the attempt is torn down (500). */
+  async start(): Promise<BotReply> {
+    if (this.lifecycle.connected) return done(receipts.alreadyConnected(), this.status());
+    this.lifecycle.start();
+    try {
+      await entersState(this.lifecycle, 'connected', START_DEADLINE_MS, ['disconnected', 'reconnecting']);
+    } catch (error) {
+      const timedOut = error instanceof EntersStateError && error.kind === 'timeout';
+      const reason = this.lifecycle.failureReason ?? 'the connection failed';
+      await this.lifecycle.stop();
+      this.changed(false);
+      return refused(
+        500,
+        timedOut ? receipts.startTimedOut(START_DEADLINE_MS / 1000) : receipts.startFailed(reason),
+      );
+    }
+    return done(receipts.started(), this.status());
+  }
+
+  /** Disconnects and clears the player state (queue included); profile defaults are written back first. */
+  async stop(): Promise<BotReply> {
+    await this.session?.profile.restoreDefaults();
+    this.resumePoint = undefined;
+    this.player.stopPlayback();
+    this.player.queue.clear();
+    this.snapshots.delete();
+    await this.lifecycle.stop();
+    this.changed(true);
+    return done(receipts.disconnected(), this.status());
+  }
+
+  /** Reads what the bot starts from: its avatar's version, and the queue snapshot when enabled. */
+  async init(): Promise<void> {
+    this.avatarUpdatedAt = (await loadBotAvatar(this.deps.db, this.config.id))?.updatedAt.getTime();
+    await this.restoreQueue();
+  }
+
+  /** Restores the live-queue snapshot (`savedQueuesEnabled`); it plays once the bot is connected. */
+  private async restoreQueue(): Promise<void> {
+    if (!this.currentSettings.savedQueuesEnabled) return;
+    const snapshot = await this.snapshots.load();
+    if (!snapshot || snapshot.songs.length === 0) return;
+    await this.serial.run(async () => {
+      this.player.queue.append(snapshot.songs);
+      if (snapshot.currentIndex !== null) {
+        this.player.queue.playAt(snapshot.currentIndex);
+        this.resumePoint = { positionSeconds: snapshot.positionSeconds, paused: false };
+      }
+      this.queueVersion++;
+      this.log.info({ songs: snapshot.songs.length }, 'restored the queue snapshot');
+    });
+  }
+
+  applySettings(settings: StoredSettings): void {
+    const snapshotsWereOn = this.currentSettings.savedQueuesEnabled;
+    this.currentSettings = settings;
+    this.player.setVoiceDucking(settings.voiceDucking);
+    this.session?.applySettings(settings);
+    if (snapshotsWereOn && !settings.savedQueuesEnabled) this.snapshots.delete();
+    if (!snapshotsWereOn && settings.savedQueuesEnabled) this.saveSnapshot();
+  }
+
+  /** A changed configuration applies now where it can; connection fields on the next start. */
+  reconfigure(config: BotRow): void {
+    this.config = config;
+    // The daemon writes volume and mode through on every change, so a differing row was edited elsewhere.
+    if (config.volume !== this.player.volume) this.player.setVolume(config.volume);
+    if (config.playMode !== this.player.queue.mode) this.player.queue.setMode(config.playMode);
+    this.session?.reconfigure(config.profileConfig ?? PROFILE_DISABLED, config.nickname);
+    void this.refreshAvatar();
+    this.changed(false);
+  }
+
+  /** Leaves the server and frees the player. On a daemon shutdown the queue snapshot is kept current. */
+  async dispose(reason: 'shutdown' | 'removed'): Promise<void> {
+    await this.serial.run(async () => {
+      this.disposing = true;
+      if (reason === 'shutdown') this.saveSnapshot();
+      else this.snapshots.delete();
+      await this.snapshots.flush();
+      this.resumePoint = undefined;
+      if (this.connected) await this.session?.profile.restoreDefaults();
+      this.player.stopPlayback();
+      await this.lifecycle.dispose();
+      this.player.destroy();
+    });
+  }
+
+  private saveSnapshot(): void {
+    if (!this.currentSettings.savedQueuesEnabled || !this.lifecycle.connected) return;
+    const { songs, currentIndex } = this.player.queue.snapshot();
+    this.snapshots.save({ songs, currentIndex, positionSeconds: this.player.elapsedSeconds });
+  }
+
+  private createClient(): Ts3Client {
+    const c = this.config;
+    const channelId = c.channelId && /^\d+$/.test(c.channelId) ? Number(c.channelId) : undefined;
+    return new Ts3Client({
+      address: c.serverAddress,
+      port: c.serverPort,
+      nickname: c.nickname,
+      serverPassword: c.serverPassword ?? undefined,
+      defaultChannel: channelId ?? (c.defaultChannel || undefined),
+      channelPassword: c.channelPassword ?? undefined,
+      identity: storedIdentity(c.identity, this.log),
+      connectTimeoutMs: CLIENT_CONNECT_TIMEOUT_MS,
+      lossTimeoutMs: this.deps.ts3.lossTimeoutMs,
+      licenseRoot: this.deps.ts3.licenseRoot,
+      log: logger('ts3.client').child({ bot: c.id }),
+    });
+  }
+
+  private onConnectionChange(from: ConnectionState, to: ConnectionState): void {
+    if (to.status === 'connected') this.onConnected(to.client);
+    if (from.status === 'connected') this.onConnectionLost();
+    if (!this.disposing) this.changed(false);
+  }
+
+  private onConnected(client: Ts3Client): void {
+    this.session = new ConnectionSession({
+      client,
+      player: this.player,
+      sink: this.sink,
+      settings: this.currentSettings,
+      profile: {
+        config: this.config.profileConfig ?? PROFILE_DISABLED,
+        defaultNickname: this.config.nickname,
+        defaultAvatar: async () => (await loadBotAvatar(this.deps.db, this.config.id))?.data,
+        coverArt: async (url) => {
+          const ffmpeg = locateFfmpeg();
+          return ffmpeg.ok ? coverArtAvatar(url, ffmpeg.value) : err(ffmpeg.error);
+        },
+      },
+      ...(this.deps.chat ? { chat: this.chatDispatcher(this.deps.chat) } : {}),
+      runSerial: (task) => this.serial.run(task),
+      onIdleTimeout: () => {
+        this.log.info('channel stayed empty; disconnecting');
+        void this.serial.run(async () => void (await this.stop()));
+      },
+      log: this.log,
+    });
+    void this.rememberIdentity(client);
+    void this.serial.run(async () => {
+      this.saveSnapshot();
+      const point = this.resumePoint;
+      this.resumePoint = undefined;
+      if (point && this.lifecycle.connected) await this.player.resumeFrom(point);
+    });
+  }
+
+  /**
+   * The queue stays; playback stops where it was and continues after a reconnect (or the next start,
+   * after a kick). The snapshot is cancelled, except when the daemon shuts down and keeps it.
+   */
+  private onConnectionLost(): void {
+    this.session?.dispose();
+    this.session = undefined;
+    if (this.disposing) return;
+    this.snapshots.delete();
+    void this.serial.run(async () => {
+      this.resumePoint = this.player.suspend() ?? this.resumePoint;
+    });
+  }
+
+  private chatDispatcher(chat: BotChat): ChatDispatcher {
+    return new ChatDispatcher({
+      botId: this.config.id,
+      clientFor: chat.api,
+      adminGroups: () => this.currentSettings.adminGroups,
+      prefix: chat.prefix,
+    });
+  }
+
+  private async rememberIdentity(client: Ts3Client): Promise<void> {
+    const identity = client.identity;
+    if (!identity || identity.exportPlain() === this.config.identity) return;
+    try {
+      this.config = { ...this.config, identity: await storeIdentity(this.deps.db, this.config.id, identity) };
+    } catch (error) {
+      this.log.warn({ err: error }, 'could not store the identity');
+    }
+  }
+
+  private async refreshAvatar(): Promise<void> {
+    const avatar = await loadBotAvatar(this.deps.db, this.config.id);
+    const updatedAt = avatar?.updatedAt.getTime();
+    if (updatedAt === this.avatarUpdatedAt) return;
+    this.avatarUpdatedAt = updatedAt;
+    if (this.session && !this.player.nowPlaying) await this.session.profile.showDefaultAvatar();
+  }
 }

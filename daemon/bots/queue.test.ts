@@ -201,6 +201,25 @@ describe('SongQueue editing', () => {
   });
 });
 
+describe('SongQueue.move', () => {
+  it('moves a song and keeps the current one current', () => {
+    const queue = queueOf('seq', 'a', 'b', 'c', 'd');
+    queue.playAt(1);
+    expect(queue.move(3, 0)).toMatchObject({ ok: true, value: { id: 'd' } });
+    expect(queue.snapshot().songs.map((s) => s.id)).toEqual(['d', 'a', 'b', 'c']);
+    expect(queue.current()?.id).toBe('b');
+    expect(queue.currentIndex()).toBe(2);
+    expect(queue.next()?.id).toBe('c');
+  });
+
+  it('refuses an index outside the queue', () => {
+    const queue = queueOf('seq', 'a', 'b');
+    expect(queue.move(0, 2).ok).toBe(false);
+    expect(queue.move(5, 0).ok).toBe(false);
+    expect(queue.snapshot().songs.map((s) => s.id)).toEqual(['a', 'b']);
+  });
+});
+
 describe('SongQueue under the per-bot SerialExecutor', () => {
   const tick = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -138,6 +138,20 @@ export class SongQueue<TSong> {
     return ok(entry.song);
   }
 
+  /** Moves the song at `from` to index `to` and returns it; the current song stays current. */
+  move(from: number, to: number): Result<TSong> {
+    const entry = this.validIndex(from) ? this.entries[from] : undefined;
+    if (!entry || !this.validIndex(to))
+      return err(
+        `index ${this.validIndex(from) ? to : from} is out of range (queue has ${this.entries.length} songs)`,
+      );
+    const anchorKey = this.entries[this.position]?.key;
+    this.entries.splice(from, 1);
+    this.entries.splice(to, 0, entry);
+    if (anchorKey !== undefined) this.position = this.indexOfKey(anchorKey);
+    return ok(entry.song);
+  }
+
   clear(): void {
     this.entries = [];
     this.position = -1;

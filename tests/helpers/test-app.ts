@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../api/app';
 import { listen, type RunningServer } from '../../api/server';
+import { chatApiFactory } from '../../daemon/chat/chat-api';
+import type { Ts3Options } from '../../daemon/bots/ts3-options';
 import { Daemon } from '../../daemon/daemon';
 import { type ApiClient, createApiClient } from '../../openapi/client';
 import type { Bus } from '../../shared/bus/bus';
@@ -23,6 +25,8 @@ export interface TestApp {
   bus: Bus;
   config: AppConfig;
   daemon: Daemon | undefined;
+  /** DATA_DIR of this app (uploads live below it). */
+  dataDir: string;
   app: ReturnType<typeof createApp>['app'];
   /** The app's fetch as a browser at TEST_ORIGIN would call it, with an optional cookie jar. */
   fetch: (request: Request, jar?: CookieJar) => Promise<Response>;
@@ -41,6 +45,8 @@ export interface TestAppOptions {
   bus?: Bus;
   withDaemon?: boolean;
   env?: Record<string, string>;
+  /** Voice options for the daemon's bots (a test server's license root). */
+  ts3?: Ts3Options;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -50,9 +56,20 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const db = openDb({ url: config.databaseUrl });
   await migrateDb(db);
   const bus = options.bus ?? new InProcessBus();
-  const daemon = options.withDaemon === false ? undefined : new Daemon({ db, bus, daemonId: 'test-daemon' });
-  await daemon?.start();
   const built = createApp({ db, bus, config, version: 'test' });
+  const chat = {
+    api: chatApiFactory({
+      baseUrl: TEST_ORIGIN,
+      serviceToken: config.serviceToken,
+      fetch: async (r) => built.app.fetch(r),
+    }),
+    prefix: config.chatPrefix,
+  };
+  const daemon =
+    options.withDaemon === false
+      ? undefined
+      : new Daemon({ db, bus, daemonId: 'test-daemon', dataDir, chat, ...(options.ts3 ? { ts3: options.ts3 } : {}) });
+  await daemon?.start();
   const { app } = built;
   let server: RunningServer | undefined;
 
@@ -72,6 +89,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     bus,
     config,
     daemon,
+    dataDir,
     app,
     fetch,
     browser() {

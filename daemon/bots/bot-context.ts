@@ -1,0 +1,26 @@
+/**
+ * What an operation handler may touch of its bot: the player (queue + audio), the connection's state,
+ * the global settings, and the ways to report and persist a change. The runtime implements it.
+ */
+import type { BotReply } from '../../shared/bus/messages';
+import type { PlayMode } from '../../shared/domain/constants';
+import type { BotStatus } from '../../shared/domain/schemas';
+import type { Logger } from '../../shared/logger';
+import type { StoredSettings } from '../../shared/settings/settings';
+import type { SourceRegistry } from '../../shared/sources/source-registry';
+import type { BotPlayer } from './bot-player';
+
+export interface BotContext {
+  readonly player: BotPlayer;
+  readonly sources: SourceRegistry;
+  readonly connected: boolean;
+  readonly settings: StoredSettings;
+  readonly log: Logger;
+  status(): BotStatus;
+  /** Publishes the bot's state; `queueChanged` also sends the queue and snapshots it. */
+  changed(queueChanged: boolean): void;
+  persistVolume(volume: number): Promise<void>;
+  persistMode(mode: PlayMode): Promise<void>;
+  start(): Promise<BotReply>;
+  stop(): Promise<BotReply>;
+}

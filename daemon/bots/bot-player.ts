@@ -1,0 +1,289 @@
+/**
+ * One bot's queue joined to its audio player: which song plays, resolving its stream at play time,
+ * moving on when a track ends or cannot be played, pause reasons, and the numbers BotStatus shows.
+ *
+ * `playing`/`paused` are read from the audio player's state union, never kept as flags of their own.
+ * Track ends arrive from the frame clock at any time; they are handed to `runSerial` so they take their
+ * turn with the bot's commands (one writer for the queue).
+ */
+import { EventEmitter } from 'node:events';
+import type { Logger } from '../../shared/logger';
+import type { ResolvedStream } from '../../shared/sources/music-source';
+import type { SourceRegistry } from '../../shared/sources/source-registry';
+import { AudioPlayer, type AudioPlayerOptions } from '../audio/audio-player';
+import type { AudioPlayerState, Track, TrackEnd } from '../audio/audio-player-state';
+import type { PlayableSong } from './playable-song';
+import { SongQueue } from './queue';
+
+/** Songs tried in a row before giving up (SPEC's play-playlist retry limit, used for every skip run). */
+export const MAX_PLAY_ATTEMPTS = 20;
+
+export type PauseReason = 'user' | 'emptyChannel';
+
+export interface PlayFailure {
+  song: PlayableSong;
+  reason: string;
+}
+
+export interface PlayOutcome {
+  /** The song now playing, or undefined when nothing could be started. */
+  song: PlayableSong | undefined;
+  /** Songs that could not be played on the way, in order. */
+  failures: PlayFailure[];
+  /** Set when playback stopped instead of moving on (ffmpeg keeps failing to start). */
+  stoppedReason?: string;
+}
+
+export interface NowPlaying {
+  song: PlayableSong;
+  track: Track;
+  /** The play length: the preview length for a preview clip, else the song's duration when known. */
+  effectiveDuration: number | undefined;
+}
+
+/** Where to pick up after a reconnect or a daemon restart. */
+export interface ResumePoint {
+  positionSeconds: number;
+  paused: boolean;
+}
+
+export interface BotPlayerEvents {
+  /** BotStatus changed; `queueChanged` when the songs or the current index changed. */
+  change: [queueChanged: boolean];
+  trackStart: [song: PlayableSong];
+  /** A song failed after its command had answered; `stopped` when playback stopped because of it. */
+  trackFailed: [failure: PlayFailure, stopped: boolean];
+  pauseChange: [paused: boolean];
+  /** Playback ended: nothing left to play, stopped, or suspended. */
+  idle: [];
+}
+
+export interface BotPlayerOptions {
+  sources: SourceRegistry;
+  runSerial: (task: () => Promise<void>) => Promise<void>;
+  log: Logger;
+  player: AudioPlayerOptions;
+}
+
+type Category = 'idle' | 'playing' | 'paused';
+type TrackError = Extract<TrackEnd, { reason: 'error' }>;
+
+export class BotPlayer extends EventEmitter<BotPlayerEvents> {
+  readonly queue = new SongQueue<PlayableSong>();
+  private readonly audio: AudioPlayer;
+  private current: NowPlaying | undefined;
+  private pauseReason: PauseReason | undefined;
+  /** While a track is being started, its synchronous failure (no ffmpeg) is caught here. */
+  private startFailure: ((track: Track, end: TrackEnd) => void) | undefined;
+
+  constructor(private readonly options: BotPlayerOptions) {
+    super();
+    this.audio = new AudioPlayer(options.player);
+    this.audio.on('trackStart', (track) => {
+      if (this.current?.track === track) this.emit('trackStart', this.current.song);
+    });
+    this.audio.on('trackEnd', (track, end) => this.onTrackEnd(track, end));
+    this.audio.on('stateChange', (from, to) => {
+      if (category(from) !== category(to)) this.emit('change', false);
+    });
+    this.audio.on('error', (error) => options.log.warn({ err: error }, 'audio player error'));
+  }
+
+  get nowPlaying(): NowPlaying | undefined {
+    return this.current;
+  }
+
+  get playing(): boolean {
+    return category(this.audio.state) === 'playing';
+  }
+
+  get paused(): boolean {
+    return this.audio.state.status === 'paused';
+  }
+
+  get elapsedSeconds(): number {
+    return this.audio.elapsedSeconds;
+  }
+
+  get volume(): number {
+    return this.audio.volume;
+  }
+
+  /** Clamped to 0-100 and rounded: the api validates, but the daemon never trusts a number blindly. */
+  setVolume(volume: number): number {
+    const clamped = Math.round(Math.min(100, Math.max(0, Number.isFinite(volume) ? volume : 0)));
+    this.audio.setVolume(clamped);
+    return clamped;
+  }
+
+  setVoiceDucking(ducking: { enabled: boolean; volumePercent: number }): void {
+    this.audio.setVoiceDucking(ducking);
+  }
+
+  setOthersTalking(talking: boolean): void {
+    this.audio.setOthersTalking(talking);
+  }
+
+  /**
+   * Plays the queue's current song from `startAtSeconds`. A song that cannot be resolved or started is
+   * skipped (the queue moves on under its mode), at most MAX_PLAY_ATTEMPTS songs in a row.
+   */
+  async playFromCurrent(startAtSeconds = 0, resolved?: ResolvedStream): Promise<PlayOutcome> {
+    const failures: PlayFailure[] = [];
+    let position = startAtSeconds;
+    let stream = resolved;
+    for (let attempt = 0; attempt < MAX_PLAY_ATTEMPTS; attempt++) {
+      const song = this.queue.current();
+      if (!song) break;
+      const result = stream
+        ? { ok: true as const, value: stream }
+        : await this.options.sources.resolveStream(song);
+      stream = undefined;
+      if (result.ok) {
+        const failure = this.startTrack(song, result.value, position);
+        if (!failure) return { song, failures };
+        failures.push({ song, reason: failure.message });
+        if (failure.stopPlayback) {
+          this.stopPlayback();
+          return { song: undefined, failures, stoppedReason: failure.message };
+        }
+      } else {
+        failures.push({ song, reason: result.error });
+      }
+      this.options.log.warn(
+        { song: song.id, platform: song.platform, reason: failures.at(-1)?.reason },
+        'skipping a song that cannot play',
+      );
+      position = 0;
+      if (this.queue.next() === undefined) break;
+    }
+    this.stopPlayback();
+    return { song: undefined, failures };
+  }
+
+  /** False when nothing plays. A pause by a user replaces an automatic one, so it is not undone by it. */
+  pause(reason: PauseReason): boolean {
+    if (this.paused) {
+      if (reason === 'user') this.pauseReason = 'user';
+      return true;
+    }
+    if (!this.audio.pause()) return false;
+    this.pauseReason = reason;
+    this.emit('pauseChange', true);
+    return true;
+  }
+
+  /** An automatic resume only undoes an automatic pause. False when there is nothing to resume. */
+  resume(reason: PauseReason): boolean {
+    if (reason === 'emptyChannel' && this.pauseReason !== 'emptyChannel') return false;
+    if (!this.audio.resume()) return false;
+    this.pauseReason = undefined;
+    this.emit('pauseChange', false);
+    return true;
+  }
+
+  /** Restarts the pipeline at `positionSeconds`; returns the offset actually used, or undefined when idle. */
+  seek(positionSeconds: number): number | undefined {
+    const now = this.current;
+    if (!now) return undefined;
+    const offset = Math.max(0, Math.min(positionSeconds, now.effectiveDuration ?? Number.POSITIVE_INFINITY));
+    if (!this.audio.seek(offset)) return undefined;
+    this.emit('change', false);
+    return offset;
+  }
+
+  stopPlayback(): void {
+    const wasPlaying = this.current !== undefined;
+    this.current = undefined;
+    this.pauseReason = undefined;
+    this.audio.stop();
+    if (!wasPlaying) return;
+    this.emit('change', false);
+    this.emit('idle');
+  }
+
+  /** Stops and remembers where it was, to continue with `resume…` after a reconnect. */
+  suspend(): ResumePoint | undefined {
+    if (!this.current) return undefined;
+    const point = { positionSeconds: this.elapsedSeconds, paused: this.paused };
+    this.stopPlayback();
+    return point;
+  }
+
+  async resumeFrom(point: ResumePoint): Promise<PlayOutcome> {
+    const outcome = await this.playFromCurrent(point.positionSeconds);
+    if (outcome.song && point.paused) this.pause('user');
+    return outcome;
+  }
+
+  destroy(): void {
+    this.current = undefined;
+    this.audio.destroy();
+    this.removeAllListeners();
+  }
+
+  private startTrack(
+    song: PlayableSong,
+    stream: ResolvedStream,
+    startAtSeconds: number,
+  ): TrackError | undefined {
+    const duration = stream.previewSeconds ?? (song.duration > 0 ? song.duration : undefined);
+    const track: Track = { input: stream.input, durationSeconds: duration };
+    this.current = { song, track, effectiveDuration: duration };
+    this.pauseReason = undefined;
+    let failure: TrackError | undefined;
+    this.startFailure = (ended, end) => {
+      if (ended === track && end.reason === 'error') failure = end;
+    };
+    try {
+      this.audio.play(track);
+    } finally {
+      this.startFailure = undefined;
+    }
+    if (failure) return failure;
+    if (startAtSeconds > 0) this.audio.seek(startAtSeconds);
+    this.emit('change', true);
+    return undefined;
+  }
+
+  private onTrackEnd(track: Track, end: TrackEnd): void {
+    if (this.startFailure) {
+      this.startFailure(track, end);
+      return;
+    }
+    // Our own stops (a new track, stop, seek) clear `current` first; nothing more to do for them.
+    if (end.reason === 'stopped' || this.current?.track !== track) return;
+    void this.options.runSerial(() => this.advanceAfter(track, end));
+  }
+
+  /** The ended track stays `current` until the next one starts, so a run that plays nothing ends idle. */
+  private async advanceAfter(track: Track, end: TrackEnd): Promise<void> {
+    const now = this.current;
+    if (now?.track !== track) return;
+    if (end.reason === 'error') {
+      this.emit('trackFailed', { song: now.song, reason: end.message }, end.stopPlayback);
+      if (end.stopPlayback) {
+        this.stopPlayback();
+        return;
+      }
+    }
+    this.queue.next();
+    const outcome = await this.playFromCurrent();
+    const last = outcome.failures.length - 1;
+    for (const [i, failure] of outcome.failures.entries())
+      this.emit('trackFailed', failure, outcome.stoppedReason !== undefined && i === last);
+    this.emit('change', true);
+  }
+}
+
+function category(state: AudioPlayerState): Category {
+  switch (state.status) {
+    case 'idle':
+      return 'idle';
+    case 'buffering':
+    case 'playing':
+      return 'playing';
+    case 'paused':
+      return 'paused';
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * What the daemon keeps in a bot's queue: a QueuedSong plus the `vip` hint from the Song it came
+ * from, which a source needs at play time to resolve a preview. `vip` never leaves the daemon: replies
+ * and state events carry plain QueuedSongs.
+ */
+import { z } from 'zod';
+import { type QueuedSong, QueuedSongSchema, type Song } from '../../shared/domain/schemas';
+
+export const PlayableSongSchema = QueuedSongSchema.extend({ vip: z.boolean().optional() });
+export type PlayableSong = z.infer<typeof PlayableSongSchema>;
+
+export function playableSong(song: Song, requestedBy: string): PlayableSong {
+  return { ...song, requestedBy };
+}
+
+export function toQueuedSong(song: PlayableSong): QueuedSong {
+  return QueuedSongSchema.parse(song);
+}

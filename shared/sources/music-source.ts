@@ -1,0 +1,45 @@
+/**
+ * A music source (one platform adapter) as the daemon uses it at play time. Songs travel through the
+ * queue as metadata only; the playable stream is resolved when a song is about to play, because
+ * platform URLs expire within minutes.
+ *
+ * Contract for every implementation:
+ * - `resolveStream` never throws for outside failures (network, missing file, login, region lock):
+ *   it returns a Result whose error is a sentence a listener can read ("the file is missing").
+ * - It resolves one song; the caller decides what to do when it fails (the queue moves on).
+ * - A result with `previewSeconds` is a preview clip: the stream itself is only that long, and the
+ *   bot reports it as the track's effective duration.
+ */
+import type { Platform } from '../domain/constants';
+import type { Result } from '../result';
+
+/** Request headers some platforms require on their audio URLs (Referer, User-Agent, login cookie). */
+export interface StreamHeaders {
+  referer?: string;
+  userAgent?: string;
+  cookie?: string;
+}
+
+/** Where the audio is read from: shaped like the daemon's DecoderInput, so it passes straight through. */
+export type StreamInput =
+  | { kind: 'url'; url: string; headers?: StreamHeaders }
+  | { kind: 'file'; path: string };
+
+export interface ResolvedStream {
+  input: StreamInput;
+  /** Set when only a preview clip is playable (VIP or copyright-restricted): its length in seconds. */
+  previewSeconds?: number;
+}
+
+/** What a source needs to know about a song to find its audio. */
+export interface StreamRequest {
+  id: string;
+  platform: Platform;
+  /** The platform marked the song as VIP or restricted; a source may then resolve a preview. */
+  vip?: boolean;
+}
+
+export interface MusicSource {
+  readonly platform: Platform;
+  resolveStream(song: StreamRequest): Promise<Result<ResolvedStream>>;
+}

@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { eq } from 'drizzle-orm';
+import type { Ts3Options } from '../../daemon/bots/ts3-options';
+import { Daemon } from '../../daemon/daemon';
+import { parseLicenseRoot } from '../../daemon/ts3';
+import { type BotOp, isBotOp } from '../../shared/bus/bot-ops';
+import { InProcessBus } from '../../shared/bus/in-process-bus';
+import { type BotReply, BotReplySchema } from '../../shared/bus/messages';
+import { BOTS_EVENTS, botCommandSubject, SETTINGS_EVENTS } from '../../shared/bus/subjects';
+import { type Db, migrateDb, openDb } from '../../shared/db/client';
+import { bots, settings } from '../../shared/db/schema';
+import { type BotStatus, BotStatusSchema, type Song } from '../../shared/domain/schemas';
+import { UPLOADS_DIR } from '../../shared/sources/local-source';
+import { addToneUpload, type Tone } from '../helpers/tone-uploads';
+import type { Ts3TestServer } from '../ts3-server/ts3-test-server';
+
+export type { Tone };
+
+export const ACTOR = { id: 'u1', username: 'alice', role: 'admin' as const };
+
+export interface BotSpec {
+  name?: string;
+  defaultChannel?: string;
+  channelPassword?: string;
+  autoStart?: boolean;
+  port?: number;
+  profileConfig?: typeof bots.$inferInsert.profileConfig;
+}
+
+export class DaemonHarness {
+  daemon: Daemon | undefined;
+  readonly bus = new InProcessBus(30_000);
+
+  private constructor(
+    readonly db: Db,
+    readonly dataDir: string,
+    private readonly ts3: Ts3Options,
+  ) {}
+
+  static async create(server: Ts3TestServer, ts3: Partial<Ts3Options> = {}): Promise<DaemonHarness> {
+    const dataDir = mkdtempSync(join(tmpdir(), 'daemon-e2e-'));
+    mkdirSync(join(dataDir, UPLOADS_DIR));
+    const db = openDb({ url: `file:${join(dataDir, 'bot.db')}` });
+    await migrateDb(db);
+    const root = parseLicenseRoot(server.rootPublicKey);
+    if (!root.ok) throw new Error(root.error);
+    return new DaemonHarness(db, dataDir, { licenseRoot: root.value, ...ts3 });
+  }
+
+  async startDaemon(): Promise<Daemon> {
+    this.daemon = new Daemon({
+      db: this.db,
+      bus: this.bus,
+      daemonId: 'e2e',
+      dataDir: this.dataDir,
+      ts3: this.ts3,
+    });
+    await this.daemon.start();
+    return this.daemon;
+  }
+
+  async stopDaemon(): Promise<void> {
+    await this.daemon?.stop();
+    this.daemon = undefined;
+  }
+
+  async setSettings(values: Record<string, unknown>): Promise<void> {
+    for (const [key, raw] of Object.entries(values)) {
+      const row = { value: JSON.stringify(raw), updatedAt: new Date() };
+      await this.db
+        .insert(settings)
+        .values({ key, ...row })
+        .onConflictDoUpdate({ target: settings.key, set: row });
+    }
+    this.bus.publish(SETTINGS_EVENTS, { keys: Object.keys(values) });
+    await sleep(50);
+  }
+
+  /** Inserts a bot row and announces it, as the api does. */
+  async addBot(port: number, spec: BotSpec = {}): Promise<string> {
+    const id = randomUUID();
+    const now = new Date();
+    await this.db.insert(bots).values({
+      id,
+      name: spec.name ?? `bot-${id.slice(0, 6)}`,
+      serverAddress: '127.0.0.1',
+      serverPort: port,
+      nickname: spec.name ?? `Bot${id.slice(0, 4)}`,
+      defaultChannel: spec.defaultChannel ?? null,
+      channelPassword: spec.channelPassword ?? null,
+      autoStart: spec.autoStart ?? false,
+      profileConfig: spec.profileConfig ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    this.bus.publish(BOTS_EVENTS, { type: 'botCreated', botId: id });
+    await this.waitFor(() => this.daemon?.ownedBotIds().includes(id) ?? false, 2000, 'bot owned');
+    return id;
+  }
+
+  async botRow(id: string) {
+    return this.db.query.bots.findFirst({ where: eq(bots.id, id) });
+  }
+
+  /** Renders tones back to back into an upload and returns the Song that plays it. */
+  toneSong(name: string, tones: Tone[], bytes?: Buffer): Promise<Song> {
+    return addToneUpload(this.db, this.dataDir, name, tones, bytes);
+  }
+
+  async command(botId: string, op: BotOp | string, args?: unknown): Promise<BotReply> {
+    if (!isBotOp(op) && op !== 'bogus') throw new Error(`not an op: ${op}`);
+    const raw = await this.bus.request(
+      botCommandSubject(botId),
+      { op, args, actor: ACTOR },
+      { timeoutMs: 30_000 },
+    );
+    return BotReplySchema.parse(raw);
+  }
+
+  async status(botId: string): Promise<BotStatus> {
+    return BotStatusSchema.parse((await this.command(botId, 'status')).data);
+  }
+
+  async waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await sleep(50);
+    }
+  }
+
+  async waitForStatus(botId: string, check: (s: BotStatus) => boolean, timeoutMs: number, what: string) {
+    let last: BotStatus | undefined;
+    await this.waitFor(
+      async () => {
+        last = await this.status(botId);
+        return check(last);
+      },
+      timeoutMs,
+      `${what} (last status ${JSON.stringify(last)})`,
+    );
+    return last as BotStatus;
+  }
+
+  async close(): Promise<void> {
+    await this.stopDaemon();
+    await this.bus.close();
+    this.db.$client.close();
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
