@@ -48,18 +48,19 @@ async function currentQueue(ctx: CommandContext): Promise<Schemas['QueueView'] |
   return data ?? errorText(error);
 }
 
-async function firstSearchResult(ctx: CommandContext): Promise<Schemas['Song'] | string> {
+/** Songs for the command's text on its platform, or the text to reply when there are none. */
+async function searchSongs(ctx: CommandContext, limit: number): Promise<Schemas['Song'][] | string> {
   const { data, error } = await ctx.api.GET('/api/music/search', {
     params: {
       query: {
         q: ctx.command.text,
-        limit: 1,
+        limit,
         ...(ctx.command.platform ? { platform: ctx.command.platform } : {}),
       },
     },
   });
   if (!data) return errorText(error);
-  return data.songs[0] ?? receipts.noResults(ctx.command.text);
+  return data.songs.length ? data.songs : receipts.noResults(ctx.command.text);
 }
 
 const simple = (
@@ -94,8 +95,9 @@ export const CHAT_COMMANDS: Readonly<Record<string, CommandSpec>> = {
     run: async (ctx) => {
       const missing = needText(ctx, 'playnext <song>');
       if (missing) return missing;
-      const song = await firstSearchResult(ctx);
-      if (typeof song === 'string') return song;
+      const found = await searchSongs(ctx, 1);
+      const song = typeof found === 'string' ? undefined : found[0];
+      if (!song) return typeof found === 'string' ? found : receipts.noResults(ctx.command.text);
       return replyOf(
         await ctx.api.POST('/api/player/{botId}/play-next-song', { ...path(ctx.botId), body: { song } }),
       );
@@ -106,18 +108,9 @@ export const CHAT_COMMANDS: Readonly<Record<string, CommandSpec>> = {
     run: async (ctx) => {
       const missing = needText(ctx, 'search <words>');
       if (missing) return missing;
-      const { data, error } = await ctx.api.GET('/api/music/search', {
-        params: {
-          query: {
-            q: ctx.command.text,
-            limit: SEARCH_LINES,
-            ...(ctx.command.platform ? { platform: ctx.command.platform } : {}),
-          },
-        },
-      });
-      if (!data) return errorText(error);
-      if (!data.songs.length) return receipts.noResults(ctx.command.text);
-      return data.songs.map((s, i) => `${i + 1}. ${songLine(s)}`).join('\n');
+      const found = await searchSongs(ctx, SEARCH_LINES);
+      if (typeof found === 'string') return found;
+      return found.map((s, i) => `${i + 1}. ${songLine(s)}`).join('\n');
     },
   },
   next: simple('/next'),

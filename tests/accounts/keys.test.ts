@@ -1,16 +1,15 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiKeys } from '../../shared/db/schema';
-import { createKey, createMember, type Session, setupAdmin } from '../helpers/accounts';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { createKey, createMember, type Session, withAdminApp } from '../helpers/accounts';
+import type { TestApp } from '../helpers/test-app';
 
 let t: TestApp;
 let admin: Session;
-beforeAll(async () => {
-  t = await startTestApp();
-  admin = await setupAdmin(t);
+withAdminApp((app, session) => {
+  t = app;
+  admin = session;
 });
-afterAll(() => t.close());
 
 describe('API keys', () => {
   it('returns the raw key once and stores only its hash and display prefix', async () => {

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { botGrants, bots, personalLinks, savedQueues, sessions } from '../../shared/db/schema';
 import { GUEST_PRINCIPAL_ID } from '../../shared/domain/constants';
 import {
@@ -10,16 +10,16 @@ import {
   PASSWORD,
   type Session,
   setupAdmin,
+  withAdminApp,
 } from '../helpers/accounts';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 
 let t: TestApp;
 let admin: Session;
-beforeAll(async () => {
-  t = await startTestApp();
-  admin = await setupAdmin(t);
+withAdminApp((app, session) => {
+  t = app;
+  admin = session;
 });
-afterAll(() => t.close());
 
 const path = (id: string) => ({ params: { path: { id } } });
 

@@ -1,17 +1,16 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BOTS_EVENTS } from '../../shared/bus/subjects';
 import { botGrants, bots } from '../../shared/db/schema';
-import { createMember, type Session, setupAdmin } from '../helpers/accounts';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { createMember, type Session, withAdminApp } from '../helpers/accounts';
+import type { TestApp } from '../helpers/test-app';
 
 let t: TestApp;
 let admin: Session;
-beforeAll(async () => {
-  t = await startTestApp();
-  admin = await setupAdmin(t);
+withAdminApp((app, session) => {
+  t = app;
+  admin = session;
 });
-afterAll(() => t.close());
 
 const PNG_1X1 = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',

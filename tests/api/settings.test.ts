@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { settings } from '../../shared/db/schema';
 import { DEFAULT_ENABLED_PROVIDERS } from '../../shared/domain/constants';
-import { createMember, type Session, setupAdmin } from '../helpers/accounts';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { createMember, type Session, withAdminApp } from '../helpers/accounts';
+import type { TestApp } from '../helpers/test-app';
 
 let t: TestApp;
 let admin: Session;
-beforeAll(async () => {
-  t = await startTestApp();
-  admin = await setupAdmin(t);
+withAdminApp((app, session) => {
+  t = app;
+  admin = session;
 });
-afterAll(() => t.close());
 
 const save = (body: Record<string, unknown>) => admin.api.POST('/api/bot/settings', { body: body as never });
 

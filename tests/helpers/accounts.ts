@@ -3,11 +3,11 @@
  * keys via /api/keys. Names are unique per call so tests never collide.
  */
 import { randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { ApiClient } from '../../openapi/client';
 import { bots } from '../../shared/db/schema';
 import type { CookieJar } from './cookie-jar';
-import type { TestApp } from './test-app';
+import { startTestApp, type TestApp, type TestAppOptions } from './test-app';
 
 export const PASSWORD = 'correct horse battery';
 
@@ -78,4 +78,17 @@ export async function insertBot(t: TestApp, name = uniqueName('bot')): Promise<s
   t.bus.publish('bots.events', { type: 'botCreated', botId: id });
   await new Promise((r) => setTimeout(r, 20));
   return id;
+}
+
+/**
+ * One app per test file with its first admin signed in: registers the set-up and tear-down hooks and
+ * hands both to `ready` once they exist.
+ */
+export function withAdminApp(ready: (t: TestApp, admin: Session) => void, options?: TestAppOptions): void {
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    app = await startTestApp(options);
+    ready(app, await setupAdmin(app));
+  });
+  afterAll(() => app?.close());
 }
