@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../api/app';
 import { listen, type RunningServer } from '../../api/server';
-import { chatApiFactory } from '../../daemon/chat/chat-api';
 import type { Ts3Options } from '../../daemon/bots/ts3-options';
+import { chatApiFactory } from '../../daemon/chat/chat-api';
 import { Daemon } from '../../daemon/daemon';
 import { type ApiClient, createApiClient } from '../../openapi/client';
 import type { Bus } from '../../shared/bus/bus';
@@ -68,7 +68,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const daemon =
     options.withDaemon === false
       ? undefined
-      : new Daemon({ db, bus, daemonId: 'test-daemon', dataDir, chat, ...(options.ts3 ? { ts3: options.ts3 } : {}) });
+      : new Daemon({
+          db,
+          bus,
+          daemonId: 'test-daemon',
+          dataDir,
+          chat,
+          ...(options.ts3 ? { ts3: options.ts3 } : {}),
+        });
   await daemon?.start();
   const { app } = built;
   let server: RunningServer | undefined;
