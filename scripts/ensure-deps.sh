@@ -27,7 +27,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "installing Debian packages: ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    apt-get install -y -qq "${missing[@]}" >/dev/null
   else
     echo "missing system packages: ${missing[*]}" >&2
     echo "install them with: sudo apt-get install -y ${missing[*]}" >&2
