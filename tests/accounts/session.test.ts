@@ -130,6 +130,21 @@ describe('login, me and logout', () => {
     expect((await attempt('198.51.100.2', PASSWORD)).status).toBe(200);
   });
 
+  it('ignores X-Forwarded-For unless TRUST_PROXY is on, so the header cannot dodge the limit', async () => {
+    t = await startTestApp({ env: { TRUST_PROXY: '0' } });
+    await setupAdmin(t, 'boss');
+    const statuses = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await raw('/api/session/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `192.0.2.${i}` },
+        body: JSON.stringify({ username: 'boss', password: 'wrong password' }),
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+
   it('marks the cookie Secure behind a trusted HTTPS proxy', async () => {
     t = await startTestApp({ env: { TRUST_PROXY: '1' } });
     const res = await raw('/api/session/setup', {
