@@ -13,6 +13,7 @@ import { bots } from '../shared/db/schema';
 import { logger } from '../shared/logger';
 import { readSettings, type StoredSettings } from '../shared/settings/settings';
 import { LocalSource } from '../shared/sources/local-source';
+import { QqMusicSource } from '../shared/sources/qq-music/qq-music-source';
 import { SourceRegistry } from '../shared/sources/source-registry';
 import type { FrameScheduler } from './audio/frame-scheduler';
 import { type BotChat, type BotRow, BotRuntime } from './bots/bot-runtime';
@@ -49,7 +50,11 @@ export class Daemon {
 
   constructor(private readonly deps: DaemonDeps) {
     this.sources =
-      deps.sources ?? new SourceRegistry([new LocalSource(deps.db, deps.dataDir ?? loadConfig().dataDir)]);
+      deps.sources ??
+      new SourceRegistry([
+        new LocalSource(deps.db, deps.dataDir ?? loadConfig().dataDir),
+        QqMusicSource.fromDb(deps.db),
+      ]);
     this.ts3 = deps.ts3 ?? ts3OptionsFromEnv();
   }
 

@@ -10,7 +10,6 @@ export const SEARCH_DEFAULT_LIMIT = 20;
 export function musicRoutes(finder: SongFinder) {
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(searchMusic, async (c) => {
     const { q, platform, limit = SEARCH_DEFAULT_LIMIT, offset = 0 } = c.req.valid('query');
-    const { catalog } = await finder.catalog(platform);
-    return c.json({ songs: await catalog.search(q, limit, offset), albums: [], playlists: [] }, 200);
+    return c.json({ songs: await finder.search(q, platform, limit, offset), albums: [], playlists: [] }, 200);
   });
 }

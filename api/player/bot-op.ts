@@ -1,7 +1,9 @@
 /**
  * Runs one bot operation for a REST call: checks the bot exists (access was checked by the policy),
  * asks its daemon, and turns a refusal into the API error with the receipt as its text. A refusal
- * because the bot is disconnected also carries `{message, ok: false}` (DECISIONS.md).
+ * because the bot is disconnected also carries `{message, ok: false}` (DECISIONS.md). A reply that
+ * answers 200 with `ok: false` (nothing could be played) is a result, not a refusal: the route shows
+ * it as `{ok: false, message}`.
  */
 
 import type { BotOp, BotOpArgs } from '../../shared/bus/bot-ops';
@@ -33,7 +35,7 @@ export async function runBotOp<Op extends BotOp>(
   await findBot(deps.db, botId);
   const timeoutMs = SLOW_OPS[op];
   const reply = await askBot(deps, botId, op, args, actorOf(principal), timeoutMs ? { timeoutMs } : {});
-  if (!reply.ok) {
+  if (!reply.ok && reply.status !== 200) {
     const message = reply.message ?? `${op} failed`;
     throw new ApiError(
       reply.status as ConstructorParameters<typeof ApiError>[0],

@@ -1,13 +1,15 @@
 /**
  * Finds what a player call asks for: picks the platform (SPEC.md platform rules), then asks that
- * platform's catalog. A disabled platform is a 400, an unavailable one a 501, nothing found a 404.
+ * platform's catalog. A disabled platform is a 400, an unavailable one a 501, nothing found a 404,
+ * and a platform that could not answer (network, refusal) a 502 carrying the catalog's sentence.
  */
 import type { Platform } from '../../shared/domain/constants';
 import type { Song } from '../../shared/domain/schemas';
 import { receipts } from '../../shared/receipts';
+import type { Result } from '../../shared/result';
 import { readSettings } from '../../shared/settings/settings';
 import type { CatalogLookup } from '../../shared/sources/catalog/catalogs';
-import type { SongCatalog } from '../../shared/sources/catalog/song-catalog';
+import type { SongCatalog, SongList } from '../../shared/sources/catalog/song-catalog';
 import { choosePlatform } from '../../shared/sources/platform-choice';
 import type { AppDeps } from '../env';
 import { ApiError } from '../errors';
@@ -33,26 +35,40 @@ export class SongFinder {
     return { platform: choice.value, catalog };
   }
 
+  async search(query: string, platform: Platform | undefined, limit: number, offset = 0): Promise<Song[]> {
+    const { platform: chosen, catalog } = await this.catalog(platform);
+    return answered(chosen, await catalog.search(query, limit, offset));
+  }
+
   async firstResult(query: string, platform: Platform | undefined): Promise<Song> {
-    const { catalog } = await this.catalog(platform);
-    const [first] = await catalog.search(query, 1);
+    const [first] = await this.search(query, platform, 1);
     if (!first) throw new ApiError(404, receipts.noResults(query));
     return first;
   }
 
   async byId(songId: string, platform: Platform | undefined): Promise<Song> {
-    const { catalog } = await this.catalog(platform);
-    const song = await catalog.song(songId);
+    const { platform: chosen, catalog } = await this.catalog(platform);
+    const song = answered(chosen, await catalog.song(songId));
     if (!song) throw new ApiError(404, 'song not found');
     return song;
   }
 
-  async collection(kind: 'playlist' | 'album', id: string, platform: Platform | undefined): Promise<Song[]> {
+  async collection(
+    kind: 'playlist' | 'album',
+    id: string,
+    platform: Platform | undefined,
+  ): Promise<SongList> {
     const { platform: chosen, catalog } = await this.catalog(platform);
     const load = catalog[kind];
     if (!load) throw new ApiError(501, `the source ${chosen} has no ${kind}s`);
-    const songs = await load.call(catalog, id);
-    if (!songs) throw new ApiError(404, `${kind} not found`);
-    return songs;
+    const list = answered(chosen, await load.call(catalog, id));
+    if (!list) throw new ApiError(404, `${kind} not found`);
+    return list;
   }
+}
+
+/** A catalog's failure is the platform's, not ours: 502 with its sentence. */
+function answered<T>(platform: Platform, result: Result<T>): T {
+  if (!result.ok) throw new ApiError(502, `${platform}: ${result.error}`);
+  return result.value;
 }

@@ -9,6 +9,7 @@ import { bots, playHistory } from '../../shared/db/schema';
 import { DEFAULT_PROFILE_CONFIG, PLATFORMS, type Platform } from '../../shared/domain/constants';
 import { BotStatusSchema, QueuedSongSchema, type Song } from '../../shared/domain/schemas';
 import { receipts } from '../../shared/receipts';
+import type { SongList } from '../../shared/sources/catalog/song-catalog';
 import type { Principal } from '../auth/principal';
 import { findBot } from '../bots/find-bot';
 import type { AppDeps, AppEnv } from '../env';
@@ -30,9 +31,15 @@ class PlayerCall {
     readonly botId: string,
   ) {}
 
+  /** Runs an op; `ok` is false when it answered but did not do what was asked (a song that cannot play). */
+  async outcome<Op extends BotOp>(op: Op, args: BotOpArgs<Op>): Promise<{ ok: boolean; message: string }> {
+    const reply = await runBotOp(this.deps, this.principal, this.botId, op, args);
+    return { ok: reply.ok, message: receiptOf(reply) };
+  }
+
   /** Runs an op and returns its receipt. */
   async receipt<Op extends BotOp>(op: Op, args: BotOpArgs<Op>): Promise<string> {
-    return receiptOf(await runBotOp(this.deps, this.principal, this.botId, op, args));
+    return (await this.outcome(op, args)).message;
   }
 
   /** Runs an op and returns its data. */
@@ -42,20 +49,28 @@ class PlayerCall {
   }
 
   /** Enqueues or plays one song, recording who asked. */
-  song(op: 'playSong' | 'playNowSong' | 'playNextSong' | 'addSong', song: Song): Promise<string> {
-    return this.receipt(op, { song, requestedBy: requesterOf(this.principal) });
+  song(
+    op: 'playSong' | 'playNowSong' | 'playNextSong' | 'addSong',
+    song: Song,
+  ): Promise<{ ok: boolean; message: string }> {
+    return this.outcome(op, { song, requestedBy: requesterOf(this.principal) });
   }
 
-  /** Loads a list of songs under a label (playlist, album). */
-  load(songs: Song[], mode: 'replace' | 'append', label: string): Promise<string> {
-    return this.receipt('loadSongs', { songs, mode, label, requestedBy: requesterOf(this.principal) });
+  /** Loads a collection under a label (playlist, album); `totalCount` is set when the source filtered it. */
+  load({ songs, totalCount }: SongList, mode: 'replace' | 'append', label: string) {
+    return this.outcome('loadSongs', {
+      songs,
+      mode,
+      label,
+      requestedBy: requesterOf(this.principal),
+      ...(totalCount !== undefined && { totalCount }),
+    });
   }
 }
 
 export function playerRoutes(deps: AppDeps, finder: SongFinder) {
   type Ctx = { get(key: 'principal'): Principal | undefined; req: { param(name: 'botId'): string } };
   const call = (c: Ctx) => new PlayerCall(deps, c.get('principal')!, c.req.param('botId'));
-  const ok = (message: string) => ({ ok: true, message });
 
   return (
     new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
@@ -63,55 +78,58 @@ export function playerRoutes(deps: AppDeps, finder: SongFinder) {
       .openapi(routes.play, async (c) => {
         const { query, platform } = c.req.valid('json');
         return c.json(
-          { message: await call(c).song('playSong', await finder.firstResult(query, platform)) },
+          { message: (await call(c).song('playSong', await finder.firstResult(query, platform))).message },
           200,
         );
       })
       .openapi(routes.add, async (c) => {
         const { query, platform } = c.req.valid('json');
         return c.json(
-          { message: await call(c).song('addSong', await finder.firstResult(query, platform)) },
+          { message: (await call(c).song('addSong', await finder.firstResult(query, platform))).message },
           200,
         );
       })
       .openapi(routes.playById, async (c) => {
         const { songId, platform } = c.req.valid('json');
-        return c.json({ message: await call(c).song('playSong', await finder.byId(songId, platform)) }, 200);
+        const { message } = await call(c).song('playSong', await finder.byId(songId, platform));
+        return c.json({ message }, 200);
       })
       .openapi(routes.addById, async (c) => {
         const { songId, platform } = c.req.valid('json');
-        return c.json({ message: await call(c).song('addSong', await finder.byId(songId, platform)) }, 200);
+        const { message } = await call(c).song('addSong', await finder.byId(songId, platform));
+        return c.json({ message }, 200);
       })
 
       // Song objects as the music endpoints return them.
       .openapi(routes.playSong, async (c) =>
-        c.json(ok(await call(c).song('playSong', c.req.valid('json').song)), 200),
+        c.json(await call(c).song('playSong', c.req.valid('json').song), 200),
       )
       .openapi(routes.playNowSong, async (c) =>
-        c.json(ok(await call(c).song('playNowSong', c.req.valid('json').song)), 200),
+        c.json(await call(c).song('playNowSong', c.req.valid('json').song), 200),
       )
       .openapi(routes.playNextSong, async (c) =>
-        c.json(ok(await call(c).song('playNextSong', c.req.valid('json').song)), 200),
+        c.json(await call(c).song('playNextSong', c.req.valid('json').song), 200),
       )
       .openapi(routes.addSong, async (c) =>
-        c.json({ message: await call(c).song('addSong', c.req.valid('json').song) }, 200),
+        c.json({ message: (await call(c).song('addSong', c.req.valid('json').song)).message }, 200),
       )
 
       // Collections.
       .openapi(routes.playPlaylist, async (c) => {
         const { playlistId, platform } = c.req.valid('json');
-        const songs = await finder.collection('playlist', playlistId, platform);
-        return c.json(ok(await call(c).load(songs, 'replace', `playlist ${playlistId}`)), 200);
+        const list = await finder.collection('playlist', playlistId, platform);
+        return c.json(await call(c).load(list, 'replace', `playlist ${playlistId}`), 200);
       })
       .openapi(routes.playAlbum, async (c) => {
         const { albumId, platform } = c.req.valid('json');
-        const songs = await finder.collection('album', albumId, platform);
-        return c.json(ok(await call(c).load(songs, 'replace', `album ${albumId}`)), 200);
+        const list = await finder.collection('album', albumId, platform);
+        return c.json(await call(c).load(list, 'replace', `album ${albumId}`), 200);
       })
       .openapi(routes.appendPlaylist, async (c) => {
         const { playlistId, platform } = c.req.valid('json');
-        const songs = await finder.collection('playlist', playlistId, platform);
-        return c.json({ message: await call(c).load(songs, 'append', `playlist ${playlistId}`) }, 200);
+        const list = await finder.collection('playlist', playlistId, platform);
+        const { message } = await call(c).load(list, 'append', `playlist ${playlistId}`);
+        return c.json({ message }, 200);
       })
       .openapi(routes.startFm, async (c) => {
         const player = call(c);

@@ -121,13 +121,14 @@ export function savedQueueRoutes(deps: AppDeps) {
         throw new ApiError(403, 'missing capability player.queue');
       const songs = storedSongs(row);
       if (!songs.length) return c.json({ ok: false, loaded: 0, mode }, 200);
-      await runBotOp(deps, principal, botId, 'loadSongs', {
+      const reply = await runBotOp(deps, principal, botId, 'loadSongs', {
         songs,
         mode,
         label: row.name,
         requestedBy: requesterOf(principal),
       });
-      return c.json({ ok: true, loaded: songs.length, mode }, 200);
+      // Nothing in the list could be played: the bot kept its queue, so nothing was loaded.
+      return c.json({ ok: reply.ok, loaded: reply.ok ? songs.length : 0, mode }, 200);
     })
 
     .openapi(deleteSavedQueue, async (c) => {

@@ -5,7 +5,13 @@
  * has stayed empty for the idle timeout.
  */
 import { EventEmitter } from 'node:events';
-import type { ClientLeft, ClientMoved, TalkStatus, Ts3Client } from '../ts3';
+import type { ClientLeft, ClientMoved, TalkStatus, Ts3ClientEvents } from '../ts3';
+
+/** What the watch reads of the client (a Ts3Client, or a small fake in unit tests). */
+export type WatchedClient = Pick<EventEmitter<Ts3ClientEvents>, 'on' | 'off'> & {
+  readonly clientId: number;
+  clientsInChannel(): readonly { id: number }[];
+};
 
 export interface ChannelWatchEvents {
   alone: [alone: boolean];
@@ -30,7 +36,7 @@ export class ChannelWatch extends EventEmitter<ChannelWatchEvents> {
     talk: (status: TalkStatus) => this.onTalk(status),
   };
 
-  constructor(private readonly client: Ts3Client) {
+  constructor(private readonly client: WatchedClient) {
     super();
     this.isAlone = this.othersInChannel().length === 0;
     client.on('clientEnter', this.clientListeners.enter);
@@ -43,7 +49,7 @@ export class ChannelWatch extends EventEmitter<ChannelWatchEvents> {
     return this.isAlone;
   }
 
-  /** 0 switches the idle disconnect off. */
+  /** In milliseconds, so tests can use short ones (settings speak minutes); 0 switches it off. */
   setIdleTimeout(idleTimeoutMs: number): void {
     this.idleTimeoutMs = idleTimeoutMs;
     this.armIdleTimer();

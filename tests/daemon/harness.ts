@@ -7,14 +7,15 @@ import { eq } from 'drizzle-orm';
 import type { Ts3Options } from '../../daemon/bots/ts3-options';
 import { Daemon } from '../../daemon/daemon';
 import { parseLicenseRoot } from '../../daemon/ts3';
-import { type BotOp, isBotOp } from '../../shared/bus/bot-ops';
+import { type BotOp, isBotOp, QueueReplySchema } from '../../shared/bus/bot-ops';
 import { InProcessBus } from '../../shared/bus/in-process-bus';
 import { type BotReply, BotReplySchema } from '../../shared/bus/messages';
 import { BOTS_EVENTS, botCommandSubject, SETTINGS_EVENTS } from '../../shared/bus/subjects';
 import { type Db, migrateDb, openDb } from '../../shared/db/client';
 import { bots, settings } from '../../shared/db/schema';
-import { type BotStatus, BotStatusSchema, type Song } from '../../shared/domain/schemas';
+import { type BotStatus, BotStatusSchema, type QueuedSong, type Song } from '../../shared/domain/schemas';
 import { UPLOADS_DIR } from '../../shared/sources/local-source';
+import type { SourceRegistry } from '../../shared/sources/source-registry';
 import { addToneUpload, type Tone } from '../helpers/tone-uploads';
 import type { Ts3TestServer } from '../ts3-server/ts3-test-server';
 
@@ -51,13 +52,15 @@ export class DaemonHarness {
     return new DaemonHarness(db, dataDir, { licenseRoot: root.value, ...ts3 });
   }
 
-  async startDaemon(): Promise<Daemon> {
+  /** `sources` replaces the default (uploads only), e.g. with a test source for a platform. */
+  async startDaemon(sources?: SourceRegistry): Promise<Daemon> {
     this.daemon = new Daemon({
       db: this.db,
       bus: this.bus,
       daemonId: 'e2e',
       dataDir: this.dataDir,
       ts3: this.ts3,
+      ...(sources ? { sources } : {}),
     });
     await this.daemon.start();
     return this.daemon;
@@ -119,6 +122,12 @@ export class DaemonHarness {
       { timeoutMs: 30_000 },
     );
     return BotReplySchema.parse(raw);
+  }
+
+  /** The queue as the bot reports it. */
+  async queue(botId: string): Promise<QueuedSong[]> {
+    const data = (await this.command(botId, 'queue')).data;
+    return QueueReplySchema.parse(data).queue;
   }
 
   async status(botId: string): Promise<BotStatus> {

@@ -7,17 +7,19 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { parseLicenseRoot, type TextMessage, type Ts3Client } from '../../daemon/ts3';
+import type { TextMessage, Ts3Client } from '../../daemon/ts3';
 import { savedQueues } from '../../shared/db/schema';
 import type { Song } from '../../shared/domain/schemas';
 import { receipts } from '../../shared/receipts';
 import { type WsMessage, WsMessageSchema } from '../../shared/ws-messages';
-import { type Session, setupAdmin } from '../helpers/accounts';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import type { Session } from '../helpers/accounts';
+import type { TestApp } from '../helpers/test-app';
 import { addToneUpload } from '../helpers/tone-uploads';
+import { startVoiceApp, type VoiceApp } from '../helpers/voice-app';
 import { makeClient, nextEvent } from '../ts3/helpers';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
+import type { Ts3TestServer } from '../ts3-server/ts3-test-server';
 
+let app: VoiceApp;
 let server: Ts3TestServer;
 let t: TestApp;
 let admin: Session;
@@ -27,17 +29,10 @@ const songs: Song[] = [];
 const bot = () => ({ params: { path: { botId } } });
 
 beforeAll(async () => {
-  server = await Ts3TestServer.start();
-  const root = parseLicenseRoot(server.rootPublicKey);
-  if (!root.ok) throw new Error(root.error);
-  t = await startTestApp({ ts3: { licenseRoot: root.value } });
-  admin = await setupAdmin(t);
+  app = await startVoiceApp({ name: 'DJ', nickname: 'DJ Bot' });
+  ({ server, t, admin, botId } = app);
   // Uploaded files are the only source here; make them the default so chat searches reach them.
   await admin.api.POST('/api/bot/settings', { body: { defaultPlatform: 'local' } });
-  const created = await admin.api.POST('/api/bot', {
-    body: { name: 'DJ', serverAddress: '127.0.0.1', serverPort: server.port, nickname: 'DJ Bot' },
-  });
-  botId = created.data!.id;
   for (const [name, frequencyHz] of [
     ['Alpha', 440],
     ['Beta', 660],
@@ -49,8 +44,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await listener?.disconnect().catch(() => undefined);
-  await t?.close();
-  await server?.close();
+  await app?.close();
 });
 
 describe('a disconnected bot', () => {

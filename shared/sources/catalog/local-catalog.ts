@@ -3,6 +3,7 @@ import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { uploads } from '../../db/schema';
 import type { Song } from '../../domain/schemas';
+import { ok, type Result } from '../../result';
 import type { SongCatalog } from './song-catalog';
 
 type UploadRow = typeof uploads.$inferSelect;
@@ -23,7 +24,7 @@ export function uploadToSong(upload: UploadRow): Song {
 export class LocalCatalog implements SongCatalog {
   constructor(private readonly db: Db) {}
 
-  async search(query: string, limit: number, offset = 0): Promise<Song[]> {
+  async search(query: string, limit: number, offset = 0): Promise<Result<Song[]>> {
     // LIKE wildcards in the query are matched literally.
     const pattern = `%${query.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
     const rows = await this.db
@@ -33,11 +34,11 @@ export class LocalCatalog implements SongCatalog {
       .orderBy(desc(uploads.createdAt))
       .limit(limit)
       .offset(offset);
-    return rows.map(uploadToSong);
+    return ok(rows.map(uploadToSong));
   }
 
-  async song(id: string): Promise<Song | undefined> {
+  async song(id: string): Promise<Result<Song | undefined>> {
     const row = await this.db.query.uploads.findFirst({ where: eq(uploads.id, id) });
-    return row && uploadToSong(row);
+    return ok(row && uploadToSong(row));
   }
 }

@@ -1,0 +1,96 @@
+/**
+ * One call to QQ Music's `musicu.fcg` gateway: a JSON POST of `{comm, req_0: {module, method, param}}`
+ * whose answer carries a top-level `code` and `req_0: {code, data}`. Every failure (network, HTTP
+ * status, error code, unexpected shape) comes back as a Result with a sentence a listener can read.
+ *
+ * Request and answer shapes from public clients: jsososo/QQMusicApi (routes/song.js: `comm` with
+ * `uin`, `ct`, `cv`, `authst`; routes/album.js: the module/method/param request) and
+ * L-1124/QQMusicApi (qqmusic_api/modules/*.py: module and method names).
+ */
+import type { z } from 'zod';
+import { err, ok, type Result } from '../../result';
+import type { LoginLookup, QqLogin } from './qq-music-login';
+import { EnvelopeSchema } from './qq-music-schemas';
+
+export const MUSICU_URL = 'https://u.y.qq.com/cgi-bin/musicu.fcg';
+/** QQ Music refuses requests (API and audio CDN alike) that do not look like they come from its site. */
+export const QQ_REFERER = 'https://y.qq.com/';
+export const QQ_USER_AGENT =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
+const TIMEOUT_MS = 10_000;
+/** `req_0.code` QQ Music answers when the login cookie has expired or is incomplete. */
+const LOGIN_EXPIRED_CODE = 1000;
+
+export interface MusicuRequest {
+  module: string;
+  method: string;
+  param: Record<string, unknown>;
+}
+
+export class MusicuClient {
+  constructor(private readonly login: LoginLookup) {}
+
+  /** The stored login, for callers that also need it outside the request (audio headers, filtering). */
+  currentLogin(): Promise<QqLogin | undefined> {
+    return this.login();
+  }
+
+  async call<T extends z.ZodType>(
+    request: MusicuRequest,
+    dataSchema: T,
+    login?: QqLogin,
+  ): Promise<Result<z.output<T>>> {
+    const account = login ?? (await this.login());
+    const body = {
+      comm: {
+        ct: 24,
+        cv: 0,
+        format: 'json',
+        uin: account?.uin ?? '0',
+        ...(account && { authst: account.musicKey }),
+      },
+      req_0: request,
+    };
+    let response: Response;
+    try {
+      response = await fetch(MUSICU_URL, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          referer: QQ_REFERER,
+          'user-agent': QQ_USER_AGENT,
+          ...(account && { cookie: account.cookie }),
+        },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch (error) {
+      return err(
+        `QQ Music could not be reached (${error instanceof Error ? error.message : 'network error'})`,
+      );
+    }
+    if (!response.ok) return err(`QQ Music answered HTTP ${response.status}`);
+    let json: unknown;
+    try {
+      json = await response.json();
+    } catch {
+      return err('QQ Music answered with something that is not JSON');
+    }
+    return readAnswer(json, request, dataSchema);
+  }
+}
+
+function readAnswer<T extends z.ZodType>(
+  json: unknown,
+  request: MusicuRequest,
+  schema: T,
+): Result<z.output<T>> {
+  const envelope = EnvelopeSchema.safeParse(json);
+  if (!envelope.success) return err(`QQ Music answered ${request.method} in an unexpected shape`);
+  const { code, req_0: answer } = envelope.data;
+  if (code !== 0 || !answer) return err(`QQ Music refused the request (code ${code})`);
+  if (answer.code === LOGIN_EXPIRED_CODE) return err('the QQ Music login has expired; log in again');
+  if (answer.code !== 0) return err(`QQ Music refused ${request.method} (code ${answer.code})`);
+  const data = schema.safeParse(answer.data);
+  return data.success ? ok(data.data) : err(`QQ Music answered ${request.method} in an unexpected shape`);
+}

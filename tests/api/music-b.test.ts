@@ -1,0 +1,70 @@
+/**
+ * `music_b` (QQ Music) through the real app, with msw standing in for `musicu.fcg`: search answers
+ * mapped songs, a platform failure is a 502 (never a 500), and a playlist on a disconnected bot is
+ * refused before the queue changes.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { receipts } from '../../shared/receipts';
+import { insertBot, type Session, withAdminApp } from '../helpers/accounts';
+import { failedWith, useQqMusicApi } from '../helpers/qq-music-api';
+import type { TestApp } from '../helpers/test-app';
+
+const api = useQqMusicApi();
+let t: TestApp;
+let admin: Session;
+let botId: string;
+withAdminApp((app, session) => {
+  t = app;
+  admin = session;
+});
+beforeAll(async () => {
+  botId = await insertBot(t);
+});
+
+describe('music_b through the api', () => {
+  it('searches QQ Music', async () => {
+    const { data, response } = await admin.api.GET('/api/music/search', {
+      params: { query: { q: 'sunny', platform: 'music_b', limit: 5 } },
+    });
+    expect(response.status).toBe(200);
+    expect(data?.songs.map((s) => [s.id, s.name, s.vip ?? false])).toEqual([
+      ['0039MnYb0qxYhV', 'Sunny Day', false],
+      ['001VipTrack001', 'Paid Tune', true],
+    ]);
+    expect(api.requests[0]!.req_0.param).toMatchObject({ query: 'sunny', num_per_page: 5 });
+  });
+
+  it('answers 502 with the reason when QQ Music refuses', async () => {
+    api.answer('music.search.SearchCgiService.DoSearchForQQMusicDesktop', failedWith(2001));
+    const { error, response } = await admin.api.GET('/api/music/search', {
+      params: { query: { q: 'sunny', platform: 'music_b' } },
+    });
+    expect(response.status).toBe(502);
+    expect(error).toEqual({ error: 'music_b: QQ Music refused DoSearchForQQMusicDesktop (code 2001)' });
+  });
+
+  it('refuses a playlist on a disconnected bot with 409 and leaves the queue alone', async () => {
+    const bot = { params: { path: { botId } } };
+    const played = await admin.api.POST('/api/player/{botId}/play-playlist', {
+      ...bot,
+      body: { playlistId: '7256912512', platform: 'music_b' },
+    });
+    expect(played.response.status).toBe(409);
+    expect((played.error as { message?: string }).message).toBe(receipts.notConnected());
+    expect(api.requests.map((r) => r.req_0.method)).toEqual(['uniform_get_Dissinfo']);
+    const queue = await admin.api.GET('/api/player/{botId}/queue', bot);
+    expect(queue.data?.queue).toEqual([]);
+  });
+
+  it('answers 404 for an unknown playlist', async () => {
+    api.answer('music.srfDissInfo.aiDissInfo.uniform_get_Dissinfo', {
+      code: 0,
+      req_0: { code: 0, data: { dirinfo: { id: 0 }, songlist: [] } },
+    });
+    const { response } = await admin.api.POST('/api/player/{botId}/play-playlist', {
+      params: { path: { botId } },
+      body: { playlistId: '1', platform: 'music_b' },
+    });
+    expect(response.status).toBe(404);
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * A stand-in for QQ Music's `musicu.fcg` gateway (msw): it checks each request has the real shape
+ * (a JSON POST of `{comm, req_0: {module, method, param}}`) and answers the module/method pair from
+ * the trimmed fixtures in tests/fixtures/qq-music. Tests swap single answers with `answer(...)` and
+ * read what was asked in `requests`. Loopback requests pass through untouched (the api under test,
+ * local audio servers).
+ *
+ * Shapes from jsososo/QQMusicApi (routes/song.js, routes/album.js) and L-1124/QQMusicApi
+ * (qqmusic_api/modules/*.py); see tests/fixtures/qq-music/README.md.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { z } from 'zod';
+import { MUSICU_URL } from '../../shared/sources/qq-music/musicu-client';
+
+export const MusicuRequestSchema = z.object({
+  comm: z.object({ ct: z.number(), cv: z.number(), uin: z.string(), authst: z.string().optional() }),
+  req_0: z.object({ module: z.string(), method: z.string(), param: z.record(z.string(), z.unknown()) }),
+});
+export type MusicuRequest = z.infer<typeof MusicuRequestSchema> & { cookie: string | null };
+
+export function qqFixture(name: string): unknown {
+  return JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/qq-music', `${name}.json`), 'utf8'));
+}
+
+/** The fixture answering each module.method pair by default. */
+const DEFAULT_ANSWERS: Record<string, string> = {
+  'music.search.SearchCgiService.DoSearchForQQMusicDesktop': 'search',
+  'music.trackInfo.UniformRuleCtrl.CgiGetTrackInfo': 'track-info',
+  'music.srfDissInfo.aiDissInfo.uniform_get_Dissinfo': 'playlist',
+  'music.musichallAlbum.AlbumSongList.GetAlbumSongList': 'album',
+  'vkey.GetVkeyServer.CgiGetVkey': 'vkey',
+};
+
+/** What a test wants a module.method answered with: a JSON body, or a Response made from the request. */
+type Answer = object | ((request: MusicuRequest) => Response);
+
+export function useQqMusicApi() {
+  const requests: MusicuRequest[] = [];
+  const overrides = new Map<string, Answer>();
+  const server = setupServer(
+    http.post(MUSICU_URL, async ({ request }) => {
+      const parsed = MusicuRequestSchema.safeParse(await request.json());
+      if (!parsed.success || request.headers.get('content-type') !== 'application/json')
+        return HttpResponse.json({ code: 500001 });
+      const { module, method } = parsed.data.req_0;
+      const asked = { ...parsed.data, cookie: request.headers.get('cookie') };
+      requests.push(asked);
+      const key = `${module}.${method}`;
+      const override = overrides.get(key);
+      if (typeof override === 'function') return override(asked);
+      const fixture = DEFAULT_ANSWERS[key];
+      if (override === undefined && !fixture) return HttpResponse.json({ code: 0, req_0: { code: 2000 } });
+      return HttpResponse.json((override ?? qqFixture(fixture!)) as Record<string, unknown>);
+    }),
+  );
+  beforeAll(() =>
+    server.listen({
+      onUnhandledRequest: (request, print) => {
+        const { hostname } = new URL(request.url);
+        if (hostname !== '127.0.0.1' && hostname !== 'localhost' && hostname !== 'bot.test') print.error();
+      },
+    }),
+  );
+  afterEach(() => {
+    requests.length = 0;
+    overrides.clear();
+  });
+  afterAll(() => server.close());
+  return {
+    requests,
+    /** Answers `module.method` with this body (or Response) until the test ends. */
+    answer(key: string, body: Answer) {
+      overrides.set(key, body);
+    },
+  };
+}
+
+/** A musicu envelope whose request failed with this `req_0.code`. */
+export const failedWith = (code: number) => ({ code: 0, req_0: { code, data: {} } });
