@@ -16,6 +16,7 @@ const ERROR_DESCRIPTIONS = {
   429: 'Too many attempts',
   500: 'Internal error',
   501: 'Not supported by this source',
+  502: 'The music platform could not be reached or refused the request',
   503: 'Service unavailable (no daemon answered, or the message bus is down)',
 } as const;
 export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;

@@ -12,11 +12,12 @@ import {
 import { savedQueues } from '../../shared/db/schema';
 import { SHARED_QUEUE_OWNER } from '../../shared/domain/constants';
 import { type Song, SongSchema } from '../../shared/domain/schemas';
+import { receipts } from '../../shared/receipts';
 import { readSettings } from '../../shared/settings/settings';
 import { canReachBot, hasCapability, type Principal } from '../auth/principal';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
-import { requesterOf, runBotOp } from '../player/bot-op';
+import { receiptOf, requesterOf, runBotOp } from '../player/bot-op';
 
 export const SAVED_QUEUES_PER_OWNER = 50;
 export const SAVED_QUEUE_MAX_SONGS = 1000;
@@ -120,7 +121,8 @@ export function savedQueueRoutes(deps: AppDeps) {
       if (!hasCapability(principal, 'player.queue'))
         throw new ApiError(403, 'missing capability player.queue');
       const songs = storedSongs(row);
-      if (!songs.length) return c.json({ ok: false, loaded: 0, mode }, 200);
+      if (!songs.length)
+        return c.json({ ok: false, loaded: 0, mode, message: receipts.emptyList(row.name) }, 200);
       const reply = await runBotOp(deps, principal, botId, 'loadSongs', {
         songs,
         mode,
@@ -128,7 +130,10 @@ export function savedQueueRoutes(deps: AppDeps) {
         requestedBy: requesterOf(principal),
       });
       // Nothing in the list could be played: the bot kept its queue, so nothing was loaded.
-      return c.json({ ok: reply.ok, loaded: reply.ok ? songs.length : 0, mode }, 200);
+      return c.json(
+        { ok: reply.ok, loaded: reply.ok ? songs.length : 0, mode, message: receiptOf(reply) },
+        200,
+      );
     })
 
     .openapi(deleteSavedQueue, async (c) => {

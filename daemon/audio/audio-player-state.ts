@@ -9,6 +9,8 @@ export interface Track {
   input: DecoderInput;
   /** Length in seconds when known; `elapsedSeconds` is clamped to it. Absent for live streams. */
   durationSeconds?: number;
+  /** Play no further than this position: a preview clip cut from a longer stream. */
+  stopAtSeconds?: number;
 }
 
 /** Why a track stopped. `stopPlayback` asks the queue not to move on (ffmpeg keeps failing to start). */

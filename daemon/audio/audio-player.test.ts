@@ -67,6 +67,21 @@ describe('AudioPlayer', () => {
     player.destroy();
   });
 
+  it('stops a preview at its length even when the stream is longer', async () => {
+    const { sink, player } = newPlayer();
+    const ended = nextTrackEnd(player);
+    player.play({
+      input: { kind: 'file', path: dir.file('two-tones.flac') },
+      durationSeconds: 1,
+      stopAtSeconds: 1,
+    });
+    expect(await ended).toEqual({ reason: 'finished' });
+    const audio = sink.voiceFrames.filter((frame) => !isSilenceFrame(frame));
+    expect(audio.length).toBeGreaterThanOrEqual(49);
+    expect(audio.length).toBeLessThanOrEqual(51);
+    player.destroy();
+  });
+
   it('seeks to 3 s of a file whose tone changes at 3 s and plays the second tone', async () => {
     const { sink, player } = newPlayer();
     player.play(fileTrack('two-tones.flac', 4));

@@ -248,7 +248,12 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
   }
 
   private startDecoder(ffmpegPath: string, track: Track, seekSeconds: number): Decoder {
-    const decoder = new Decoder({ ffmpegPath, input: track.input, seekSeconds });
+    const decoder = new Decoder({
+      ffmpegPath,
+      input: track.input,
+      seekSeconds,
+      ...(track.stopAtSeconds === undefined ? {} : { stopAtSeconds: track.stopAtSeconds }),
+    });
     const isCurrent = () =>
       this.currentState.status !== 'idle' && this.currentState.playback.decoder === decoder;
     decoder.on('spawn', () => this.spawnFailures.recordSuccess());

@@ -21,6 +21,8 @@ export interface DecoderOptions {
   ffmpegPath: string;
   input: DecoderInput;
   seekSeconds?: number;
+  /** Decode no further than this position of the input (a preview clip). */
+  stopAtSeconds?: number;
   /** Buffer marks; the SPEC values are the defaults. */
   buffer?: Omit<PcmBufferOptions, 'onDrain'>;
 }
@@ -52,7 +54,9 @@ export class Decoder extends EventEmitter<DecoderEvents> {
     super();
     const { input } = options;
     const seekSeconds = options.seekSeconds ?? 0;
-    this.child = spawn(options.ffmpegPath, buildFfmpegArgs(input, seekSeconds), { stdio: 'pipe' });
+    this.child = spawn(options.ffmpegPath, buildFfmpegArgs(input, seekSeconds, options.stopAtSeconds), {
+      stdio: 'pipe',
+    });
     this.pcm = new PcmBuffer({ ...options.buffer, onDrain: () => this.child.stdout.resume() });
     log.debug({ pid: this.child.pid, input: input.kind, seekSeconds }, 'ffmpeg started');
 

@@ -19,6 +19,14 @@ describe('buildFfmpegArgs', () => {
     expect(args[args.indexOf('-ss') + 1]).toBe('3.500');
   });
 
+  it('cuts a preview with -t after -i, counted from the seek point', () => {
+    const args = buildFfmpegArgs({ kind: 'file', path: 'a.flac' }, 10, 30);
+    expect(args.indexOf('-t')).toBeGreaterThan(args.indexOf('-i'));
+    expect(args[args.indexOf('-t') + 1]).toBe('20.000');
+    expect(buildFfmpegArgs({ kind: 'file', path: 'a.flac' }, 40, 30)[args.indexOf('-t') + 1]).toBe('0.000');
+    expect(buildFfmpegArgs({ kind: 'file', path: 'a.flac' }, 0)).not.toContain('-t');
+  });
+
   it('sends per-source headers to an http URL and reconnects dropped streams', () => {
     const args = buildFfmpegArgs(
       {

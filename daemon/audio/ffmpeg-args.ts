@@ -4,7 +4,8 @@
 import type { DecoderInput, HttpHeaders } from './decoder-input';
 import { PCM_FORMAT } from './pcm-format';
 
-export function buildFfmpegArgs(input: DecoderInput, seekSeconds: number): string[] {
+/** `stopAtSeconds` cuts the output at that input position (a preview of a longer stream). */
+export function buildFfmpegArgs(input: DecoderInput, seekSeconds: number, stopAtSeconds?: number): string[] {
   // Only errors on stderr: the tail we keep then ends with the reason ffmpeg failed.
   const args = ['-hide_banner', '-loglevel', 'error'];
   if (input.kind !== 'stream') args.push('-nostdin');
@@ -22,6 +23,8 @@ export function buildFfmpegArgs(input: DecoderInput, seekSeconds: number): strin
   // Before -i, -ss seeks the input (fast, by index or by skipping) instead of decoding and dropping.
   if (seekSeconds > 0) args.push('-ss', seekSeconds.toFixed(3));
   args.push('-i', inputTarget(input));
+  // After -i, -t limits the output; counted from the seek point, so the cut stays at the same position.
+  if (stopAtSeconds !== undefined) args.push('-t', Math.max(0, stopAtSeconds - seekSeconds).toFixed(3));
   args.push(
     '-vn',
     '-f',

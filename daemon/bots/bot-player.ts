@@ -228,7 +228,12 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
     startAtSeconds: number,
   ): TrackError | undefined {
     const duration = stream.previewSeconds ?? (song.duration > 0 ? song.duration : undefined);
-    const track: Track = { input: stream.input, durationSeconds: duration };
+    const track: Track = {
+      input: stream.input,
+      durationSeconds: duration,
+      // A source's preview may be cut from the full song: the player stops at the preview's end.
+      ...(stream.previewSeconds === undefined ? {} : { stopAtSeconds: stream.previewSeconds }),
+    };
     this.current = { song, track, effectiveDuration: duration };
     this.pauseReason = undefined;
     let failure: TrackError | undefined;

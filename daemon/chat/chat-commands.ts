@@ -265,7 +265,9 @@ export const CHAT_COMMANDS: Readonly<Record<string, CommandSpec>> = {
         params: { path: { id: saved.id } },
         body: { botId: ctx.botId, mode: ctx.command.append ? 'append' : 'replace' },
       });
-      return data ? receipts.savedQueueLoaded(saved.name, data.loaded) : errorText(error);
+      // A load where nothing could play says why, in the bot's own receipt.
+      if (!data) return errorText(error);
+      return data.ok ? receipts.savedQueueLoaded(saved.name, data.loaded) : data.message;
     },
   },
   queues: {

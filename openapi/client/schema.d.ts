@@ -1266,6 +1266,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The music platform could not be reached or refused the request */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -1365,6 +1374,15 @@ export interface paths {
                 };
                 /** @description Not supported by this source */
                 501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The music platform could not be reached or refused the request */
+                502: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1478,6 +1496,15 @@ export interface paths {
                 };
                 /** @description Not supported by this source */
                 501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The music platform could not be reached or refused the request */
+                502: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2325,6 +2352,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The music platform could not be reached or refused the request */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Service unavailable (no daemon answered, or the message bus is down) */
                 503: {
                     headers: {
@@ -2431,6 +2467,15 @@ export interface paths {
                 };
                 /** @description Not supported by this source */
                 501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The music platform could not be reached or refused the request */
+                502: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2638,6 +2683,15 @@ export interface paths {
                 };
                 /** @description Not supported by this source */
                 501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The music platform could not be reached or refused the request */
+                502: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2946,6 +3000,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The music platform could not be reached or refused the request */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Service unavailable (no daemon answered, or the message bus is down) */
                 503: {
                     headers: {
@@ -3146,6 +3209,15 @@ export interface paths {
                 };
                 /** @description Not supported by this source */
                 501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The music platform could not be reached or refused the request */
+                502: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5396,6 +5468,8 @@ export interface components {
         };
         SavedQueueLoad: {
             loaded: number;
+            /** @description The receipt, as the `load` chat command replies it */
+            message: string;
             /** @enum {string} */
             mode: "replace" | "append";
             ok: boolean;

@@ -57,6 +57,6 @@ export const searchMusic = defineRoute({
         .openapi('SearchResults'),
       'Results',
     ),
-    ...errors(400, 401, 501),
+    ...errors(400, 401, 501, 502),
   },
 });

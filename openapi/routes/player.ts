@@ -52,7 +52,7 @@ function playerPost<P extends string, S extends z.ZodType, B extends z.ZodType |
   policy: RoutePolicy,
   body: B,
   success: S,
-  extra: { description?: string; statuses?: (400 | 404 | 409 | 501)[] } = {},
+  extra: { description?: string; statuses?: (400 | 404 | 409 | 501 | 502)[] } = {},
 ) {
   const request = (
     body ? { params: BotIdParamSchema, body: jsonBody(body) } : { params: BotIdParamSchema }
@@ -82,7 +82,7 @@ export const play = playerPost(
   MessageSchema,
   {
     description: searchDescription,
-    statuses: [400, 404, 409, 501],
+    statuses: [400, 404, 409, 501, 502],
   },
 );
 export const add = playerPost(
@@ -93,7 +93,7 @@ export const add = playerPost(
   MessageSchema,
   {
     description: searchDescription,
-    statuses: [400, 404, 409, 501],
+    statuses: [400, 404, 409, 501, 502],
   },
 );
 export const playSong = playerPost(
@@ -148,7 +148,7 @@ export const playById = playerPost(
   MessageSchema,
   {
     description: NOT_CONNECTED,
-    statuses: [400, 404, 409, 501],
+    statuses: [400, 404, 409, 501, 502],
   },
 );
 export const addById = playerPost(
@@ -159,7 +159,7 @@ export const addById = playerPost(
   MessageSchema,
   {
     description: NOT_CONNECTED,
-    statuses: [400, 404, 409, 501],
+    statuses: [400, 404, 409, 501, 502],
   },
 );
 export const playPlaylist = playerPost(
@@ -170,7 +170,7 @@ export const playPlaylist = playerPost(
   OkMessageSchema,
   {
     description: `Stops playback first; starts at a random song in random modes. Unplayable songs are skipped (20 tries); an empty or failed load keeps the queue. ${NOT_CONNECTED}`,
-    statuses: [400, 404, 409, 501],
+    statuses: [400, 404, 409, 501, 502],
   },
 );
 export const playAlbum = playerPost(
@@ -179,7 +179,7 @@ export const playAlbum = playerPost(
   control('playCollection'),
   z.strictObject({ albumId: z.string().min(1).max(200), platform: PlatformSchema.optional() }),
   OkMessageSchema,
-  { description: NOT_CONNECTED, statuses: [400, 404, 409, 501] },
+  { description: NOT_CONNECTED, statuses: [400, 404, 409, 501, 502] },
 );
 export const appendPlaylist = playerPost(
   '/playlist',
@@ -187,7 +187,7 @@ export const appendPlaylist = playerPost(
   queue('playCollection'),
   z.strictObject({ playlistId: z.string().min(1).max(200), platform: PlatformSchema.optional() }),
   MessageSchema,
-  { description: NOT_CONNECTED, statuses: [400, 404, 409, 501] },
+  { description: NOT_CONNECTED, statuses: [400, 404, 409, 501, 502] },
 );
 export const startFm = playerPost(
   '/fm',

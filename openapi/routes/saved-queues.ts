@@ -73,7 +73,12 @@ export const loadSavedQueue = defineRoute({
   responses: {
     200: jsonResponse(
       z
-        .object({ ok: z.boolean(), loaded: z.number().int(), mode: z.enum(['replace', 'append']) })
+        .object({
+          ok: z.boolean(),
+          loaded: z.number().int(),
+          mode: z.enum(['replace', 'append']),
+          message: z.string().openapi({ description: 'The receipt, as the `load` chat command replies it' }),
+        })
         .openapi('SavedQueueLoad'),
       'Loaded',
     ),

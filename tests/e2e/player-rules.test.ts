@@ -66,11 +66,16 @@ describe('POST /api/saved-queues/{id}/load', () => {
   it('replace plays the list from its first song; append adds to the end without interrupting', async () => {
     await admin.api.POST('/api/player/{botId}/play-song', { ...bot(), body: { song: songs[3]! } });
     const first = await saveQueue('First two', songs.slice(0, 2));
-    expect((await loadQueue(first, 'replace')).data).toEqual({ ok: true, loaded: 2, mode: 'replace' });
+    expect((await loadQueue(first, 'replace')).data).toEqual({
+      ok: true,
+      loaded: 2,
+      mode: 'replace',
+      message: `${receipts.loaded('First two', 2)} ${receipts.nowPlaying(songs[0]!)}`,
+    });
     expect(await queueIds()).toEqual([songs[0]!.id, songs[1]!.id]);
     expect(await current()).toMatchObject({ id: songs[0]!.id, requestedBy: 'admin' });
     const more = await saveQueue('Two more', songs.slice(2, 4));
-    expect((await loadQueue(more, 'append')).data).toEqual({ ok: true, loaded: 2, mode: 'append' });
+    expect((await loadQueue(more, 'append')).data).toMatchObject({ ok: true, loaded: 2, mode: 'append' });
     expect(await queueIds()).toEqual(songs.map((s) => s.id));
     expect((await current())?.id).toBe(songs[0]!.id);
   });
@@ -81,14 +86,19 @@ describe('POST /api/saved-queues/{id}/load', () => {
       ...Array.from({ length: 21 }, (_, i) => missing(i)),
       songs[2]!,
     ]);
-    expect((await loadQueue(broken, 'replace')).data).toEqual({ ok: false, loaded: 0, mode: 'replace' });
+    expect((await loadQueue(broken, 'replace')).data).toEqual({
+      ok: false,
+      loaded: 0,
+      mode: 'replace',
+      message: receipts.nothingPlayable('Broken'),
+    });
     expect(await queueIds()).toEqual(before);
   });
 
   it('skips 3 songs that cannot be resolved and plays the fourth', async () => {
     const list = [missing(0), missing(1), missing(2), songs[1]!];
     const id = await saveQueue('Three broken', list);
-    expect((await loadQueue(id, 'replace')).data).toEqual({ ok: true, loaded: 4, mode: 'replace' });
+    expect((await loadQueue(id, 'replace')).data).toMatchObject({ ok: true, loaded: 4, mode: 'replace' });
     expect((await current())?.id).toBe(songs[1]!.id);
   });
 });
