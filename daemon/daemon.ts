@@ -13,6 +13,7 @@ import { bots } from '../shared/db/schema';
 import { logger } from '../shared/logger';
 import { readSettings, type StoredSettings } from '../shared/settings/settings';
 import { LocalSource } from '../shared/sources/local-source';
+import { NeteaseSource } from '../shared/sources/netease/netease-source';
 import { QqMusicSource } from '../shared/sources/qq-music/qq-music-source';
 import { SourceRegistry } from '../shared/sources/source-registry';
 import type { FrameScheduler } from './audio/frame-scheduler';
@@ -54,6 +55,7 @@ export class Daemon {
       new SourceRegistry([
         new LocalSource(deps.db, deps.dataDir ?? loadConfig().dataDir),
         QqMusicSource.fromDb(deps.db),
+        NeteaseSource.fromDb(deps.db),
       ]);
     this.ts3 = deps.ts3 ?? ts3OptionsFromEnv();
   }

@@ -3,6 +3,8 @@
  * platform's catalog. A disabled platform is a 400, an unavailable one a 501, nothing found a 404,
  * and a platform that could not answer (network, refusal) a 502 carrying the catalog's sentence.
  */
+import { and, eq } from 'drizzle-orm';
+import { personalLinks } from '../../shared/db/schema';
 import type { Platform } from '../../shared/domain/constants';
 import type { Song } from '../../shared/domain/schemas';
 import { receipts } from '../../shared/receipts';
@@ -64,6 +66,21 @@ export class SongFinder {
     const list = answered(chosen, await load.call(catalog, id));
     if (!list) throw new ApiError(404, `${kind} not found`);
     return list;
+  }
+
+  /**
+   * SPEC Player rule 8: personal FM as the caller's own linked account when they have one for the
+   * platform (`personal_links`), otherwise the platform's shared bot login. The credential is handed
+   * to the catalog only; it is never logged or returned.
+   */
+  async personalFm(platform: Platform | undefined, userId: string): Promise<Song[]> {
+    const { platform: chosen, catalog } = await this.catalog(platform);
+    if (!catalog.personalFm)
+      throw new ApiError(501, `personal FM for ${chosen} is not available in this build`);
+    const link = await this.deps.db.query.personalLinks.findFirst({
+      where: and(eq(personalLinks.userId, userId), eq(personalLinks.platform, chosen)),
+    });
+    return answered(chosen, await catalog.personalFm(link?.credential));
   }
 }
 

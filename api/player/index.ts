@@ -138,8 +138,8 @@ export function playerRoutes(deps: AppDeps, finder: SongFinder) {
         if (!BotStatusSchema.parse(data).connected) {
           throw new ApiError(409, receipts.notConnected(), { message: receipts.notConnected(), ok: false });
         }
-        const { platform } = await finder.catalog(c.req.valid('json').platform);
-        throw new ApiError(501, `personal FM for ${platform} is not available in this build`);
+        const songs = await finder.personalFm(c.req.valid('json').platform, c.get('principal')!.userId);
+        return c.json(await player.load({ songs }, 'replace', receipts.personalFmLabel()), 200);
       })
 
       // Transport and queue edits.

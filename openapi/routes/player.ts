@@ -197,7 +197,7 @@ export const startFm = playerPost(
   OkMessageSchema,
   {
     description: `For music_a, FM uses the caller's linked personal account when there is one, else the shared login. ${NOT_CONNECTED}`,
-    statuses: [400, 409, 501],
+    statuses: [400, 409, 501, 502],
   },
 );
 export const pause = playerPost('/pause', 'Pause', control('transport'), undefined, MessageSchema);

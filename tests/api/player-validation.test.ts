@@ -61,13 +61,14 @@ describe('platform choice', () => {
   it('refuses a disabled source with 400 and an unavailable one with 501', async () => {
     const disabled = await send('POST', '/play', JSON.stringify({ query: 'x', platform: 'library_a' }));
     expect(disabled).toEqual({ status: 400, body: { error: 'The source library_a is not enabled.' } });
-    const unavailable = await send('POST', '/add', JSON.stringify({ query: 'x', platform: 'music_a' }));
+    const unavailable = await send('POST', '/add', JSON.stringify({ query: 'x', platform: 'music_c' }));
     expect(unavailable).toEqual({
       status: 501,
-      body: { error: 'the source music_a is not available in this build' },
+      body: { error: 'the source music_c is not available in this build' },
     });
+    await admin.api.POST('/api/bot/settings', { body: { defaultPlatform: 'music_c' } });
     const byDefault = await send('POST', '/add', JSON.stringify({ query: 'x' }));
-    expect(byDefault.body.error).toBe('the source music_a is not available in this build');
+    expect(byDefault.body.error).toBe('the source music_c is not available in this build');
   });
 
   it('uses the configured default, and treats local as enabled by localAudioEnabled', async () => {

@@ -213,10 +213,10 @@ describe('a bot playing local files to the TS3 test server', () => {
   });
 
   it('says a source without an adapter is not available yet', async () => {
-    const song = { ...sequence, id: 'x1', platform: 'music_a' as const };
+    const song = { ...sequence, id: 'x1', platform: 'music_c' as const };
     const reply = await h.command(bot, 'playSong', { song, requestedBy: 'alice' });
     expect(reply).toMatchObject({ ok: false, status: 200 });
-    expect(reply.message).toContain('source music_a is not available yet');
+    expect(reply.message).toContain('source music_c is not available yet');
   });
 
   it('checks the play-at index before stopping playback', async () => {

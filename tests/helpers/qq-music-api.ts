@@ -11,10 +11,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterEach } from 'vitest';
 import { z } from 'zod';
 import { MUSICU_URL } from '../../shared/sources/qq-music/musicu-client';
+import { useMswServer } from './msw-server';
 
 export const MusicuRequestSchema = z.object({
   comm: z.object({ ct: z.number(), cv: z.number(), uin: z.string(), authst: z.string().optional() }),
@@ -41,7 +41,7 @@ type Answer = object | ((request: MusicuRequest) => Response);
 export function useQqMusicApi() {
   const requests: MusicuRequest[] = [];
   const overrides = new Map<string, Answer>();
-  const server = setupServer(
+  useMswServer(
     http.post(MUSICU_URL, async ({ request }) => {
       const parsed = MusicuRequestSchema.safeParse(await request.json());
       if (!parsed.success || request.headers.get('content-type') !== 'application/json')
@@ -57,19 +57,10 @@ export function useQqMusicApi() {
       return HttpResponse.json((override ?? qqFixture(fixture!)) as Record<string, unknown>);
     }),
   );
-  beforeAll(() =>
-    server.listen({
-      onUnhandledRequest: (request, print) => {
-        const { hostname } = new URL(request.url);
-        if (hostname !== '127.0.0.1' && hostname !== 'localhost' && hostname !== 'bot.test') print.error();
-      },
-    }),
-  );
   afterEach(() => {
     requests.length = 0;
     overrides.clear();
   });
-  afterAll(() => server.close());
   return {
     requests,
     /** Answers `module.method` with this body (or Response) until the test ends. */

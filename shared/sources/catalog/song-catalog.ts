@@ -23,4 +23,9 @@ export interface SongCatalog {
   /** A playlist's songs, or undefined when there is no such playlist. */
   playlist?(id: string): Promise<Result<SongList | undefined>>;
   album?(id: string): Promise<Result<SongList | undefined>>;
+  /**
+   * Personal FM: a batch of songs picked for an account. `credential` is the caller's own linked
+   * account (its `personal_links` row); without one the platform's shared bot login is used.
+   */
+  personalFm?(credential?: string): Promise<Result<Song[]>>;
 }

@@ -9,15 +9,14 @@
  */
 import type { z } from 'zod';
 import { err, ok, type Result } from '../../result';
+import { BROWSER_USER_AGENT } from '../http/browser';
+import { fetchJson } from '../http/fetch-json';
 import type { LoginLookup, QqLogin } from './qq-music-login';
 import { EnvelopeSchema } from './qq-music-schemas';
 
 export const MUSICU_URL = 'https://u.y.qq.com/cgi-bin/musicu.fcg';
 /** QQ Music refuses requests (API and audio CDN alike) that do not look like they come from its site. */
 export const QQ_REFERER = 'https://y.qq.com/';
-export const QQ_USER_AGENT =
-  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
-const TIMEOUT_MS = 10_000;
 /** `req_0.code` QQ Music answers when the login cookie has expired or is incomplete. */
 const LOGIN_EXPIRED_CODE = 1000;
 
@@ -51,32 +50,18 @@ export class MusicuClient {
       },
       req_0: request,
     };
-    let response: Response;
-    try {
-      response = await fetch(MUSICU_URL, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          referer: QQ_REFERER,
-          'user-agent': QQ_USER_AGENT,
-          ...(account && { cookie: account.cookie }),
-        },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
-    } catch (error) {
-      return err(
-        `QQ Music could not be reached (${error instanceof Error ? error.message : 'network error'})`,
-      );
-    }
-    if (!response.ok) return err(`QQ Music answered HTTP ${response.status}`);
-    let json: unknown;
-    try {
-      json = await response.json();
-    } catch {
-      return err('QQ Music answered with something that is not JSON');
-    }
-    return readAnswer(json, request, dataSchema);
+    const json = await fetchJson('QQ Music', MUSICU_URL, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        referer: QQ_REFERER,
+        'user-agent': BROWSER_USER_AGENT,
+        ...(account && { cookie: account.cookie }),
+      },
+      body: JSON.stringify(body),
+    });
+    if (!json.ok) return json;
+    return readAnswer(json.value, request, dataSchema);
   }
 }
 

@@ -9,6 +9,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { platformAccounts } from '../../db/schema';
+import { cookieValues } from '../http/cookies';
 
 export interface QqLogin {
   /** The account number, digits only. */
@@ -23,11 +24,7 @@ export type LoginLookup = () => Promise<QqLogin | undefined>;
 
 /** Reads the login from a cookie string; undefined when it lacks the account number or key. */
 export function parseQqCookie(cookie: string): QqLogin | undefined {
-  const values = new Map<string, string>();
-  for (const part of cookie.split(';')) {
-    const at = part.indexOf('=');
-    if (at > 0) values.set(part.slice(0, at).trim(), part.slice(at + 1).trim());
-  }
+  const values = cookieValues(cookie);
   // Web logins store the account as `o0123…`; the API wants the plain number.
   const uin = (values.get('uin') ?? values.get('wxuin') ?? '').replace(/^o0*/, '');
   const musicKey = values.get('qqmusic_key') ?? values.get('qm_keyst') ?? '';

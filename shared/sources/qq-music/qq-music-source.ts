@@ -11,8 +11,9 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from '../../db/client';
 import { err, ok, type Result } from '../../result';
+import { BROWSER_USER_AGENT } from '../http/browser';
 import type { MusicSource, ResolvedStream, StreamRequest } from '../music-source';
-import { MusicuClient, QQ_REFERER, QQ_USER_AGENT } from './musicu-client';
+import { MusicuClient, QQ_REFERER } from './musicu-client';
 import { type QqLogin, storedQqLogin } from './qq-music-login';
 import { type Track, VkeyDataSchema } from './qq-music-schemas';
 import { fetchTrack } from './track-info';
@@ -54,7 +55,11 @@ export class QqMusicSource implements MusicSource {
       input: {
         kind: 'url',
         url: url.value,
-        headers: { referer: QQ_REFERER, userAgent: QQ_USER_AGENT, ...(login && { cookie: login.cookie }) },
+        headers: {
+          referer: QQ_REFERER,
+          userAgent: BROWSER_USER_AGENT,
+          ...(login && { cookie: login.cookie }),
+        },
       },
     });
   }

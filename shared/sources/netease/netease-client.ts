@@ -1,0 +1,99 @@
+/**
+ * One weapi call to NetEase Cloud Music: a form POST of `params` + `encSecKey` (see weapi.ts) to
+ * `https://music.163.com/weapi/…`, with the site's Referer, a browser User-Agent and the login cookie.
+ * Every answer carries a top-level `code` (200 = fine, 301 = a login is needed); every failure
+ * (network, HTTP status, error code, unexpected shape) comes back as a Result with a readable sentence.
+ *
+ * Request shape from Binaryify/NeteaseCloudMusicApi (util/request.js: form content type, Referer,
+ * `csrf_token` from the `__csrf` cookie; the `code` handling and 301 for "needs login").
+ */
+import { z } from 'zod';
+import { err, ok, type Result } from '../../result';
+import { BROWSER_USER_AGENT } from '../http/browser';
+import { fetchJson } from '../http/fetch-json';
+import type { LoginLookup, NeteaseLogin } from './netease-login';
+import { weapi } from './weapi';
+
+export const NETEASE_ORIGIN = 'https://music.163.com';
+/** NetEase refuses API and audio requests that do not come from its site. */
+export const NETEASE_REFERER = 'https://music.163.com/';
+const SERVICE = 'NetEase Cloud Music';
+const OK_CODE = 200;
+const NEEDS_LOGIN_CODE = 301;
+const NOT_FOUND_CODE = 404;
+
+const EnvelopeSchema = z.object({
+  code: z.number(),
+  message: z.string().nullish(),
+  msg: z.string().nullish(),
+});
+
+export class NeteaseClient {
+  constructor(private readonly login: LoginLookup) {}
+
+  /** The stored (shared) login, for callers that also need it outside the request (audio headers). */
+  currentLogin(): Promise<NeteaseLogin | undefined> {
+    return this.login();
+  }
+
+  /** Calls `path` (e.g. `/weapi/v3/song/detail`) as `login`, or as the stored login when none is given. */
+  async call<T extends z.ZodType>(
+    path: string,
+    data: Record<string, unknown>,
+    schema: T,
+    login?: NeteaseLogin,
+  ): Promise<Result<z.output<T>>> {
+    const answer = await this.find(path, data, schema, login);
+    if (!answer.ok) return answer;
+    return answer.value === undefined
+      ? err(`${SERVICE} refused ${path} (code ${NOT_FOUND_CODE})`)
+      : ok(answer.value);
+  }
+
+  /** Like `call`, for look-ups where NetEase answers code 404 for an unknown id: that is ok(undefined). */
+  async find<T extends z.ZodType>(
+    path: string,
+    data: Record<string, unknown>,
+    schema: T,
+    login?: NeteaseLogin,
+  ): Promise<Result<z.output<T> | undefined>> {
+    const account = login ?? (await this.login());
+    const form = weapi({ ...data, csrf_token: account?.csrf ?? '' });
+    const json = await fetchJson(SERVICE, `${NETEASE_ORIGIN}${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        referer: NETEASE_REFERER,
+        'user-agent': BROWSER_USER_AGENT,
+        ...(account && { cookie: account.cookie }),
+      },
+      body: new URLSearchParams({ ...form }).toString(),
+    });
+    if (!json.ok) return json;
+    return readAnswer(json.value, path, schema, account !== undefined);
+  }
+}
+
+function readAnswer<T extends z.ZodType>(
+  json: unknown,
+  path: string,
+  schema: T,
+  loggedIn: boolean,
+): Result<z.output<T> | undefined> {
+  const envelope = EnvelopeSchema.safeParse(json);
+  if (!envelope.success) return err(`${SERVICE} answered ${path} in an unexpected shape`);
+  const { code, message, msg } = envelope.data;
+  if (code === NOT_FOUND_CODE) return ok(undefined);
+  if (code === NEEDS_LOGIN_CODE)
+    return err(
+      loggedIn
+        ? `the ${SERVICE} login has expired; log in again`
+        : `${SERVICE} needs a login for this; log in first`,
+    );
+  if (code !== OK_CODE) {
+    const reason = message || msg;
+    return err(`${SERVICE} refused ${path} (code ${code}${reason ? `: ${reason}` : ''})`);
+  }
+  const data = schema.safeParse(json);
+  return data.success ? ok(data.data) : err(`${SERVICE} answered ${path} in an unexpected shape`);
+}

@@ -1,0 +1,37 @@
+/**
+ * NetEase Cloud Music logins: the shared bot login is the cookie stored in `platform_accounts`
+ * (platform `music_a`); a user's own account is the cookie of their `personal_links` row. Without a
+ * login the adapter works anonymously. A cookie is a secret: it is sent to NetEase only, never logged.
+ *
+ * Cookie names from Binaryify/NeteaseCloudMusicApi (util/request.js: `MUSIC_U` is the login,
+ * `__csrf` becomes the weapi payload's `csrf_token`).
+ */
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { platformAccounts } from '../../db/schema';
+import { cookieValues } from '../http/cookies';
+
+export interface NeteaseLogin {
+  /** The whole cookie, sent as-is to NetEase hosts. */
+  cookie: string;
+  /** The `__csrf` value the web player also puts in every weapi payload; empty when absent. */
+  csrf: string;
+}
+
+export type LoginLookup = () => Promise<NeteaseLogin | undefined>;
+
+/** Reads a login from a cookie string; undefined when it has no `MUSIC_U` (not logged in). */
+export function parseNeteaseCookie(cookie: string): NeteaseLogin | undefined {
+  const values = cookieValues(cookie);
+  if (!values.get('MUSIC_U')) return undefined;
+  return { cookie: cookie.trim(), csrf: values.get('__csrf') ?? '' };
+}
+
+export function storedNeteaseLogin(db: Db): LoginLookup {
+  return async () => {
+    const row = await db.query.platformAccounts.findFirst({
+      where: eq(platformAccounts.platform, 'music_a'),
+    });
+    return row ? parseNeteaseCookie(row.credential) : undefined;
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * The `music_a` source at play time: asks `/weapi/song/enhance/player/url/v1` for the song's audio URL
+ * at the configured level. The audio CDN wants the site's Referer and a browser User-Agent (and the
+ * login cookie), so they travel with the URL. A VIP song without a URL is a clear refusal; a URL with
+ * `freeTrialInfo` is only the trial clip, reported as a preview of that length.
+ *
+ * Payload (`ids` as a JSON array text, `level`, `encodeType`) and answer (`data[].url`, `fee`,
+ * `freeTrialInfo`) from Binaryify/NeteaseCloudMusicApi (module/song_url_v1.js); level names from its
+ * documentation (standard, higher, exhigh, lossless, hires, jymaster).
+ */
+import type { Db } from '../../db/client';
+import { err, ok, type Result } from '../../result';
+import { BROWSER_USER_AGENT } from '../http/browser';
+import type { MusicSource, ResolvedStream, StreamRequest } from '../music-source';
+import { NETEASE_REFERER, NeteaseClient } from './netease-client';
+import { type NeteaseLogin, storedNeteaseLogin } from './netease-login';
+import { SongUrlSchema } from './netease-schemas';
+import { isVipFee, neteaseId } from './netease-tracks';
+
+/** DECISIONS.md quality strings, with the `level` NetEase names each. */
+export const NETEASE_LEVELS = {
+  standard: 'standard',
+  higher: 'higher',
+  exhigh: 'exhigh',
+  lossless: 'lossless',
+  hires: 'hires',
+  master: 'jymaster',
+} as const;
+export type NeteaseQuality = keyof typeof NETEASE_LEVELS;
+
+export class NeteaseSource implements MusicSource {
+  readonly platform = 'music_a' as const;
+
+  constructor(
+    private readonly client: NeteaseClient,
+    private readonly quality: NeteaseQuality = 'exhigh',
+  ) {}
+
+  static fromDb(db: Db): NeteaseSource {
+    return new NeteaseSource(new NeteaseClient(storedNeteaseLogin(db)));
+  }
+
+  async resolveStream(song: StreamRequest): Promise<Result<ResolvedStream>> {
+    const id = neteaseId(song.id);
+    if (id === undefined) return err(`NetEase Cloud Music has no song ${song.id}`);
+    const login = await this.client.currentLogin();
+    const answer = await this.client.call(
+      '/weapi/song/enhance/player/url/v1',
+      { ids: JSON.stringify([id]), level: NETEASE_LEVELS[this.quality], encodeType: 'flac' },
+      SongUrlSchema,
+      login,
+    );
+    if (!answer.ok) return answer;
+    const file = answer.value.data.find((entry) => entry.id === id);
+    if (!file) return err(`NetEase Cloud Music has no song ${song.id}`);
+    if (!file.url) return err(refusal(isVipFee(file.fee) || song.vip === true, login));
+    const trial = file.freeTrialInfo;
+    return ok({
+      input: {
+        kind: 'url',
+        url: file.url,
+        headers: {
+          referer: NETEASE_REFERER,
+          userAgent: BROWSER_USER_AGENT,
+          ...(login && { cookie: login.cookie }),
+        },
+      },
+      ...(trial && trial.end > trial.start && { previewSeconds: trial.end - trial.start }),
+    });
+  }
+}
+
+function refusal(vip: boolean, login: NeteaseLogin | undefined): string {
+  if (vip)
+    return login
+      ? 'it needs a NetEase Cloud Music VIP account; the stored login cannot play it'
+      : 'it needs a NetEase Cloud Music VIP login';
+  return 'NetEase Cloud Music gave no audio for it (region or copyright restriction)';
+}
