@@ -5,73 +5,43 @@
  * service principal has no link), and ffmpeg's request to the tone server proves the URL and NetEase's
  * headers reach the decoder.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FFMPEG } from '../../daemon/audio/test-helpers';
-import { parseLicenseRoot } from '../../daemon/ts3';
 import { personalLinks, platformAccounts } from '../../shared/db/schema';
 import { receipts } from '../../shared/receipts';
-import { type Session, setupAdmin } from '../helpers/accounts';
+import type { Session } from '../helpers/accounts';
+import { type AudioCdn, startAudioCdn } from '../helpers/audio-cdn';
 import { chatFor } from '../helpers/chat';
 import { useNeteaseApi } from '../helpers/netease-api';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
+import type { TestApp } from '../helpers/test-app';
+import { startVoiceApp, type VoiceApp } from '../helpers/voice-app';
 
 const api = useNeteaseApi();
 const SHARED_COOKIE = 'MUSIC_U=shared_bot_login; __csrf=sharedcsrf';
 const PERSONAL_COOKIE = 'MUSIC_U=admins_own_account; __csrf=personalcsrf';
 const FM_IDS = [1901371651, 1901371652];
 const RADIO = '/weapi/v1/radio/get';
-let server: Ts3TestServer;
 let t: TestApp;
 let admin: Session;
 let botId: string;
-let audio: Server;
+let app: VoiceApp;
+let cdn: AudioCdn;
 let audioBase: string;
-let toneDir: string;
-const audioRequests: { url: string; headers: IncomingHttpHeaders }[] = [];
+let audioRequests: AudioCdn['requests'];
 
 beforeAll(async () => {
-  toneDir = mkdtempSync(join(tmpdir(), 'netease-tone-'));
-  const tone = join(toneDir, 'tone.mp3');
-  const render = spawnSync(FFMPEG, [
-    ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
-    ...['-i', 'sine=frequency=440:sample_rate=48000:duration=20', '-ac', '2', tone],
-  ]);
-  if (render.status !== 0) throw new Error(render.stderr.toString());
-  const bytes = readFileSync(tone);
-  audio = createServer((request, response) => {
-    audioRequests.push({ url: request.url ?? '', headers: request.headers });
-    response.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': bytes.length });
-    response.end(bytes);
-  });
-  await new Promise<void>((resolve) => audio.listen(0, '127.0.0.1', resolve));
-  audioBase = `http://127.0.0.1:${(audio.address() as AddressInfo).port}/`;
-
-  server = await Ts3TestServer.start();
-  const root = parseLicenseRoot(server.rootPublicKey);
-  if (!root.ok) throw new Error(root.error);
-  t = await startTestApp({ ts3: { licenseRoot: root.value } });
-  admin = await setupAdmin(t);
+  cdn = await startAudioCdn();
+  audioBase = cdn.baseUrl;
+  audioRequests = cdn.requests;
+  app = await startVoiceApp({ name: 'NetEase', nickname: 'FM Bot' });
+  ({ t, admin, botId } = app);
   await t.db
     .insert(platformAccounts)
     .values({ platform: 'music_a', credential: SHARED_COOKIE, updatedAt: new Date() });
-  const created = await admin.api.POST('/api/bot', {
-    body: { name: 'NetEase', serverAddress: '127.0.0.1', serverPort: server.port, nickname: 'FM Bot' },
-  });
-  botId = created.data!.id;
 }, 60_000);
 
 afterAll(async () => {
-  await t?.close();
-  await server?.close();
-  await new Promise((resolve) => audio?.close(resolve));
-  rmSync(toneDir, { recursive: true, force: true });
+  await app?.close();
+  await cdn?.close();
 });
 
 /** The payload is encrypted, so the song-url answer carries a loopback URL for every FM song. */
