@@ -58,6 +58,8 @@ beforeAll(async () => {
   ] as const) {
     songs.push(await addToneUpload(app.t.db, app.t.dataDir, name, [{ frequencyHz, seconds: 30 }]));
   }
+  // The uploads are the local source; make it the default so `!play One` finds them as `/play` does.
+  await app.admin.api.POST('/api/bot/settings', { body: { defaultPlatform: 'local' } });
   await app.admin.api.POST('/api/bot/{id}/start', { params: { path: { id: app.botId } } });
   listener = makeClient(app.server.port, app.server.rootPublicKey, { nickname: 'Parity Listener' });
   await listener.connect();
@@ -113,6 +115,25 @@ describe('chat replies are the REST receipts', () => {
     const cleared = await rest.post('/clear');
     await freshQueue();
     expect(await chat('!clear')).toBe(cleared);
+  });
+
+  it('play and playnext', async () => {
+    await freshQueue();
+    const played = (
+      await app.admin.api.POST('/api/player/{botId}/play', { ...bot(), body: { query: 'Two' } })
+    ).data?.message;
+    expect(played).toBe('Now playing: Two');
+    await freshQueue();
+    expect(await chat('!play Two')).toBe(played);
+    await freshQueue();
+    const found = (await app.admin.api.GET('/api/music/search', { params: { query: { q: 'Three' } } })).data!
+      .songs[0]!;
+    const next = (
+      await app.admin.api.POST('/api/player/{botId}/play-next-song', { ...bot(), body: { song: found } })
+    ).data?.message;
+    expect(next).toContain('Three');
+    await freshQueue();
+    expect(await chat('!playnext Three')).toBe(next);
   });
 
   it('queue and now describe what REST reports', async () => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receipts } from '../../shared/receipts';
 import type { Session } from '../helpers/accounts';
 import { type AudioCdn, startAudioCdn } from '../helpers/audio-cdn';
+import { chatFor } from '../helpers/chat';
 import { qqFixture, useQqMusicApi } from '../helpers/qq-music-api';
 import { startVoiceApp, type VoiceApp } from '../helpers/voice-app';
 
@@ -32,6 +33,32 @@ afterAll(async () => {
   await app?.close();
   await cdn?.close();
 });
+
+/** Answers for playing any fixture song: its details and a vkey path on the loopback CDN. */
+function answerPlayback(): void {
+  // A path for whichever file is asked first, on the loopback host.
+  api.answer('vkey.GetVkeyServer.CgiGetVkey', (asked) => {
+    const [filename] = asked.req_0.param.filename as string[];
+    return HttpResponse.json({
+      code: 0,
+      req_0: {
+        code: 0,
+        data: { sip: [audioBase], midurlinfo: [{ filename, purl: 'tone.mp3?vkey=E2EKEY' }] },
+      },
+    });
+  });
+  // Each fixture song's details (playlist and album), as the track-info module answers for the asked mid.
+  const playlist = qqFixture('playlist') as { req_0: { data: { songlist: { mid: string }[] } } };
+  const album = qqFixture('album') as { req_0: { data: { songList: { songInfo: { mid: string } }[] } } };
+  const tracks = [...playlist.req_0.data.songlist, ...album.req_0.data.songList.map((s) => s.songInfo)];
+  api.answer('music.trackInfo.UniformRuleCtrl.CgiGetTrackInfo', (asked) => {
+    const [mid] = asked.req_0.param.mids as string[];
+    return HttpResponse.json({
+      code: 0,
+      req_0: { code: 0, data: { tracks: tracks.filter((t) => t.mid === mid) } },
+    });
+  });
+}
 
 describe('a music_b song on a connected bot', () => {
   it('streams the vkey URL with the Referer and User-Agent QQ Music wants', async () => {
@@ -72,26 +99,7 @@ describe('a music_b song on a connected bot', () => {
   });
 
   it('loads only the playable songs of a playlist and says how many of the total', async () => {
-    // A path for whichever file is asked first, on the loopback host.
-    api.answer('vkey.GetVkeyServer.CgiGetVkey', (asked) => {
-      const [filename] = asked.req_0.param.filename as string[];
-      return HttpResponse.json({
-        code: 0,
-        req_0: {
-          code: 0,
-          data: { sip: [audioBase], midurlinfo: [{ filename, purl: 'tone.mp3?vkey=E2EKEY' }] },
-        },
-      });
-    });
-    // Each playlist song's details, as the track-info module answers for the asked mid.
-    const playlist = qqFixture('playlist') as { req_0: { data: { songlist: { mid: string }[] } } };
-    api.answer('music.trackInfo.UniformRuleCtrl.CgiGetTrackInfo', (asked) => {
-      const [mid] = asked.req_0.param.mids as string[];
-      return HttpResponse.json({
-        code: 0,
-        req_0: { code: 0, data: { tracks: playlist.req_0.data.songlist.filter((t) => t.mid === mid) } },
-      });
-    });
+    answerPlayback();
     const label = 'playlist 7256912512';
     const played = await admin.api.POST('/api/player/{botId}/play-playlist', {
       params: { path: { botId } },
@@ -102,5 +110,27 @@ describe('a music_b song on a connected bot', () => {
     );
     const queue = await admin.api.GET('/api/player/{botId}/queue', { params: { path: { botId } } });
     expect(queue.data?.queue.map((s) => s.name)).toEqual(['Track A', 'Track C', 'Track E']);
+  });
+
+  it('answers !playlist and !album with the REST receipts', async () => {
+    answerPlayback();
+    const chat = chatFor(app.t, botId);
+    const path = { params: { path: { botId } } };
+    const restPlaylist = await admin.api.POST('/api/player/{botId}/play-playlist', {
+      ...path,
+      body: { playlistId: '7256912512', platform: 'music_b' },
+    });
+    expect(restPlaylist.data?.message).toMatch(/^Loaded 3 of 5 songs/);
+    expect(await chat.handle('!playlist 7256912512 -q', { nickname: 'Fan', serverGroups: [] })).toBe(
+      restPlaylist.data?.message,
+    );
+    const restAlbum = await admin.api.POST('/api/player/{botId}/play-album', {
+      ...path,
+      body: { albumId: '000MkMni19ClKG', platform: 'music_b' },
+    });
+    expect(restAlbum.data?.message).toMatch(/^Loaded \d+ songs from album/);
+    expect(await chat.handle('!album 000MkMni19ClKG -q', { nickname: 'Fan', serverGroups: [] })).toBe(
+      restAlbum.data?.message,
+    );
   });
 });
