@@ -6,7 +6,7 @@ import { createNodeWebSocket } from '@hono/node-ws';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { documentConfig, registerSecuritySchemes } from '../openapi/document';
 import type { RoutePolicy } from '../openapi/policy';
-import { createCatalogs } from '../shared/sources/catalog/catalogs';
+import { createCatalogs } from '../shared/sources/platform-table';
 import { auditRoutes } from './audit';
 import { createAuthenticator } from './auth/authenticate';
 import { authorization } from './auth/authorize';
@@ -39,7 +39,7 @@ export function createApp(deps: AppDeps) {
   const authenticate = createAuthenticator(deps, sessionStores);
   const policies = new Map<string, RoutePolicy>();
 
-  const songFinder = new SongFinder(deps, createCatalogs(deps.db));
+  const songFinder = new SongFinder(deps, createCatalogs({ db: deps.db, dataDir: deps.config.dataDir }));
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use('*', requestId());
   app.use('/api/*', crossSiteCheck(deps.config.trustProxy));

@@ -23,7 +23,7 @@ import { BOTS_EVENTS, botCommandSubject } from '../shared/bus/subjects';
 import { migrateDb, openDb } from '../shared/db/client';
 import { bots } from '../shared/db/schema';
 import { rootLogger } from '../shared/logger';
-import { UPLOADS_DIR } from '../shared/sources/local-source';
+import { UPLOADS_DIR } from '../shared/sources/local/local-source';
 import { addToneUpload } from '../tests/helpers/tone-uploads';
 import { Ts3TestServer } from '../tests/ts3-server/ts3-test-server';
 

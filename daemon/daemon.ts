@@ -12,9 +12,7 @@ import type { Db } from '../shared/db/client';
 import { bots } from '../shared/db/schema';
 import { logger } from '../shared/logger';
 import { readSettings, type StoredSettings } from '../shared/settings/settings';
-import { LocalSource } from '../shared/sources/local-source';
-import { NeteaseSource } from '../shared/sources/netease/netease-source';
-import { QqMusicSource } from '../shared/sources/qq-music/qq-music-source';
+import { createSources } from '../shared/sources/platform-table';
 import { SourceRegistry } from '../shared/sources/source-registry';
 import type { FrameScheduler } from './audio/frame-scheduler';
 import { type BotChat, type BotRow, BotRuntime } from './bots/bot-runtime';
@@ -52,11 +50,7 @@ export class Daemon {
   constructor(private readonly deps: DaemonDeps) {
     this.sources =
       deps.sources ??
-      new SourceRegistry([
-        new LocalSource(deps.db, deps.dataDir ?? loadConfig().dataDir),
-        QqMusicSource.fromDb(deps.db),
-        NeteaseSource.fromDb(deps.db),
-      ]);
+      new SourceRegistry(createSources({ db: deps.db, dataDir: deps.dataDir ?? loadConfig().dataDir }));
     this.ts3 = deps.ts3 ?? ts3OptionsFromEnv();
   }
 

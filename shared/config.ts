@@ -23,6 +23,7 @@ const envSchema = z.object({
   BUS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4000),
   SERVICE_TOKEN: z.string().min(32, 'SERVICE_TOKEN must be at least 32 characters').optional(),
   API_URL: z.string().url().optional(),
+  YTDLP_PATH: z.string().optional(),
   CHAT_PREFIX: z.string().min(1).max(3).regex(/^\S+$/, 'CHAT_PREFIX must not contain spaces').default('!'),
 });
 
@@ -47,6 +48,8 @@ export interface AppConfig {
   apiUrl: string | undefined;
   /** What starts a chat command (`!play …`). */
   chatPrefix: string;
+  /** The yt-dlp executable (`video_b`); unset means `yt-dlp` on PATH. */
+  ytDlpPath: string | undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -71,5 +74,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     serviceToken: e.SERVICE_TOKEN ?? randomBytes(32).toString('hex'),
     apiUrl: e.API_URL,
     chatPrefix: e.CHAT_PREFIX,
+    ytDlpPath: e.YTDLP_PATH || undefined,
   };
 }

@@ -10,9 +10,9 @@ import type { Song } from '../../shared/domain/schemas';
 import { receipts } from '../../shared/receipts';
 import type { Result } from '../../shared/result';
 import { readSettings } from '../../shared/settings/settings';
-import type { CatalogLookup } from '../../shared/sources/catalog/catalogs';
-import type { SongCatalog, SongList } from '../../shared/sources/catalog/song-catalog';
 import { choosePlatform } from '../../shared/sources/platform-choice';
+import type { CatalogLookup } from '../../shared/sources/platform-table';
+import type { SongCatalog, SongList } from '../../shared/sources/song-catalog';
 import type { AppDeps } from '../env';
 import { ApiError } from '../errors';
 

@@ -9,7 +9,7 @@ import { bots, playHistory } from '../../shared/db/schema';
 import { DEFAULT_PROFILE_CONFIG, PLATFORMS, type Platform } from '../../shared/domain/constants';
 import { BotStatusSchema, QueuedSongSchema, type Song } from '../../shared/domain/schemas';
 import { receipts } from '../../shared/receipts';
-import type { SongList } from '../../shared/sources/catalog/song-catalog';
+import type { SongList } from '../../shared/sources/song-catalog';
 import type { Principal } from '../auth/principal';
 import { findBot } from '../bots/find-bot';
 import type { AppDeps, AppEnv } from '../env';

@@ -1,28 +1,8 @@
 /** Music data routes (SPEC.md "Music data: /api/music"). */
 import { z } from '@hono/zod-openapi';
-import { PlatformSchema, SongSchema } from '../../shared/domain/schemas';
+import { AlbumSchema, PlatformSchema, PlaylistSchema, SongSchema } from '../../shared/domain/schemas';
 import { errors, jsonResponse } from '../errors';
 import { defineRoute } from '../policy';
-
-export const AlbumSchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    artist: z.string(),
-    coverUrl: z.string(),
-    songCount: z.number().int(),
-    platform: PlatformSchema,
-  })
-  .openapi('Album');
-export const PlaylistSchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    coverUrl: z.string(),
-    songCount: z.number().int(),
-    platform: PlatformSchema,
-  })
-  .openapi('Playlist');
 
 const text = (name: string) =>
   z

@@ -103,3 +103,10 @@ export const DEFAULT_PROFILE_CONFIG = {
   channelDescEnabled: false,
   nowPlayingMsgEnabled: false,
 } as const;
+
+/**
+ * Audio quality names (DECISIONS.md): standard 128k, higher 192k, exhigh 320k (the default), then
+ * lossless, hires, master; `direct` (the original file, unconverted) is library_a's own default.
+ */
+export const QUALITIES = ['standard', 'higher', 'exhigh', 'lossless', 'hires', 'master', 'direct'] as const;
+export type Quality = (typeof QUALITIES)[number];

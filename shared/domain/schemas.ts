@@ -45,6 +45,39 @@ export const QueuedSongSchema = SongSchema.omit({ vip: true })
   .openapi('QueuedSong');
 export type QueuedSong = z.infer<typeof QueuedSongSchema>;
 
+export const AlbumSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    artist: z.string(),
+    coverUrl: z.string(),
+    songCount: z.number().int(),
+    platform: PlatformSchema,
+  })
+  .openapi('Album');
+export type Album = z.infer<typeof AlbumSchema>;
+export const PlaylistSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    coverUrl: z.string(),
+    songCount: z.number().int(),
+    platform: PlatformSchema,
+  })
+  .openapi('Playlist');
+export type Playlist = z.infer<typeof PlaylistSchema>;
+
+export const PlaylistDetailSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    coverUrl: z.string(),
+    songCount: z.number().int(),
+  })
+  .openapi('PlaylistDetail');
+export type PlaylistDetail = z.infer<typeof PlaylistDetailSchema>;
+
 export const BotStatusSchema = z
   .object({
     id: z.string(),

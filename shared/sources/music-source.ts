@@ -10,7 +10,7 @@
  * - A result with `previewSeconds` is a preview clip: the stream itself is only that long, and the
  *   bot reports it as the track's effective duration.
  */
-import type { Platform } from '../domain/constants';
+import type { Platform, Quality } from '../domain/constants';
 import type { Result } from '../result';
 
 /** Request headers some platforms require on their audio URLs (Referer, User-Agent, login cookie). */
@@ -37,9 +37,19 @@ export interface StreamRequest {
   platform: Platform;
   /** The platform marked the song as VIP or restricted; a source may then resolve a preview. */
   vip?: boolean;
+  /** The quality configured for the platform; a source serves the nearest it can. */
+  quality?: Quality;
 }
+
+/** What a bot tells a source about playing one of its songs (a media server shows it as "now playing"). */
+export type PlaybackReport =
+  | { kind: 'started'; songId: string }
+  | { kind: 'progress'; songId: string; positionSeconds: number; paused: boolean }
+  | { kind: 'stopped'; songId: string; positionSeconds: number };
 
 export interface MusicSource {
   readonly platform: Platform;
   resolveStream(song: StreamRequest): Promise<Result<ResolvedStream>>;
+  /** Optional: told when its songs start, progress (about every 10 s) and stop. Never throws. */
+  reportPlayback?(report: PlaybackReport): Promise<void>;
 }

@@ -14,7 +14,7 @@ import { BOTS_EVENTS, botCommandSubject, SETTINGS_EVENTS } from '../../shared/bu
 import { type Db, migrateDb, openDb } from '../../shared/db/client';
 import { bots, settings } from '../../shared/db/schema';
 import { type BotStatus, BotStatusSchema, type QueuedSong, type Song } from '../../shared/domain/schemas';
-import { UPLOADS_DIR } from '../../shared/sources/local-source';
+import { UPLOADS_DIR } from '../../shared/sources/local/local-source';
 import type { SourceRegistry } from '../../shared/sources/source-registry';
 import { addToneUpload, type Tone } from '../helpers/tone-uploads';
 import type { Ts3TestServer } from '../ts3-server/ts3-test-server';

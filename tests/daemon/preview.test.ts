@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Song } from '../../shared/domain/schemas';
 import { err, type Result } from '../../shared/result';
-import { LocalSource } from '../../shared/sources/local-source';
+import { LocalSource } from '../../shared/sources/local/local-source';
 import type { MusicSource, ResolvedStream, StreamRequest } from '../../shared/sources/music-source';
 import { SourceRegistry } from '../../shared/sources/source-registry';
 import { Ts3TestServer } from '../ts3-server/ts3-test-server';

@@ -10,7 +10,7 @@ import { FFMPEG } from '../../daemon/audio/test-helpers';
 import type { Db } from '../../shared/db/client';
 import { uploads } from '../../shared/db/schema';
 import type { Song } from '../../shared/domain/schemas';
-import { UPLOADS_DIR } from '../../shared/sources/local-source';
+import { UPLOADS_DIR } from '../../shared/sources/local/local-source';
 
 export interface Tone {
   frequencyHz: number;

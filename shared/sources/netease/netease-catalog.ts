@@ -10,7 +10,7 @@
  */
 import type { Song } from '../../domain/schemas';
 import { ok, type Result } from '../../result';
-import type { SongCatalog, SongList } from '../catalog/song-catalog';
+import type { SongCatalog, SongList } from '../song-catalog';
 import type { NeteaseClient } from './netease-client';
 import { parseNeteaseCookie } from './netease-login';
 import {

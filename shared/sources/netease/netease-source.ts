@@ -8,11 +8,10 @@
  * `freeTrialInfo`) from Binaryify/NeteaseCloudMusicApi (module/song_url_v1.js); level names from its
  * documentation (standard, higher, exhigh, lossless, hires, jymaster).
  */
-import type { Db } from '../../db/client';
 import { err, ok, type Result } from '../../result';
 import { BROWSER_USER_AGENT } from '../http/browser';
 import type { MusicSource, ResolvedStream, StreamRequest } from '../music-source';
-import { NETEASE_REFERER, NeteaseClient } from './netease-client';
+import { NETEASE_REFERER, type NeteaseClient } from './netease-client';
 import { type NeteaseLogin, storedNeteaseLogin } from './netease-login';
 import { SongUrlSchema } from './netease-schemas';
 import { isVipFee, neteaseId } from './netease-tracks';
@@ -35,10 +34,6 @@ export class NeteaseSource implements MusicSource {
     private readonly client: NeteaseClient,
     private readonly quality: NeteaseQuality = 'exhigh',
   ) {}
-
-  static fromDb(db: Db): NeteaseSource {
-    return new NeteaseSource(new NeteaseClient(storedNeteaseLogin(db)));
-  }
 
   async resolveStream(song: StreamRequest): Promise<Result<ResolvedStream>> {
     const id = neteaseId(song.id);

@@ -9,7 +9,7 @@
  */
 import type { Song } from '../../domain/schemas';
 import { ok, type Result } from '../../result';
-import type { SongCatalog, SongList } from '../catalog/song-catalog';
+import type { SongCatalog, SongList } from '../song-catalog';
 import type { MusicuClient } from './musicu-client';
 import { AlbumSongListDataSchema, DissInfoDataSchema, SearchDataSchema } from './qq-music-schemas';
 import { isPlayable, trackToSong } from './qq-music-tracks';

@@ -9,11 +9,10 @@
  * L-1124/QQMusicApi (qqmusic_api/modules/song.py: file type codes M500/M800/C400/C600/F000).
  */
 import { randomInt } from 'node:crypto';
-import type { Db } from '../../db/client';
 import { err, ok, type Result } from '../../result';
 import { BROWSER_USER_AGENT } from '../http/browser';
 import type { MusicSource, ResolvedStream, StreamRequest } from '../music-source';
-import { MusicuClient, QQ_REFERER } from './musicu-client';
+import { type MusicuClient, QQ_REFERER } from './musicu-client';
 import { type QqLogin, storedQqLogin } from './qq-music-login';
 import { type Track, VkeyDataSchema } from './qq-music-schemas';
 import { fetchTrack } from './track-info';
@@ -36,10 +35,6 @@ export class QqMusicSource implements MusicSource {
     private readonly client: MusicuClient,
     private readonly quality: QqQuality = 'exhigh',
   ) {}
-
-  static fromDb(db: Db): QqMusicSource {
-    return new QqMusicSource(new MusicuClient(storedQqLogin(db)));
-  }
 
   async resolveStream(song: StreamRequest): Promise<Result<ResolvedStream>> {
     const login = await this.client.currentLogin();

@@ -5,10 +5,10 @@
 import { access } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { uploads } from '../db/schema';
-import { err, ok, type Result } from '../result';
-import type { MusicSource, ResolvedStream, StreamRequest } from './music-source';
+import type { Db } from '../../db/client';
+import { uploads } from '../../db/schema';
+import { err, ok, type Result } from '../../result';
+import type { MusicSource, ResolvedStream, StreamRequest } from '../music-source';
 
 export const UPLOADS_DIR = 'uploads';
 

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { uploads } from '../../db/schema';
 import type { Song } from '../../domain/schemas';
 import { ok, type Result } from '../../result';
-import type { SongCatalog } from './song-catalog';
+import type { SongCatalog } from '../song-catalog';
 
 type UploadRow = typeof uploads.$inferSelect;
 

@@ -1,0 +1,53 @@
+/**
+ * The look-up side of a music source: finding songs by text or id, listing collections, lyrics and the
+ * personal pages (recommendations, daily songs, FM, the account's playlists). One catalog per platform,
+ * made by the platform table; the api asks it and never switches on the platform. Playing (stream
+ * resolution) is the daemon's side of a source (music-source.ts).
+ *
+ * Only `search` and `song` are required; every other method is optional and a platform that lacks it
+ * answers 501 at the api. Every method answers a Result: an error is a platform that could not answer
+ * (network, refusal, unexpected shape, not logged in), as a readable sentence naming the service;
+ * "no such item" is an ok `undefined`.
+ */
+import type { Album, Playlist, PlaylistDetail, Song } from '../domain/schemas';
+import type { Result } from '../result';
+
+/** A collection's songs. `totalCount` is set when the source dropped unplayable ones: the count before. */
+export interface SongList {
+  songs: Song[];
+  totalCount?: number;
+}
+
+/** Who the platform's login is, as shown to people (never the credential itself). */
+export interface AccountStatus {
+  loggedIn: boolean;
+  nickname?: string;
+  avatarUrl?: string;
+}
+
+export interface SongCatalog {
+  /** Songs matching `query`, best first, skipping the first `offset`. */
+  search(query: string, limit: number, offset?: number): Promise<Result<Song[]>>;
+  searchAlbums?(query: string, limit: number, offset?: number): Promise<Result<Album[]>>;
+  searchPlaylists?(query: string, limit: number, offset?: number): Promise<Result<Playlist[]>>;
+  /** The song with this id, or undefined when the platform does not know it. */
+  song(id: string): Promise<Result<Song | undefined>>;
+  /** A playlist's songs, or undefined when there is no such playlist. */
+  playlist?(id: string): Promise<Result<SongList | undefined>>;
+  playlistDetail?(id: string): Promise<Result<PlaylistDetail | undefined>>;
+  album?(id: string): Promise<Result<SongList | undefined>>;
+  /** The song's lyrics as LRC text (`[mm:ss.xx]line`), translations as extra timed lines; undefined when none. */
+  lyrics?(id: string): Promise<Result<string | undefined>>;
+  recommendedPlaylists?(limit: number): Promise<Result<Playlist[]>>;
+  /** The logged-in account's daily recommended songs. */
+  dailySongs?(): Promise<Result<Song[]>>;
+  /**
+   * Personal FM: a batch of songs picked for an account. `credential` is the caller's own linked
+   * account (its `personal_links` row); without one the platform's shared bot login is used.
+   */
+  personalFm?(credential?: string): Promise<Result<Song[]>>;
+  /** The playlists of the logged-in account (created and collected). */
+  userPlaylists?(): Promise<Result<Playlist[]>>;
+  /** Whether the shared login works, and as whom. */
+  accountStatus?(): Promise<Result<AccountStatus>>;
+}
