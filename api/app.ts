@@ -6,13 +6,14 @@ import { createNodeWebSocket } from '@hono/node-ws';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { documentConfig, registerSecuritySchemes } from '../openapi/document';
 import type { RoutePolicy } from '../openapi/policy';
-import { createCatalogs } from '../shared/sources/platform-table';
+import { Catalogs } from '../shared/sources/platform-table';
 import { auditRoutes } from './audit';
 import { createAuthenticator } from './auth/authenticate';
 import { authorization } from './auth/authorize';
 import { createSessionStores } from './auth/sessions';
 import { botRoutes } from './bots';
 import { botAvatarRoutes } from './bots/avatar';
+import { BotClient } from './bots/bot-client';
 import { botConfigRoutes } from './bots/config';
 import { docsRoutes } from './docs';
 import type { AppDeps, AppEnv } from './env';
@@ -21,8 +22,8 @@ import { keyRoutes } from './keys';
 import { crossSiteCheck } from './middleware/cross-site';
 import { requestId } from './middleware/request-id';
 import { musicRoutes } from './music';
+import { SongFinder } from './music/song-finder';
 import { playerRoutes } from './player';
-import { SongFinder } from './player/find-songs';
 import { savedQueueRoutes } from './saved-queues';
 import { sessionRoutes } from './session';
 import { settingsRoutes } from './settings';
@@ -39,7 +40,13 @@ export function createApp(deps: AppDeps) {
   const authenticate = createAuthenticator(deps, sessionStores);
   const policies = new Map<string, RoutePolicy>();
 
-  const songFinder = new SongFinder(deps, createCatalogs({ db: deps.db, dataDir: deps.config.dataDir }));
+  const botClient = new BotClient(deps);
+  const catalogs = new Catalogs({
+    db: deps.db,
+    dataDir: deps.config.dataDir,
+    ytDlpPath: deps.config.ytDlpPath,
+  });
+  const songFinder = new SongFinder(deps, catalogs);
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use('*', requestId());
   app.use('/api/*', crossSiteCheck(deps.config.trustProxy));
@@ -53,12 +60,12 @@ export function createApp(deps: AppDeps) {
     .route('/', systemRoutes(deps))
     .route('/', sessionRoutes(deps, sessionStores))
     .route('/', settingsRoutes(deps))
-    .route('/', botRoutes(deps))
-    .route('/', botConfigRoutes(deps))
+    .route('/', botRoutes(deps, botClient))
+    .route('/', botConfigRoutes(deps, botClient))
     .route('/', botAvatarRoutes(deps))
-    .route('/', playerRoutes(deps, songFinder))
-    .route('/', musicRoutes(songFinder))
-    .route('/', savedQueueRoutes(deps))
+    .route('/', playerRoutes(deps, botClient, songFinder))
+    .route('/', musicRoutes(deps, songFinder, catalogs))
+    .route('/', savedQueueRoutes(deps, botClient))
     .route('/', userRoutes(deps))
     .route('/', keyRoutes(deps))
     .route('/', auditRoutes(deps));
@@ -80,7 +87,7 @@ export function createApp(deps: AppDeps) {
     }),
   );
 
-  const gateway = new WsGateway(deps);
+  const gateway = new WsGateway(deps, botClient);
   const { upgradeWebSocket, injectWebSocket } = createNodeWebSocket({ app });
   app.route('/', wsRoutes(gateway, authenticate, upgradeWebSocket, deps.config.trustProxy));
 

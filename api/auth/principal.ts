@@ -3,7 +3,7 @@
  * Authentication 9); handlers never re-read cookies or keys.
  */
 import type { Actor } from '../../shared/bus/messages';
-import type { Capability, PrincipalRole } from '../../shared/domain/constants';
+import { type Capability, GUEST_LABEL, type PrincipalRole } from '../../shared/domain/constants';
 import type { GuestPermissions } from '../../shared/settings/guest-mode';
 
 export type BotScope = 'all' | readonly string[];
@@ -36,4 +36,18 @@ export function hasCapability(principal: Principal, capability: Capability): boo
 
 export function actorOf(principal: Principal): Actor {
   return { id: principal.userId, username: principal.username, role: principal.role };
+}
+
+/** The queue label of a request: the account's username, or the guest label for guests. */
+export const requesterOf = (principal: Principal): string =>
+  principal.role === 'guest' ? GUEST_LABEL : principal.username;
+
+/**
+ * The caller of a route whose policy requires authentication. The authorization layer has already
+ * refused anonymous requests, so a missing principal here is a wiring mistake, not a client's.
+ */
+export function principalOf(c: { get(key: 'principal'): Principal | undefined }): Principal {
+  const principal = c.get('principal');
+  if (!principal) throw new Error('no principal on an authenticated route');
+  return principal;
 }

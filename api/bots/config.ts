@@ -10,18 +10,15 @@ import {
   stopBot,
   updateBot,
 } from '../../openapi/routes/bot-config';
-import { BusError } from '../../shared/bus/bus';
 import type { BotsEvent } from '../../shared/bus/messages';
 import { BOTS_EVENTS } from '../../shared/bus/subjects';
 import { bots } from '../../shared/db/schema';
 import { DEFAULT_SERVER_PORT } from '../../shared/domain/constants';
-import { type BotStatus, BotStatusSchema } from '../../shared/domain/schemas';
-import { actorOf, type Principal } from '../auth/principal';
-import { requestBot } from '../daemon-client';
+import type { BotStatus } from '../../shared/domain/schemas';
+import { actorOf, type Principal, principalOf } from '../auth/principal';
 import type { AppDeps, AppEnv } from '../env';
 import { validationHook } from '../errors';
-import { runBotOp } from '../player/bot-op';
-import { offlineStatus } from './bot-status';
+import { type BotClient, offlineStatus } from './bot-client';
 import { type BotRow, findBot } from './find-bot';
 
 /** How long a create waits for a daemon to take the new bot before answering with its stored state. */
@@ -46,20 +43,16 @@ export function publicConfig(bot: BotRow) {
   };
 }
 
-export function botConfigRoutes(deps: AppDeps) {
-  const { db, bus } = deps;
+export function botConfigRoutes({ db, bus }: AppDeps, client: BotClient) {
   const announce = (event: BotsEvent) => bus.publish(BOTS_EVENTS, event);
 
   /** The status of a bot a daemon is just taking on: retried briefly while nobody answers yet. */
   async function statusOfNewBot(bot: BotRow, principal: Principal): Promise<BotStatus> {
     const deadline = Date.now() + OWNERSHIP_WAIT_MS;
     for (;;) {
-      try {
-        const reply = await requestBot(deps, bot.id, 'status', undefined, actorOf(principal));
-        if (reply.ok) return BotStatusSchema.parse(reply.data);
-      } catch (error) {
-        if (!(error instanceof BusError) || error.failure !== 'no-responders') return offlineStatus(bot);
-      }
+      const status = await client.probeStatus(bot.id, actorOf(principal));
+      if (status === 'timeout') return offlineStatus(bot);
+      if (status !== 'no-responders') return status;
       if (Date.now() > deadline) return offlineStatus(bot);
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -86,7 +79,7 @@ export function botConfigRoutes(deps: AppDeps) {
       await db.insert(bots).values(row);
       announce({ type: 'botCreated', botId: row.id });
       const created = await findBot(db, row.id);
-      return c.json(await statusOfNewBot(created, c.get('principal')!), 201);
+      return c.json(await statusOfNewBot(created, principalOf(c)), 201);
     })
 
     .openapi(updateBot, async (c) => {
@@ -122,11 +115,11 @@ export function botConfigRoutes(deps: AppDeps) {
     .openapi(getBotConfig, async (c) => c.json(publicConfig(await findBot(db, c.req.valid('param').id)), 200))
 
     .openapi(startBot, async (c) => {
-      const reply = await runBotOp(deps, c.get('principal')!, c.req.valid('param').id, 'start', {});
-      return c.json(BotStatusSchema.parse(reply.data), 200);
+      const { data } = await client.call(c.req.valid('param').id, 'start', {}, actorOf(principalOf(c)));
+      return c.json(data, 200);
     })
     .openapi(stopBot, async (c) => {
-      const reply = await runBotOp(deps, c.get('principal')!, c.req.valid('param').id, 'stop', {});
-      return c.json(BotStatusSchema.parse(reply.data), 200);
+      const { data } = await client.call(c.req.valid('param').id, 'stop', {}, actorOf(principalOf(c)));
+      return c.json(data, 200);
     });
 }

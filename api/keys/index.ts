@@ -1,4 +1,5 @@
 /** /api/keys: create, list and revoke API keys (browser session only). */
+
 import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { asc, eq } from 'drizzle-orm';
@@ -6,6 +7,7 @@ import { createKey, deleteKey, listKeys } from '../../openapi/routes/keys';
 import { apiKeys, users } from '../../shared/db/schema';
 import { recordAudit } from '../audit/audit-log';
 import { API_KEYS_PER_USER, generateApiKey } from '../auth/api-key';
+import { principalOf } from '../auth/principal';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
 
@@ -24,7 +26,7 @@ const publicKey = (key: KeyRow, username?: string) => ({
 export function keyRoutes({ db }: AppDeps) {
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
     .openapi(listKeys, async (c) => {
-      const principal = c.get('principal')!;
+      const principal = principalOf(c);
       if (c.req.valid('query').all === '1') {
         if (principal.role !== 'admin') throw new ApiError(403, 'admin only');
         const rows = await db
@@ -43,7 +45,7 @@ export function keyRoutes({ db }: AppDeps) {
     })
 
     .openapi(createKey, async (c) => {
-      const principal = c.get('principal')!;
+      const principal = principalOf(c);
       const { rawKey, keyHash, keyPrefix } = generateApiKey();
       const row = {
         id: randomUUID(),
@@ -78,7 +80,7 @@ export function keyRoutes({ db }: AppDeps) {
     })
 
     .openapi(deleteKey, async (c) => {
-      const principal = c.get('principal')!;
+      const principal = principalOf(c);
       const key = await db.query.apiKeys.findFirst({ where: eq(apiKeys.id, c.req.valid('param').id) });
       // Someone else's key reads as absent: its existence is none of the caller's business.
       if (!key || (key.userId !== principal.userId && principal.role !== 'admin'))

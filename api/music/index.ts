@@ -1,15 +1,144 @@
-/** /api/music: searching and browsing the sources this build has catalogs for. */
+/** /api/music: searching and browsing every source through the platform table's catalogs. */
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { searchMusic } from '../../openapi/routes/music';
-import type { AppEnv } from '../env';
-import { validationHook } from '../errors';
-import type { SongFinder } from '../player/find-songs';
+import * as routes from '../../openapi/routes/music';
+import { SETTINGS_EVENTS } from '../../shared/bus/subjects';
+import { QUALITY_PLATFORMS } from '../../shared/domain/constants';
+import { readQuality, writeQuality } from '../../shared/settings/quality';
+import { readSettings } from '../../shared/settings/settings';
+import { choosePlatform } from '../../shared/sources/platform-choice';
+import { type Catalogs, qualitiesOf } from '../../shared/sources/platform-table';
+import { principalOf } from '../auth/principal';
+import type { AppDeps, AppEnv } from '../env';
+import { ApiError, validationHook } from '../errors';
+import type { SongFinder } from './song-finder';
 
 export const SEARCH_DEFAULT_LIMIT = 20;
+const PERSONAL_DEFAULT_LIMIT = 30;
+const POPULAR_DEFAULT_LIMIT = 20;
 
-export function musicRoutes(finder: SongFinder) {
-  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook }).openapi(searchMusic, async (c) => {
-    const { q, platform, limit = SEARCH_DEFAULT_LIMIT, offset = 0 } = c.req.valid('query');
-    return c.json({ songs: await finder.search(q, platform, limit, offset), albums: [], playlists: [] }, 200);
-  });
+/** A look-up that found nothing is a 404 naming what was looked for. */
+function found<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new ApiError(404, `${what} not found`);
+  return value;
+}
+
+/** The report of GET /api/music/quality: the platforms SPEC lists, each with its current quality. */
+const qualityReport = (map: Awaited<ReturnType<typeof readQuality>>) =>
+  Object.fromEntries(QUALITY_PLATFORMS.map((p) => [p, map[p]])) as Record<
+    (typeof QUALITY_PLATFORMS)[number],
+    (typeof map)[keyof typeof map]
+  >;
+
+export function musicRoutes({ db, bus }: AppDeps, finder: SongFinder, catalogs: Catalogs) {
+  const bilibili = () => {
+    const catalog = catalogs.of('video_a');
+    if (!catalog) throw new ApiError(501, 'the source video_a is not available in this build');
+    return catalog;
+  };
+  const platformResult = <T>(
+    result: { ok: true; value: T } | { ok: false; error: string },
+    platform: string,
+  ) => {
+    if (!result.ok) throw new ApiError(502, `${platform}: ${result.error}`);
+    return result.value;
+  };
+
+  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+    .openapi(routes.searchMusic, async (c) => {
+      const { q, platform, limit = SEARCH_DEFAULT_LIMIT, offset = 0 } = c.req.valid('query');
+      return c.json(await finder.searchEverything(q, platform, limit, offset), 200);
+    })
+    .openapi(routes.searchAllMusic, async (c) => {
+      const { q, limit = SEARCH_DEFAULT_LIMIT } = c.req.valid('query');
+      return c.json(await finder.searchAll(q, limit), 200);
+    })
+
+    .openapi(routes.getSong, async (c) => {
+      const { id } = c.req.valid('param');
+      return c.json(await finder.byId(id, c.req.valid('query').platform), 200);
+    })
+    .openapi(routes.getAlbum, async (c) => {
+      const list = await finder.collection('album', c.req.valid('param').id, c.req.valid('query').platform);
+      return c.json({ songs: list.songs }, 200);
+    })
+    .openapi(routes.getPlaylist, async (c) => {
+      const list = await finder.collection(
+        'playlist',
+        c.req.valid('param').id,
+        c.req.valid('query').platform,
+      );
+      return c.json({ songs: list.songs }, 200);
+    })
+    .openapi(routes.getPlaylistDetail, async (c) => {
+      const { id } = c.req.valid('param');
+      const detail = await finder.ask(c.req.valid('query').platform, 'playlist details', (catalog) =>
+        catalog.playlistDetail?.(id),
+      );
+      return c.json({ playlist: found(detail, 'playlist') }, 200);
+    })
+    .openapi(routes.getLyrics, async (c) => {
+      const { id } = c.req.valid('param');
+      const lyrics = await finder.ask(c.req.valid('query').platform, 'lyrics', (catalog) =>
+        catalog.lyrics?.(id),
+      );
+      return c.json({ lyrics: found(lyrics, 'lyrics') }, 200);
+    })
+
+    .openapi(routes.recommendPlaylists, async (c) => {
+      const { platform, limit = PERSONAL_DEFAULT_LIMIT } = c.req.valid('query');
+      const playlists = await finder.ask(platform, 'recommended playlists', (catalog) =>
+        catalog.recommendedPlaylists?.(limit),
+      );
+      return c.json({ playlists }, 200);
+    })
+    .openapi(routes.recommendSongs, async (c) => {
+      const { platform, limit = PERSONAL_DEFAULT_LIMIT } = c.req.valid('query');
+      const songs = await finder.ask(platform, 'daily songs', (catalog) => catalog.dailySongs?.());
+      return c.json({ songs: songs.slice(0, limit) }, 200);
+    })
+    .openapi(routes.personalFm, async (c) => {
+      const { platform, limit = PERSONAL_DEFAULT_LIMIT } = c.req.valid('query');
+      const songs = await finder.personalFm(platform, principalOf(c).userId);
+      return c.json({ songs: songs.slice(0, limit) }, 200);
+    })
+    .openapi(routes.userPlaylists, async (c) => {
+      const { platform, limit = PERSONAL_DEFAULT_LIMIT } = c.req.valid('query');
+      const playlists = await finder.ask(platform, 'account playlists', (catalog) =>
+        catalog.userPlaylists?.(),
+      );
+      return c.json({ playlists: playlists.slice(0, limit) }, 200);
+    })
+
+    .openapi(routes.videoPopular, async (c) => {
+      const { limit = POPULAR_DEFAULT_LIMIT } = c.req.valid('query');
+      return c.json({ songs: platformResult(await bilibili().popular(limit), 'video_a') }, 200);
+    })
+    .openapi(routes.videoParts, async (c) => {
+      const parts = platformResult(await bilibili().parts(c.req.valid('query').bvid), 'video_a');
+      return c.json(found(parts, 'video'), 200);
+    })
+
+    .openapi(routes.listProviders, async (c) => {
+      const settings = await readSettings(db);
+      const choice = choosePlatform(settings, undefined);
+      return c.json({ enabled: settings.enabledProviders, default: choice.ok ? choice.value : null }, 200);
+    })
+    .openapi(routes.getQuality, async (c) => c.json(qualityReport(await readQuality(db)), 200))
+    .openapi(routes.setQuality, async (c) => {
+      const { quality, platform } = c.req.valid('json');
+      const map = await readQuality(db);
+      const targets = platform
+        ? [platform]
+        : QUALITY_PLATFORMS.filter((p) => qualitiesOf(p).includes(quality));
+      for (const target of targets) {
+        const served = qualitiesOf(target);
+        if (!served.includes(quality))
+          throw new ApiError(400, `quality: ${target} serves ${served.join(', ')}, not ${quality}`);
+        map[target] = quality;
+      }
+      if (!targets.length) throw new ApiError(400, `quality: no source serves ${quality}`);
+      await writeQuality(db, map);
+      bus.publish(SETTINGS_EVENTS, { keys: ['quality'] });
+      return c.json({ success: true as const, quality: qualityReport(map) }, 200);
+    });
 }

@@ -1,145 +1,144 @@
 /** /api/player/{botId}: each call becomes one bot operation on the bus; the reply carries the receipt. */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { desc, eq } from 'drizzle-orm';
-import { z } from 'zod';
 import * as routes from '../../openapi/routes/player';
 import type { BotOp, BotOpArgs } from '../../shared/bus/bot-ops';
+import type { Actor } from '../../shared/bus/messages';
 import { BOTS_EVENTS } from '../../shared/bus/subjects';
 import { bots, playHistory } from '../../shared/db/schema';
 import { DEFAULT_PROFILE_CONFIG, PLATFORMS, type Platform } from '../../shared/domain/constants';
-import { BotStatusSchema, QueuedSongSchema, type Song } from '../../shared/domain/schemas';
+import type { Song } from '../../shared/domain/schemas';
 import { receipts } from '../../shared/receipts';
 import type { SongList } from '../../shared/sources/song-catalog';
-import type { Principal } from '../auth/principal';
+import { actorOf, type Principal, principalOf, requesterOf } from '../auth/principal';
+import type { BotClient } from '../bots/bot-client';
 import { findBot } from '../bots/find-bot';
 import type { AppDeps, AppEnv } from '../env';
-import { ApiError, validationHook } from '../errors';
-import { receiptOf, requesterOf, runBotOp } from './bot-op';
-import type { SongFinder } from './find-songs';
+import { validationHook } from '../errors';
+import type { SongFinder } from '../music/song-finder';
 
-const QueueDataSchema = z.object({ queue: z.array(QueuedSongSchema), status: BotStatusSchema });
-const SeekDataSchema = z.object({ seekOffset: z.number() });
-const ElapsedDataSchema = z.object({ elapsed: z.number() });
+type SongOp = 'playSong' | 'playNowSong' | 'playNextSong' | 'addSong';
 const isPlatform = (p: string): p is Platform => (PLATFORMS as readonly string[]).includes(p);
 const HISTORY_DEFAULT_LIMIT = 50;
 
 /** One player call: who asks, for which bot. */
 class PlayerCall {
+  private readonly actor: Actor;
+
   constructor(
-    private readonly deps: AppDeps,
+    private readonly bots: BotClient,
     private readonly principal: Principal,
     readonly botId: string,
-  ) {}
+  ) {
+    this.actor = actorOf(principal);
+  }
 
   /** Runs an op; `ok` is false when it answered but did not do what was asked (a song that cannot play). */
-  async outcome<Op extends BotOp>(op: Op, args: BotOpArgs<Op>): Promise<{ ok: boolean; message: string }> {
-    const reply = await runBotOp(this.deps, this.principal, this.botId, op, args);
-    return { ok: reply.ok, message: receiptOf(reply) };
+  run<Op extends BotOp>(op: Op, args: BotOpArgs<Op>) {
+    return this.bots.call(this.botId, op, args, this.actor);
   }
 
   /** Runs an op and returns its receipt. */
   async receipt<Op extends BotOp>(op: Op, args: BotOpArgs<Op>): Promise<string> {
-    return (await this.outcome(op, args)).message;
+    return (await this.run(op, args)).message;
   }
 
-  /** Runs an op and returns its data. */
-  async data<Op extends BotOp>(op: Op, args: BotOpArgs<Op>): Promise<{ message: string; data: unknown }> {
-    const reply = await runBotOp(this.deps, this.principal, this.botId, op, args);
-    return { message: receiptOf(reply), data: reply.data };
-  }
-
-  /** Enqueues or plays one song, recording who asked. */
-  song(
-    op: 'playSong' | 'playNowSong' | 'playNextSong' | 'addSong',
-    song: Song,
-  ): Promise<{ ok: boolean; message: string }> {
-    return this.outcome(op, { song, requestedBy: requesterOf(this.principal) });
-  }
-
-  /** Loads a collection under a label (playlist, album); `totalCount` is set when the source filtered it. */
-  load({ songs, totalCount }: SongList, mode: 'replace' | 'append', label: string) {
-    return this.outcome('loadSongs', {
-      songs,
-      mode,
-      label,
+  /** Enqueues or plays one song, recording who asked; the song is looked up only for a connected bot. */
+  async song(op: SongOp, findSong: () => Promise<Song>): Promise<{ ok: boolean; message: string }> {
+    const { ok, message } = await this.bots.callResolving(this.botId, op, this.actor, async () => ({
+      song: await findSong(),
       requestedBy: requesterOf(this.principal),
-      ...(totalCount !== undefined && { totalCount }),
+    }));
+    return { ok, message };
+  }
+
+  /** Loads a collection under a label (playlist, album, FM); it is fetched only for a connected bot. */
+  async load(
+    mode: 'replace' | 'append',
+    label: string,
+    fetchList: () => Promise<SongList>,
+  ): Promise<{ ok: boolean; message: string }> {
+    const { ok, message } = await this.bots.callResolving(this.botId, 'loadSongs', this.actor, async () => {
+      const { songs, totalCount } = await fetchList();
+      return {
+        songs,
+        mode,
+        label,
+        requestedBy: requesterOf(this.principal),
+        ...(totalCount !== undefined && { totalCount }),
+      };
     });
+    return { ok, message };
   }
 }
 
-export function playerRoutes(deps: AppDeps, finder: SongFinder) {
+export function playerRoutes(deps: AppDeps, botClient: BotClient, finder: SongFinder) {
   type Ctx = { get(key: 'principal'): Principal | undefined; req: { param(name: 'botId'): string } };
-  const call = (c: Ctx) => new PlayerCall(deps, c.get('principal')!, c.req.param('botId'));
+  const call = (c: Ctx) => new PlayerCall(botClient, principalOf(c), c.req.param('botId'));
 
   return (
     new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
       // Search or look up first, then enqueue.
       .openapi(routes.play, async (c) => {
         const { query, platform } = c.req.valid('json');
-        return c.json(
-          { message: (await call(c).song('playSong', await finder.firstResult(query, platform))).message },
-          200,
-        );
+        const { message } = await call(c).song('playSong', () => finder.firstResult(query, platform));
+        return c.json({ message }, 200);
       })
       .openapi(routes.add, async (c) => {
         const { query, platform } = c.req.valid('json');
-        return c.json(
-          { message: (await call(c).song('addSong', await finder.firstResult(query, platform))).message },
-          200,
-        );
+        const { message } = await call(c).song('addSong', () => finder.firstResult(query, platform));
+        return c.json({ message }, 200);
       })
       .openapi(routes.playById, async (c) => {
         const { songId, platform } = c.req.valid('json');
-        const { message } = await call(c).song('playSong', await finder.byId(songId, platform));
+        const { message } = await call(c).song('playSong', () => finder.byId(songId, platform));
         return c.json({ message }, 200);
       })
       .openapi(routes.addById, async (c) => {
         const { songId, platform } = c.req.valid('json');
-        const { message } = await call(c).song('addSong', await finder.byId(songId, platform));
+        const { message } = await call(c).song('addSong', () => finder.byId(songId, platform));
         return c.json({ message }, 200);
       })
 
       // Song objects as the music endpoints return them.
       .openapi(routes.playSong, async (c) =>
-        c.json(await call(c).song('playSong', c.req.valid('json').song), 200),
+        c.json(await call(c).song('playSong', async () => c.req.valid('json').song), 200),
       )
       .openapi(routes.playNowSong, async (c) =>
-        c.json(await call(c).song('playNowSong', c.req.valid('json').song), 200),
+        c.json(await call(c).song('playNowSong', async () => c.req.valid('json').song), 200),
       )
       .openapi(routes.playNextSong, async (c) =>
-        c.json(await call(c).song('playNextSong', c.req.valid('json').song), 200),
+        c.json(await call(c).song('playNextSong', async () => c.req.valid('json').song), 200),
       )
       .openapi(routes.addSong, async (c) =>
-        c.json({ message: (await call(c).song('addSong', c.req.valid('json').song)).message }, 200),
+        c.json(
+          { message: (await call(c).song('addSong', async () => c.req.valid('json').song)).message },
+          200,
+        ),
       )
 
       // Collections.
       .openapi(routes.playPlaylist, async (c) => {
         const { playlistId, platform } = c.req.valid('json');
-        const list = await finder.collection('playlist', playlistId, platform);
-        return c.json(await call(c).load(list, 'replace', `playlist ${playlistId}`), 200);
+        const load = () => finder.collection('playlist', playlistId, platform);
+        return c.json(await call(c).load('replace', `playlist ${playlistId}`, load), 200);
       })
       .openapi(routes.playAlbum, async (c) => {
         const { albumId, platform } = c.req.valid('json');
-        const list = await finder.collection('album', albumId, platform);
-        return c.json(await call(c).load(list, 'replace', `album ${albumId}`), 200);
+        const load = () => finder.collection('album', albumId, platform);
+        return c.json(await call(c).load('replace', `album ${albumId}`, load), 200);
       })
       .openapi(routes.appendPlaylist, async (c) => {
         const { playlistId, platform } = c.req.valid('json');
-        const list = await finder.collection('playlist', playlistId, platform);
-        const { message } = await call(c).load(list, 'append', `playlist ${playlistId}`);
+        const load = () => finder.collection('playlist', playlistId, platform);
+        const { message } = await call(c).load('append', `playlist ${playlistId}`, load);
         return c.json({ message }, 200);
       })
       .openapi(routes.startFm, async (c) => {
-        const player = call(c);
-        // SPEC Player rule 8: refuse before anything else when the bot is not connected.
-        const { data } = await player.data('status', {});
-        if (!BotStatusSchema.parse(data).connected) {
-          throw new ApiError(409, receipts.notConnected(), { message: receipts.notConnected(), ok: false });
-        }
-        const songs = await finder.personalFm(c.req.valid('json').platform, c.get('principal')!.userId);
-        return c.json(await player.load({ songs }, 'replace', receipts.personalFmLabel()), 200);
+        // SPEC Player rule 8: a disconnected bot is refused before FM is fetched (loadSongs starts audio).
+        const { platform } = c.req.valid('json');
+        const fm = async () => ({ songs: await finder.personalFm(platform, principalOf(c).userId) });
+        return c.json(await call(c).load('replace', receipts.personalFmLabel(), fm), 200);
       })
 
       // Transport and queue edits.
@@ -162,20 +161,16 @@ export function playerRoutes(deps: AppDeps, finder: SongFinder) {
         c.json({ message: await call(c).receipt('move', c.req.valid('json')) }, 200),
       )
       .openapi(routes.seek, async (c) => {
-        const { message, data } = await call(c).data('seek', c.req.valid('json'));
-        return c.json({ message, seekOffset: SeekDataSchema.parse(data).seekOffset }, 200);
+        const { message, data } = await call(c).run('seek', c.req.valid('json'));
+        return c.json({ message, seekOffset: data.seekOffset }, 200);
       })
       .openapi(routes.removeAt, async (c) =>
         c.json({ message: await call(c).receipt('remove', { index: c.req.valid('param').index }) }, 200),
       )
 
       // Reads.
-      .openapi(routes.getQueue, async (c) =>
-        c.json(QueueDataSchema.parse((await call(c).data('queue', {})).data), 200),
-      )
-      .openapi(routes.getElapsed, async (c) =>
-        c.json(ElapsedDataSchema.parse((await call(c).data('elapsed', {})).data), 200),
-      )
+      .openapi(routes.getQueue, async (c) => c.json((await call(c).run('queue', {})).data, 200))
+      .openapi(routes.getElapsed, async (c) => c.json((await call(c).run('elapsed', {})).data, 200))
       .openapi(routes.getHistory, async (c) => {
         const bot = await findBot(deps.db, c.req.valid('param').botId);
         const rows = await deps.db

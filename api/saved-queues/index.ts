@@ -14,16 +14,22 @@ import { SHARED_QUEUE_OWNER } from '../../shared/domain/constants';
 import { type Song, SongSchema } from '../../shared/domain/schemas';
 import { receipts } from '../../shared/receipts';
 import { readSettings } from '../../shared/settings/settings';
-import { canReachBot, hasCapability, type Principal } from '../auth/principal';
+import {
+  actorOf,
+  canReachBot,
+  hasCapability,
+  type Principal,
+  principalOf,
+  requesterOf,
+} from '../auth/principal';
+import type { BotClient } from '../bots/bot-client';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
-import { receiptOf, requesterOf, runBotOp } from '../player/bot-op';
 
 export const SAVED_QUEUES_PER_OWNER = 50;
 export const SAVED_QUEUE_MAX_SONGS = 1000;
 
 type SavedQueueRow = typeof savedQueues.$inferSelect;
-const QueueDataSchema = z.object({ queue: z.array(SongSchema) });
 
 const publicQueue = (row: SavedQueueRow) => ({
   id: row.id,
@@ -48,8 +54,7 @@ function storedSongs(row: SavedQueueRow): Song[] {
 const ownerFor = (principal: Principal, shared: boolean | undefined) =>
   shared || principal.credential.kind === 'service' ? SHARED_QUEUE_OWNER : principal.userId;
 
-export function savedQueueRoutes(deps: AppDeps) {
-  const { db } = deps;
+export function savedQueueRoutes({ db }: AppDeps, bots: BotClient) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
   const requireEnabled = async () => {
@@ -70,7 +75,7 @@ export function savedQueueRoutes(deps: AppDeps) {
   return app
     .openapi(listSavedQueues, async (c) => {
       await requireEnabled();
-      const principal = c.get('principal')!;
+      const principal = principalOf(c);
       const rows = await db
         .select()
         .from(savedQueues)
@@ -81,11 +86,12 @@ export function savedQueueRoutes(deps: AppDeps) {
 
     .openapi(saveQueue, async (c) => {
       await requireEnabled();
-      const principal = c.get('principal')!;
+      const principal = principalOf(c);
       const { botId, name, shared } = c.req.valid('json');
       requireBot(principal, botId);
-      const reply = await runBotOp(deps, principal, botId, 'queue', {});
-      const songs = QueueDataSchema.parse(reply.data).queue;
+      const { data } = await bots.call(botId, 'queue', {}, actorOf(principal));
+      // Who asked for each song belongs to that session of the queue, not to the saved list.
+      const songs: Song[] = data.queue.map(({ requestedBy: _, ...song }) => song);
       if (!songs.length) throw new ApiError(400, 'the queue is empty; nothing to save');
       if (songs.length > SAVED_QUEUE_MAX_SONGS) {
         throw new ApiError(400, `a saved queue holds at most ${SAVED_QUEUE_MAX_SONGS} songs`);
@@ -114,7 +120,7 @@ export function savedQueueRoutes(deps: AppDeps) {
 
     .openapi(loadSavedQueue, async (c) => {
       await requireEnabled();
-      const principal = c.get('principal')!;
+      const principal = principalOf(c);
       const row = await visibleQueue(principal, c.req.valid('param').id);
       const { botId, mode = 'replace' } = c.req.valid('json');
       requireBot(principal, botId);
@@ -123,22 +129,19 @@ export function savedQueueRoutes(deps: AppDeps) {
       const songs = storedSongs(row);
       if (!songs.length)
         return c.json({ ok: false, loaded: 0, mode, message: receipts.emptyList(row.name) }, 200);
-      const reply = await runBotOp(deps, principal, botId, 'loadSongs', {
-        songs,
-        mode,
-        label: row.name,
-        requestedBy: requesterOf(principal),
-      });
-      // Nothing in the list could be played: the bot kept its queue, so nothing was loaded.
-      return c.json(
-        { ok: reply.ok, loaded: reply.ok ? songs.length : 0, mode, message: receiptOf(reply) },
-        200,
+      const { ok, message } = await bots.call(
+        botId,
+        'loadSongs',
+        { songs, mode, label: row.name, requestedBy: requesterOf(principal) },
+        actorOf(principal),
       );
+      // Nothing in the list could be played: the bot kept its queue, so nothing was loaded.
+      return c.json({ ok, loaded: ok ? songs.length : 0, mode, message }, 200);
     })
 
     .openapi(deleteSavedQueue, async (c) => {
       await requireEnabled();
-      const row = await visibleQueue(c.get('principal')!, c.req.valid('param').id);
+      const row = await visibleQueue(principalOf(c), c.req.valid('param').id);
       await db.delete(savedQueues).where(eq(savedQueues.id, row.id));
       return c.json({ ok: true as const }, 200);
     });

@@ -1,4 +1,5 @@
 /** Session routes: first-run setup, login, guest sessions, logout, me, change-password. */
+
 import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
@@ -17,6 +18,7 @@ import { readGuestMode } from '../../shared/settings/guest-mode';
 import { recordAudit } from '../audit/audit-log';
 import { adminCount, findUserByName, revokeCredentials } from '../auth/accounts';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../auth/password';
+import { principalOf } from '../auth/principal';
 import { clientAddress, consumeAttempt, LOGIN_LIMIT, SETUP_LIMIT } from '../auth/rate-limit';
 import {
   clearSessionCookie,
@@ -89,7 +91,7 @@ export function sessionRoutes(deps: AppDeps, stores: SessionStores) {
     })
 
     .openapi(getMe, (c) => {
-      const p = c.get('principal')!;
+      const p = principalOf(c);
       return c.json(
         {
           user: { id: p.userId, username: p.username, role: p.role },
@@ -102,7 +104,7 @@ export function sessionRoutes(deps: AppDeps, stores: SessionStores) {
     })
 
     .openapi(postChangePassword, async (c) => {
-      const principal = c.get('principal')!;
+      const principal = principalOf(c);
       const { currentPassword, newPassword } = c.req.valid('json');
       const user = await db.query.users.findFirst({ where: eq(users.id, principal.userId) });
       if (!user?.passwordHash || !(await verifyPassword(currentPassword, user.passwordHash))) {

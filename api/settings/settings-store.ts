@@ -4,9 +4,8 @@
  */
 import type { Settings, SettingsUpdate } from '../../openapi/routes/settings';
 import type { Db } from '../../shared/db/client';
-import { settings } from '../../shared/db/schema';
 import { SETTINGS_KEYS, type SettingsKey, type StoredSettings } from '../../shared/settings/settings';
-import { encodeStoredValue } from '../../shared/settings/stored-value';
+import { upsertSetting } from '../../shared/settings/stored-value';
 import { isPlatformEnabled } from '../../shared/sources/platform-choice';
 import { ApiError } from '../errors';
 
@@ -61,15 +60,6 @@ export async function writeSettings(
   next: StoredSettings,
 ): Promise<SettingsKey[]> {
   const changed = SETTINGS_KEYS.filter((key) => JSON.stringify(current[key]) !== JSON.stringify(next[key]));
-  const now = new Date();
-  for (const key of changed) {
-    await db
-      .insert(settings)
-      .values({ key, value: encodeStoredValue(next[key]), updatedAt: now })
-      .onConflictDoUpdate({
-        target: settings.key,
-        set: { value: encodeStoredValue(next[key]), updatedAt: now },
-      });
-  }
+  for (const key of changed) await upsertSetting(db, key, next[key]);
   return changed;
 }

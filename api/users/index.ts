@@ -16,7 +16,7 @@ import { BASIC_MEMBER_CAPABILITIES, CAPABILITIES } from '../../shared/domain/con
 import { recordAudit } from '../audit/audit-log';
 import { ensureNotLastAdmin, findManagedUser, findUserByName, revokeCredentials } from '../auth/accounts';
 import { hashPassword } from '../auth/password';
-import type { Principal } from '../auth/principal';
+import { type Principal, principalOf } from '../auth/principal';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
 
@@ -54,7 +54,7 @@ export function userRoutes({ db }: AppDeps) {
         if (String(error).includes('UNIQUE')) throw new ApiError(409, 'username is taken');
         throw error;
       }
-      await recordAudit(db, 'user.created', party(c.get('principal')!), user);
+      await recordAudit(db, 'user.created', party(principalOf(c)), user);
       return c.json({ id: user.id, username: user.username, role: user.role }, 201);
     })
 
@@ -65,12 +65,12 @@ export function userRoutes({ db }: AppDeps) {
       // saved queues have no foreign key (their owner may be the shared bucket) and go here.
       await db.delete(savedQueues).where(eq(savedQueues.ownerId, user.id));
       await db.delete(users).where(eq(users.id, user.id));
-      await recordAudit(db, 'user.deleted', party(c.get('principal')!), user);
+      await recordAudit(db, 'user.deleted', party(principalOf(c)), user);
       return c.body(null, 204);
     })
 
     .openapi(resetPassword, async (c) => {
-      const principal = c.get('principal')!;
+      const principal = principalOf(c);
       const user = await findManagedUser(db, c.req.valid('param').id);
       await db
         .update(users)
@@ -91,7 +91,7 @@ export function userRoutes({ db }: AppDeps) {
       if (role !== user.role) {
         if (role === 'member') await ensureNotLastAdmin(db, user, 'demoted');
         await db.update(users).set({ role }).where(eq(users.id, user.id));
-        await recordAudit(db, 'user.role_changed', party(c.get('principal')!), user);
+        await recordAudit(db, 'user.role_changed', party(principalOf(c)), user);
       }
       return c.body(null, 204);
     })
@@ -129,7 +129,7 @@ export function userRoutes({ db }: AppDeps) {
         if (botIds.length)
           await tx.insert(botGrants).values(botIds.map((botId) => ({ userId: user.id, botId })));
       });
-      await recordAudit(db, 'user.permissions_changed', party(c.get('principal')!), user);
+      await recordAudit(db, 'user.permissions_changed', party(principalOf(c)), user);
       return c.json({ success: true as const }, 200);
     });
 }

@@ -14,7 +14,7 @@ import { bots } from '../../shared/db/schema';
 import { logger } from '../../shared/logger';
 import { WS_CLOSE_GUEST_MODE_DISABLED, type WsMessage } from '../../shared/ws-messages';
 import { actorOf, canReachBot, type Principal } from '../auth/principal';
-import { listedStatus } from '../bots/bot-status';
+import type { BotClient } from '../bots/bot-client';
 import type { AppDeps } from '../env';
 
 const log = logger('api.ws');
@@ -36,7 +36,10 @@ export class WsGateway {
   private readonly clients = new Set<Client>();
   private readonly subscriptions: Subscription[];
 
-  constructor(private readonly deps: AppDeps) {
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly botClient: BotClient,
+  ) {
     const { bus } = deps;
     this.subscriptions = [
       bus.subscribe(ALL_BOT_STATES, (data) => this.onState(data)),
@@ -61,7 +64,7 @@ export class WsGateway {
       const rows = await this.deps.db.select().from(bots).orderBy(asc(bots.createdAt));
       const visible = rows.filter((bot) => canReachBot(client.principal, bot.id));
       const statuses = await Promise.all(
-        visible.map((bot) => listedStatus(this.deps, bot, actorOf(principal))),
+        visible.map((bot) => this.botClient.listedStatus(bot, actorOf(principal))),
       );
       const pending = client.pending ?? [];
       client.pending = undefined;

@@ -3,9 +3,11 @@
  * cross-site check applies to the upgrade even though it is a GET: a page on another site must not
  * open a socket with the user's cookie.
  */
+
 import type { NodeWebSocket } from '@hono/node-ws';
 import { Hono } from 'hono';
 import type { Authenticator } from '../auth/authenticate';
+import { principalOf } from '../auth/principal';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { isCrossSiteCookieRequest } from '../middleware/cross-site';
@@ -29,7 +31,7 @@ export function wsRoutes(
       await next();
     },
     upgradeWebSocket((c) => {
-      const principal = c.get('principal')!;
+      const principal = principalOf(c);
       let detach: (() => void) | undefined;
       let closed = false;
       return {

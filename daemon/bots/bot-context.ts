@@ -21,6 +21,6 @@ export interface BotContext {
   changed(queueChanged: boolean): void;
   persistVolume(volume: number): Promise<void>;
   persistMode(mode: PlayMode): Promise<void>;
-  start(): Promise<BotReply>;
-  stop(): Promise<BotReply>;
+  start(): Promise<BotReply<BotStatus>>;
+  stop(): Promise<BotReply<BotStatus>>;
 }

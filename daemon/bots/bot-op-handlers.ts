@@ -1,13 +1,20 @@
 /**
- * The handler of every operation in the bus contract (shared/bus/bot-ops.ts), and the dispatch that
- * parses arguments with the contract's schemas and refuses audio-starting operations while the bot is
- * disconnected (SPEC Player rule 9: 409, queue untouched).
+ * The handler of every operation in the operation table (shared/bus/bot-ops.ts): a missing handler,
+ * or one whose reply data does not fit the op's reply schema, is a type error. `runOp` parses the
+ * arguments with the table's schema and refuses ops that start audio while the bot is disconnected
+ * (SPEC Player rule 9: 409, queue untouched).
  */
-import { AUDIO_STARTING_OPS, BOT_OPS, type BotOp, type BotOpArgs } from '../../shared/bus/bot-ops';
+import {
+  type BotOp,
+  type BotOpArgs,
+  type BotOpData,
+  parseOpArgs,
+  startsAudio,
+} from '../../shared/bus/bot-ops';
 import type { BotReply } from '../../shared/bus/messages';
 import { receipts } from '../../shared/receipts';
 import type { BotContext } from './bot-context';
-import { refused } from './bot-reply';
+import { answer, refused } from './bot-reply';
 import { addSong, loadSongs, playNextSong, playNowSong, playSong } from './enqueue-ops';
 import { toQueuedSong } from './playable-song';
 import {
@@ -25,18 +32,16 @@ import {
   volume,
 } from './player-ops';
 
-type Handler<Op extends BotOp> = (ctx: BotContext, args: BotOpArgs<Op>) => BotReply | Promise<BotReply>;
+type OpReply<Op extends BotOp> = BotReply<BotOpData<Op>>;
+type Handler<Op extends BotOp> = (ctx: BotContext, args: BotOpArgs<Op>) => OpReply<Op> | Promise<OpReply<Op>>;
 
 const HANDLERS: { [Op in BotOp]: Handler<Op> } = {
-  status: (ctx) => ({ ok: true, status: 200, data: ctx.status() }),
+  status: (ctx) => answer(ctx.status()),
   start: (ctx) => ctx.start(),
   stop: (ctx) => ctx.stop(),
-  queue: (ctx) => ({
-    ok: true,
-    status: 200,
-    data: { queue: ctx.player.queue.snapshot().songs.map(toQueuedSong), status: ctx.status() },
-  }),
-  elapsed: (ctx) => ({ ok: true, status: 200, data: { elapsed: ctx.status().elapsed } }),
+  queue: (ctx) =>
+    answer({ queue: ctx.player.queue.snapshot().songs.map(toQueuedSong), status: ctx.status() }),
+  elapsed: (ctx) => answer({ elapsed: ctx.status().elapsed }),
   playSong,
   playNowSong,
   playNextSong,
@@ -56,20 +61,14 @@ const HANDLERS: { [Op in BotOp]: Handler<Op> } = {
   move,
 };
 
-/** Operations that only read: they answer at once instead of waiting behind a running command. */
-export const READ_ONLY_OPS: ReadonlySet<BotOp> = new Set(['status', 'queue', 'elapsed']);
-
 export function runOp<Op extends BotOp>(
   ctx: BotContext,
   op: Op,
   rawArgs: unknown,
-): BotReply | Promise<BotReply> {
-  const parsed = BOT_OPS[op].safeParse(rawArgs ?? {});
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ');
-    return refused(400, `invalid arguments for ${op}: ${issues}`);
-  }
-  if (AUDIO_STARTING_OPS.has(op) && !ctx.connected) return refused(409, receipts.notConnected());
+): OpReply<Op> | Promise<OpReply<Op>> {
+  const parsed = parseOpArgs(op, rawArgs);
+  if (!parsed.ok) return refused(400, parsed.error);
+  if (startsAudio(op) && !ctx.connected) return refused(409, receipts.notConnected());
   const handler: Handler<Op> = HANDLERS[op];
-  return handler(ctx, parsed.data as BotOpArgs<Op>);
+  return handler(ctx, parsed.args);
 }

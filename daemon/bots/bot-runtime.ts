@@ -5,13 +5,13 @@
  * answer at once. Every change is published on `bot.<id>.state`.
  */
 
-import { isBotOp } from '../../shared/bus/bot-ops';
+import { isBotOp, isReadOnly } from '../../shared/bus/bot-ops';
 import type { Bus } from '../../shared/bus/bus';
 import type { BotCommand, BotReply, BotStateEvent } from '../../shared/bus/messages';
 import { botStateSubject } from '../../shared/bus/subjects';
 import type { Db } from '../../shared/db/client';
 import type { bots } from '../../shared/db/schema';
-import type { PlayMode } from '../../shared/domain/constants';
+import { BOT_START_DEADLINE_MS, type PlayMode } from '../../shared/domain/constants';
 import type { BotStatus } from '../../shared/domain/schemas';
 import { type Logger, logger } from '../../shared/logger';
 import { receipts } from '../../shared/receipts';
@@ -26,7 +26,7 @@ import { Ts3Client } from '../ts3';
 import { loadBotAvatar } from './bot-avatar';
 import type { BotContext } from './bot-context';
 import { BotLifecycle, type ConnectionState } from './bot-lifecycle';
-import { READ_ONLY_OPS, runOp } from './bot-op-handlers';
+import { runOp } from './bot-op-handlers';
 import { BotPlayer, type ResumePoint } from './bot-player';
 import { done, refused } from './bot-reply';
 import { ConnectionSession } from './connection-session';
@@ -44,10 +44,8 @@ import { Ts3VoiceSink } from './ts3-voice-sink';
 
 export type BotRow = typeof bots.$inferSelect;
 
-/** SPEC: a start whose handshake takes longer than this is torn down and answers 500. */
-export const START_DEADLINE_MS = 15_000;
 /** The client's own connect deadline sits just behind ours, so ours is the one that fires. */
-const CLIENT_CONNECT_TIMEOUT_MS = START_DEADLINE_MS + 1000;
+const CLIENT_CONNECT_TIMEOUT_MS = BOT_START_DEADLINE_MS + 1000;
 
 export interface BotRuntimeDeps {
   db: Db;
@@ -155,7 +153,7 @@ export class BotRuntime implements BotContext {
   handle(command: BotCommand): Promise<BotReply> {
     const { op, args } = command;
     if (!isBotOp(op)) return Promise.resolve(refused(400, `unknown operation ${op}`));
-    if (READ_ONLY_OPS.has(op)) return Promise.resolve(runOp(this, op, args));
+    if (isReadOnly(op)) return Promise.resolve(runOp(this, op, args));
     return this.serial.run(async () => runOp(this, op, args));
   }
 
@@ -179,12 +177,12 @@ export class BotRuntime implements BotContext {
     return saveMode(this.deps.db, this.config.id, mode);
   }
 
-  /** Waits up to START_DEADLINE_MS for the connection; on failure the attempt is torn down (500). */
-  async start(): Promise<BotReply> {
+  /** Waits up to BOT_START_DEADLINE_MS for the connection; on failure the attempt is torn down (500). */
+  async start(): Promise<BotReply<BotStatus>> {
     if (this.lifecycle.connected) return done(receipts.alreadyConnected(), this.status());
     this.lifecycle.start();
     try {
-      await entersState(this.lifecycle, 'connected', START_DEADLINE_MS, ['disconnected', 'reconnecting']);
+      await entersState(this.lifecycle, 'connected', BOT_START_DEADLINE_MS, ['disconnected', 'reconnecting']);
     } catch (error) {
       const timedOut = error instanceof EntersStateError && error.kind === 'timeout';
       const reason = this.lifecycle.failureReason ?? 'the connection failed';
@@ -192,14 +190,14 @@ export class BotRuntime implements BotContext {
       this.changed(false);
       return refused(
         500,
-        timedOut ? receipts.startTimedOut(START_DEADLINE_MS / 1000) : receipts.startFailed(reason),
+        timedOut ? receipts.startTimedOut(BOT_START_DEADLINE_MS / 1000) : receipts.startFailed(reason),
       );
     }
     return done(receipts.started(), this.status());
   }
 
   /** Disconnects and clears the player state (queue included); profile defaults are written back first. */
-  async stop(): Promise<BotReply> {
+  async stop(): Promise<BotReply<BotStatus>> {
     await this.session?.profile.restoreDefaults();
     this.resumePoint = undefined;
     this.player.stopPlayback();

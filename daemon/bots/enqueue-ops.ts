@@ -3,22 +3,21 @@
  * endpoints and rules 6, 7, 10). Each runs inside the bot's serial section, so none interleave.
  */
 import type { BotOpArgs } from '../../shared/bus/bot-ops';
-import type { BotReply } from '../../shared/bus/messages';
 import { receipts } from '../../shared/receipts';
 import type { BotContext } from './bot-context';
 import { MAX_PLAY_ATTEMPTS } from './bot-player';
-import { done, unsuccessful } from './bot-reply';
+import { done, type ReceiptReply, unsuccessful } from './bot-reply';
 import { playReply } from './play-reply';
 import { type PlayableSong, playableSong } from './playable-song';
 
 type SongArgs = BotOpArgs<'playSong'>;
 
-async function playQueued(ctx: BotContext, index: number, wanted: PlayableSong): Promise<BotReply> {
+async function playQueued(ctx: BotContext, index: number, wanted: PlayableSong): Promise<ReceiptReply> {
   ctx.player.queue.playAt(index);
   return playReply(ctx, await ctx.player.playFromCurrent(), receipts.nowPlaying, wanted);
 }
 
-export async function playSong(ctx: BotContext, { song, requestedBy }: SongArgs): Promise<BotReply> {
+export async function playSong(ctx: BotContext, { song, requestedBy }: SongArgs): Promise<ReceiptReply> {
   const entry = playableSong(song, requestedBy);
   const { queue } = ctx.player;
   if (ctx.settings.playKeepsQueue) return playQueued(ctx, queue.insertAfterCurrent([entry]), entry);
@@ -26,12 +25,12 @@ export async function playSong(ctx: BotContext, { song, requestedBy }: SongArgs)
   return playQueued(ctx, queue.append([entry]), entry);
 }
 
-export function playNowSong(ctx: BotContext, { song, requestedBy }: SongArgs): Promise<BotReply> {
+export function playNowSong(ctx: BotContext, { song, requestedBy }: SongArgs): Promise<ReceiptReply> {
   const entry = playableSong(song, requestedBy);
   return playQueued(ctx, ctx.player.queue.insertAfterCurrent([entry]), entry);
 }
 
-export async function playNextSong(ctx: BotContext, { song, requestedBy }: SongArgs): Promise<BotReply> {
+export async function playNextSong(ctx: BotContext, { song, requestedBy }: SongArgs): Promise<ReceiptReply> {
   const entry = playableSong(song, requestedBy);
   const index = ctx.player.queue.insertNext([entry]);
   if (!ctx.player.nowPlaying) return playQueued(ctx, index, entry);
@@ -39,7 +38,7 @@ export async function playNextSong(ctx: BotContext, { song, requestedBy }: SongA
   return done(receipts.playingNext(entry));
 }
 
-export async function addSong(ctx: BotContext, { song, requestedBy }: SongArgs): Promise<BotReply> {
+export async function addSong(ctx: BotContext, { song, requestedBy }: SongArgs): Promise<ReceiptReply> {
   const entry = playableSong(song, requestedBy);
   const index = ctx.player.queue.append([entry]);
   if (!ctx.player.nowPlaying) return playQueued(ctx, index, entry);
@@ -52,7 +51,7 @@ export async function addSong(ctx: BotContext, { song, requestedBy }: SongArgs):
  * one in the random modes), at most MAX_PLAY_ATTEMPTS; only then is the queue replaced, so a list
  * where nothing plays leaves the old queue in place.
  */
-export async function loadSongs(ctx: BotContext, args: BotOpArgs<'loadSongs'>): Promise<BotReply> {
+export async function loadSongs(ctx: BotContext, args: BotOpArgs<'loadSongs'>): Promise<ReceiptReply> {
   const { songs, mode, requestedBy, label, totalCount } = args;
   if (songs.length === 0) return unsuccessful(receipts.emptyList(label));
   const entries = songs.map((song) => playableSong(song, requestedBy));

@@ -1,9 +1,8 @@
 /** The receipt for a command that started playback: what plays now, or why the asked-for song did not. */
-import type { BotReply } from '../../shared/bus/messages';
 import { receipts } from '../../shared/receipts';
 import type { BotContext } from './bot-context';
 import type { PlayOutcome } from './bot-player';
-import { done, unsuccessful } from './bot-reply';
+import { done, type ReceiptReply, unsuccessful } from './bot-reply';
 import type { PlayableSong } from './playable-song';
 
 /**
@@ -15,7 +14,7 @@ export function playReply(
   outcome: PlayOutcome,
   receipt: (song: PlayableSong) => string,
   wanted?: PlayableSong,
-): BotReply {
+): ReceiptReply {
   ctx.changed(true);
   const played = outcome.song;
   if (played && (wanted === undefined || played === wanted)) return done(receipt(played));

@@ -1,7 +1,14 @@
 /** Music data routes (SPEC.md "Music data: /api/music"). */
 import { z } from '@hono/zod-openapi';
-import { AlbumSchema, PlatformSchema, PlaylistSchema, SongSchema } from '../../shared/domain/schemas';
-import { errors, jsonResponse } from '../errors';
+import { QUALITIES, QUALITY_PLATFORMS } from '../../shared/domain/constants';
+import {
+  AlbumSchema,
+  PlatformSchema,
+  PlaylistDetailSchema,
+  PlaylistSchema,
+  SongSchema,
+} from '../../shared/domain/schemas';
+import { errors, jsonBody, jsonResponse } from '../errors';
 import { defineRoute } from '../policy';
 
 const text = (name: string) =>
@@ -38,5 +45,197 @@ export const searchMusic = defineRoute({
       'Results',
     ),
     ...errors(400, 401, 501, 502),
+  },
+});
+
+const QualitySchema = z.enum(QUALITIES).openapi('Quality', {
+  description: 'standard 128k, higher 192k, exhigh 320k, lossless, hires, master; direct = the original file',
+});
+
+/** `?platform=` of the browse routes: the default source when absent. */
+const platformQuery = z.object({ platform: PlatformSchema.optional() });
+const limitQuery = (defaultLimit: number, max = 100) =>
+  z.coerce
+    .number({ error: 'limit must be a whole number' })
+    .int()
+    .min(1)
+    .max(max)
+    .optional()
+    .openapi({ description: `Default ${defaultLimit}` });
+const idParam = z.object({ id: z.string().min(1).max(200) });
+const songs = z.object({ songs: z.array(SongSchema) });
+const playlists = z.object({ playlists: z.array(PlaylistSchema) });
+const PLATFORM_ERRORS = [400, 401, 404, 501, 502] as const;
+const defaultSource = 'The platform is the `platform` query (default: the configured default source).';
+
+export const searchAllMusic = defineRoute({
+  method: 'get',
+  path: '/api/music/search/all',
+  tags: ['Music'],
+  summary: 'Search every enabled source at once',
+  description:
+    'Sources are asked concurrently, each with its own deadline; a source that fails or does not answer ' +
+    'in time adds nothing instead of failing the search. streaming_a is never included (SPEC).',
+  policy: { access: 'authenticated' },
+  request: { query: z.object({ q: text('q'), limit: limitQuery(20, 50) }) },
+  responses: {
+    200: jsonResponse(
+      z.object({
+        songs: z.array(SongSchema),
+        albums: z.array(AlbumSchema),
+        playlists: z.array(PlaylistSchema),
+      }),
+      'Results of every source that answered, in source priority order',
+    ),
+    ...errors(400, 401),
+  },
+});
+
+const browse = <P extends string>(path: P, summary: string, response: z.ZodType, extra?: object) =>
+  defineRoute({
+    method: 'get',
+    path,
+    tags: ['Music'],
+    summary,
+    description: defaultSource,
+    policy: { access: 'authenticated' },
+    request: { params: idParam, query: platformQuery, ...extra },
+    responses: { 200: jsonResponse(response, summary), ...errors(...PLATFORM_ERRORS) },
+  });
+
+export const getSong = browse('/api/music/song/{id}', 'A song by its platform id', SongSchema);
+export const getAlbum = browse('/api/music/album/{id}', "An album's songs", songs);
+export const getPlaylist = browse('/api/music/playlist/{id}', "A playlist's songs", songs);
+export const getPlaylistDetail = browse(
+  '/api/music/playlist/{id}/detail',
+  "A playlist's name, description and cover",
+  z.object({ playlist: PlaylistDetailSchema }),
+);
+export const getLyrics = browse(
+  '/api/music/lyrics/{id}',
+  "A song's lyrics as LRC text (`[mm:ss.xx]line`; translations follow as lines with the same time)",
+  z.object({ lyrics: z.string() }),
+);
+
+const personal = <P extends string>(path: P, summary: string, response: z.ZodType, nonGuest: boolean) =>
+  defineRoute({
+    method: 'get',
+    path,
+    tags: ['Music'],
+    summary,
+    description: `${defaultSource} Uses the platform's shared login.`,
+    policy: { access: 'authenticated', ...(nonGuest && { nonGuest: true }) },
+    request: { query: platformQuery.extend({ limit: limitQuery(30) }) },
+    responses: { 200: jsonResponse(response, summary), ...errors(...PLATFORM_ERRORS) },
+  });
+
+export const recommendPlaylists = personal(
+  '/api/music/recommend/playlists',
+  'Recommended playlists',
+  playlists,
+  false,
+);
+export const recommendSongs = personal('/api/music/recommend/songs', 'Daily recommended songs', songs, true);
+export const personalFm = personal('/api/music/personal/fm', 'A batch of personal FM songs', songs, true);
+export const userPlaylists = personal(
+  '/api/music/user/playlists',
+  "The logged-in account's playlists",
+  playlists,
+  true,
+);
+
+export const listProviders = defineRoute({
+  method: 'get',
+  path: '/api/music/providers',
+  tags: ['Music'],
+  summary: 'The enabled sources and the default one',
+  policy: { access: 'authenticated' },
+  responses: {
+    200: jsonResponse(
+      z.object({ enabled: z.array(PlatformSchema), default: PlatformSchema.nullable() }),
+      '`default` is null only when no source is enabled',
+    ),
+    ...errors(401),
+  },
+});
+
+export const QualityMapSchema = z
+  .object(
+    Object.fromEntries(QUALITY_PLATFORMS.map((p) => [p, QualitySchema])) as Record<
+      (typeof QUALITY_PLATFORMS)[number],
+      typeof QualitySchema
+    >,
+  )
+  .openapi('QualitySettings');
+
+export const getQuality = defineRoute({
+  method: 'get',
+  path: '/api/music/quality',
+  tags: ['Music'],
+  summary: 'The audio quality of each source',
+  policy: { access: 'authenticated' },
+  responses: { 200: jsonResponse(QualityMapSchema, 'Quality per platform'), ...errors(401) },
+});
+
+export const setQuality = defineRoute({
+  method: 'post',
+  path: '/api/music/quality',
+  tags: ['Music'],
+  summary: 'Set the audio quality of one source, or of all',
+  description:
+    'Without `platform` the quality applies to every source that can serve it (400 when none can). ' +
+    'A source answers 400 for a quality it cannot serve. Stored, and used from the next song on.',
+  policy: { access: 'authenticated', capability: 'quality' },
+  request: {
+    body: jsonBody(z.object({ quality: QualitySchema, platform: PlatformSchema.optional() }).strict()),
+  },
+  responses: {
+    200: jsonResponse(
+      z.object({ success: z.literal(true), quality: QualityMapSchema }),
+      'The stored qualities',
+    ),
+    ...errors(400, 401),
+  },
+});
+
+export const videoPopular = defineRoute({
+  method: 'get',
+  path: '/api/music/video_a/popular',
+  tags: ['Music'],
+  summary: "video_a's popular videos, as songs",
+  policy: { access: 'authenticated' },
+  request: { query: z.object({ limit: limitQuery(20, 50) }) },
+  responses: { 200: jsonResponse(songs, 'Popular videos'), ...errors(400, 401, 502) },
+});
+
+export const VideoPartSchema = z
+  .object({
+    id: z.string().openapi({ description: 'The song id of this part, `<video_id>?p=<page>`' }),
+    page: z.number().int(),
+    title: z.string(),
+    duration: z.number().openapi({ description: 'Seconds' }),
+  })
+  .openapi('VideoPart');
+
+export const videoParts = defineRoute({
+  method: 'get',
+  path: '/api/music/video_a/parts',
+  tags: ['Music'],
+  summary: "A video's parts (each playable as its own song)",
+  description: '`bvid` takes a video id (BV… or av…) or a video link.',
+  policy: { access: 'authenticated' },
+  request: { query: z.object({ bvid: text('bvid') }) },
+  responses: {
+    200: jsonResponse(
+      z.object({
+        bvid: z.string(),
+        title: z.string(),
+        coverUrl: z.string(),
+        artist: z.string(),
+        parts: z.array(VideoPartSchema),
+      }),
+      'The video and its parts',
+    ),
+    ...errors(400, 401, 404, 502),
   },
 });

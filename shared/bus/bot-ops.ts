@@ -1,87 +1,126 @@
 /**
- * The operations a daemon runs for a bot (`bot.<id>.cmd`), with the argument schema of each. The api
- * builds them from REST calls and chat commands; the daemon parses them with these same schemas.
+ * The operation table: the whole contract between the api and the daemon for `bot.<id>.cmd`, in one
+ * place. Per operation: the schema of its arguments, the schema of the `data` its reply carries, how
+ * long the api waits for it, and its properties. Both sides derive everything from here: the api's bot
+ * client parses replies with `reply` and refuses `startsAudio` ops on a disconnected bot before any
+ * platform is asked; the daemon parses `args`, answers `readOnly` ops at once, refuses `startsAudio` ops
+ * while disconnected, and has a handler for every op (a missing one is a type error).
  *
- * Every reply is a BotReply: `status` is the HTTP status to answer with, `message` the receipt text
- * (shared/receipts.ts), `data` the op's result where it has one:
- *   status, start, stop → BotStatus
- *   queue               → { queue: QueuedSong[], status: BotStatus }
- *   elapsed             → { elapsed: number }
- *   seek                → { seekOffset: number }
- *   everything else     → none (the receipt is the answer)
- *
- * Audio-starting ops on a disconnected bot (AUDIO_STARTING_OPS) answer 409 with the "not connected"
- * receipt and leave the queue untouched; config-only ops work while disconnected.
+ * Every reply travels as a BotReply (messages.ts): `status` is the HTTP status to answer with, `message`
+ * the receipt (shared/receipts.ts), `data` the op's result, parsed with `reply`.
  */
 import { z } from 'zod';
-import { PlayModeSchema, QueuedSongSchema, SongSchema } from '../domain/schemas';
+import { BOT_START_DEADLINE_MS } from '../domain/constants';
+import { BotStatusSchema, PlayModeSchema, QueuedSongSchema, SongSchema } from '../domain/schemas';
+
+interface OpSpec<Args extends z.ZodType, Reply extends z.ZodType> {
+  args: Args;
+  /** The shape of the reply's `data`; `z.undefined()` when the receipt is the whole answer. */
+  reply: Reply;
+  /** How long the api waits for the reply; unset means the bus deadline (`BUS_TIMEOUT_MS`). */
+  timeoutMs?: number;
+  /** Only reads: answered at once instead of waiting behind a running command. */
+  readOnly?: boolean;
+  /**
+   * Starts audio, so it needs a connection: refused with 409 and the "not connected" receipt while the
+   * bot is disconnected (SPEC Player rule 9), the queue untouched.
+   */
+  startsAudio?: boolean;
+}
+
+const op = <Args extends z.ZodType, Reply extends z.ZodType>(spec: OpSpec<Args, Reply>) => spec;
 
 const none = z.object({}).strict();
+const receiptOnly = z.undefined();
 /** A song to enqueue and who asked for it (username, the guest label, or a chat nickname). */
-const songArgs = z.object({ song: SongSchema, requestedBy: z.string().min(1).max(64) });
+const songArgs = z.object({ song: SongSchema, requestedBy: z.string().min(1).max(64) }).strict();
+const songOp = op({ args: songArgs, reply: receiptOnly, startsAudio: true });
+const index = z.number().int().min(0);
+
+export const QueueReplySchema = z.object({ queue: z.array(QueuedSongSchema), status: BotStatusSchema });
 
 export const BOT_OPS = {
-  status: none,
-  /** Connect to the voice server and join the channel; 500 when the handshake exceeds 15 s. */
-  start: none,
-  /** Disconnect and clear the player state. */
-  stop: none,
-  queue: none,
-  elapsed: none,
+  status: op({ args: none, reply: BotStatusSchema, readOnly: true }),
+  queue: op({ args: none, reply: QueueReplySchema, readOnly: true }),
+  elapsed: op({ args: none, reply: z.object({ elapsed: z.number() }), readOnly: true }),
+
+  /**
+   * Connect to the voice server and join the channel. The daemon gives up after the SPEC's start
+   * deadline (then 500); the api waits a little longer so the daemon's answer is the one that arrives.
+   */
+  start: op({ args: none, reply: BotStatusSchema, timeoutMs: BOT_START_DEADLINE_MS + 5000 }),
+  /** Disconnect and clear the player state; waits for the profile write-back and the server's goodbye. */
+  stop: op({ args: none, reply: BotStatusSchema, timeoutMs: 10_000 }),
 
   /** Clears the queue and plays the song (with `playKeepsQueue`: inserts after current and plays it). */
-  playSong: songArgs,
+  playSong: songOp,
   /** Inserts after the current song and plays it now, keeping the queue. */
-  playNowSong: songArgs,
+  playNowSong: songOp,
   /** Inserts as the next song; when idle, plays it. */
-  playNextSong: songArgs,
+  playNextSong: songOp,
   /** Appends; when idle, plays at once. */
-  addSong: songArgs,
+  addSong: songOp,
   /**
-   * Loads a list (playlist, album, saved queue). `replace` stops playback first and starts from the
+   * Loads a list (playlist, album, saved queue, FM). `replace` stops playback first and starts from the
    * first song (a random one in random modes), skipping up to 20 songs that cannot be resolved; an
    * empty list or a load where nothing resolves keeps the previous queue. `append` adds to the end.
    */
-  loadSongs: z.object({
-    songs: z.array(SongSchema).max(1000),
-    mode: z.enum(['replace', 'append']),
-    requestedBy: z.string().min(1).max(64),
-    /** What was loaded, for the receipt ("playlist Chill Mix"). */
-    label: z.string().max(200),
-    /** Songs before filtering to playable ones, when the source filtered (receipt "loaded X of Y"). */
-    totalCount: z.number().int().min(0).optional(),
+  loadSongs: op({
+    args: z
+      .object({
+        songs: z.array(SongSchema).max(1000),
+        mode: z.enum(['replace', 'append']),
+        requestedBy: z.string().min(1).max(64),
+        /** What was loaded, for the receipt ("playlist Chill Mix"). */
+        label: z.string().max(200),
+        /** Songs before filtering to playable ones, when the source filtered (receipt "loaded X of Y"). */
+        totalCount: z.number().int().min(0).optional(),
+      })
+      .strict(),
+    reply: receiptOnly,
+    startsAudio: true,
   }),
+  next: op({ args: none, reply: receiptOnly, startsAudio: true }),
+  prev: op({ args: none, reply: receiptOnly, startsAudio: true }),
 
-  pause: none,
-  resume: none,
-  next: none,
-  prev: none,
+  pause: op({ args: none, reply: receiptOnly }),
+  resume: op({ args: none, reply: receiptOnly }),
   /** Stops playback (the bot stays connected); the queue stays. */
-  stopPlayback: none,
-  clear: none,
-  volume: z.object({ volume: z.number().min(0).max(100) }),
-  mode: z.object({ mode: PlayModeSchema }),
-  seek: z.object({ position: z.number().min(0) }),
-  playAt: z.object({ index: z.number().int().min(0) }),
-  remove: z.object({ index: z.number().int().min(0) }),
-  move: z.object({ from: z.number().int().min(0), to: z.number().int().min(0) }),
+  stopPlayback: op({ args: none, reply: receiptOnly }),
+  clear: op({ args: none, reply: receiptOnly }),
+  volume: op({ args: z.object({ volume: z.number().min(0).max(100) }).strict(), reply: receiptOnly }),
+  mode: op({ args: z.object({ mode: PlayModeSchema }).strict(), reply: receiptOnly }),
+  seek: op({
+    args: z.object({ position: z.number().min(0) }).strict(),
+    reply: z.object({ seekOffset: z.number() }),
+  }),
+  playAt: op({ args: z.object({ index }).strict(), reply: receiptOnly }),
+  remove: op({ args: z.object({ index }).strict(), reply: receiptOnly }),
+  move: op({ args: z.object({ from: index, to: index }).strict(), reply: receiptOnly }),
 } as const;
 
 export type BotOp = keyof typeof BOT_OPS;
-export type BotOpArgs<Op extends BotOp> = z.infer<(typeof BOT_OPS)[Op]>;
+export type BotOpArgs<Op extends BotOp> = z.infer<(typeof BOT_OPS)[Op]['args']>;
+export type BotOpData<Op extends BotOp> = z.infer<(typeof BOT_OPS)[Op]['reply']>;
 
-/** Ops that start audio: refused with 409 while the bot is disconnected (SPEC Player rule 9). */
-export const AUDIO_STARTING_OPS: ReadonlySet<BotOp> = new Set([
-  'playSong',
-  'playNowSong',
-  'playNextSong',
-  'addSong',
-  'loadSongs',
-  'next',
-  'prev',
-]);
+export const BOT_OP_NAMES = Object.keys(BOT_OPS) as BotOp[];
+export const isBotOp = (name: string): name is BotOp => Object.hasOwn(BOT_OPS, name);
 
-/** Ops whose queue changes must not interleave (SPEC Player rule 6); the daemon runs all ops of a bot serially. */
-export const QueueReplySchema = z.object({ queue: z.array(QueuedSongSchema) });
+/** How long the api waits for an op's reply when it needs longer than the bus deadline. */
+export const timeoutOf = (name: BotOp): number | undefined =>
+  (BOT_OPS[name] as OpSpec<z.ZodType, z.ZodType>).timeoutMs;
+export const isReadOnly = (name: BotOp): boolean =>
+  (BOT_OPS[name] as OpSpec<z.ZodType, z.ZodType>).readOnly === true;
+export const startsAudio = (name: BotOp): boolean =>
+  (BOT_OPS[name] as OpSpec<z.ZodType, z.ZodType>).startsAudio === true;
 
-export const isBotOp = (op: string): op is BotOp => Object.hasOwn(BOT_OPS, op);
+/** Parses an op's arguments; the error names each bad field ("volume: Too big"). */
+export function parseOpArgs<Op extends BotOp>(
+  name: Op,
+  raw: unknown,
+): { ok: true; args: BotOpArgs<Op> } | { ok: false; error: string } {
+  const parsed = BOT_OPS[name].args.safeParse(raw ?? {});
+  if (parsed.success) return { ok: true, args: parsed.data as BotOpArgs<Op> };
+  const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ');
+  return { ok: false, error: `invalid arguments for ${name}: ${issues}` };
+}

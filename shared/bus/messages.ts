@@ -29,7 +29,8 @@ export const BotReplySchema = z.object({
   message: z.string().optional(),
   data: z.unknown().optional(),
 });
-export type BotReply = z.infer<typeof BotReplySchema>;
+/** A reply whose `data` has been parsed with its op's reply schema (bot-ops.ts). */
+export type BotReply<Data = unknown> = Omit<z.infer<typeof BotReplySchema>, 'data'> & { data?: Data };
 
 export const BotStateEventSchema = z.object({
   bot: BotStatusSchema,

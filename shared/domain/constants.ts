@@ -110,3 +110,16 @@ export const DEFAULT_PROFILE_CONFIG = {
  */
 export const QUALITIES = ['standard', 'higher', 'exhigh', 'lossless', 'hires', 'master', 'direct'] as const;
 export type Quality = (typeof QUALITIES)[number];
+
+/** SPEC limit: a bot start whose handshake takes longer is torn down and answers 500. */
+export const BOT_START_DEADLINE_MS = 15_000;
+/** The platforms GET /api/music/quality reports (SPEC: every source but video_b). */
+export const QUALITY_PLATFORMS = [
+  'music_a',
+  'music_b',
+  'video_a',
+  'local',
+  'music_c',
+  'streaming_a',
+  'library_a',
+] as const satisfies readonly Platform[];

@@ -6,7 +6,11 @@
  * songs are skipped with a readable reason.
  */
 import type { Db } from '../db/client';
-import type { Platform } from '../domain/constants';
+import type { Platform, Quality } from '../domain/constants';
+import { BilibiliCatalog } from './bilibili/bilibili-catalog';
+import { BilibiliClient } from './bilibili/bilibili-client';
+import { storedBilibiliLogin } from './bilibili/bilibili-login';
+import { BilibiliSource } from './bilibili/bilibili-source';
 import { LocalCatalog } from './local/local-catalog';
 import { LocalSource } from './local/local-source';
 import type { MusicSource } from './music-source';
@@ -32,6 +36,8 @@ export interface SourceContext {
 export interface PlatformEntry {
   /** The service's own name, for people (the API speaks only the platform value). */
   label: string;
+  /** The qualities it can serve (DECISIONS.md names), the first being its default. */
+  qualities: readonly [Quality, ...Quality[]];
   catalog?: (ctx: SourceContext) => SongCatalog;
   source?: (ctx: SourceContext) => MusicSource;
 }
@@ -39,21 +45,29 @@ export interface PlatformEntry {
 export const PLATFORM_TABLE = {
   music_a: {
     label: 'NetEase Cloud Music',
+    qualities: ['exhigh', 'standard', 'higher', 'lossless', 'hires', 'master'],
     catalog: ({ db }) => new NeteaseCatalog(new NeteaseClient(storedNeteaseLogin(db))),
     source: ({ db }) => new NeteaseSource(new NeteaseClient(storedNeteaseLogin(db))),
   },
   music_b: {
     label: 'QQ Music',
+    qualities: ['exhigh', 'standard', 'higher', 'lossless'],
     catalog: ({ db }) => new QqMusicCatalog(new MusicuClient(storedQqLogin(db))),
     source: ({ db }) => new QqMusicSource(new MusicuClient(storedQqLogin(db))),
   },
-  music_c: { label: 'Kugou Music' },
-  video_a: { label: 'Bilibili' },
-  video_b: { label: 'YouTube' },
-  library_a: { label: 'Jellyfin' },
-  streaming_a: { label: 'Spotify' },
+  music_c: { label: 'Kugou Music', qualities: ['exhigh', 'standard', 'lossless', 'hires'] },
+  video_a: {
+    label: 'Bilibili',
+    qualities: ['exhigh', 'standard', 'higher', 'lossless'],
+    catalog: ({ db }) => new BilibiliCatalog(new BilibiliClient(storedBilibiliLogin(db))),
+    source: ({ db }) => new BilibiliSource(new BilibiliClient(storedBilibiliLogin(db))),
+  },
+  video_b: { label: 'YouTube', qualities: ['exhigh'] },
+  library_a: { label: 'Jellyfin', qualities: ['direct', 'standard', 'higher', 'exhigh'] },
+  streaming_a: { label: 'Spotify', qualities: ['exhigh', 'standard', 'higher'] },
   local: {
     label: 'Uploaded files',
+    qualities: ['direct'],
     catalog: ({ db }) => new LocalCatalog(db),
     source: ({ db, dataDir }) => new LocalSource(db, dataDir),
   },
@@ -61,13 +75,35 @@ export const PLATFORM_TABLE = {
 
 const entries = Object.entries(PLATFORM_TABLE) as [Platform, PlatformEntry][];
 
-/** The api's side: one catalog per platform that has one. */
-export type CatalogLookup = (platform: Platform) => SongCatalog | undefined;
+/** The label people see for a platform. */
+export const platformLabel = (platform: Platform): string => PLATFORM_TABLE[platform].label;
 
-export function createCatalogs(ctx: SourceContext): CatalogLookup {
-  const catalogs = new Map<Platform, SongCatalog>();
-  for (const [platform, entry] of entries) if (entry.catalog) catalogs.set(platform, entry.catalog(ctx));
-  return (platform) => catalogs.get(platform);
+/** The qualities a platform can serve, its default first. */
+export const qualitiesOf = (platform: Platform): readonly Quality[] => PLATFORM_TABLE[platform].qualities;
+
+type Table = typeof PLATFORM_TABLE;
+/** A platform's own catalog type, with the extras only it has (Bilibili's popular videos, …). */
+export type CatalogOf<P extends Platform> = Table[P] extends { catalog: (ctx: SourceContext) => infer C }
+  ? C
+  : undefined;
+
+/** The api's side: one catalog per platform that has one, made once per process. */
+export class Catalogs {
+  private readonly catalogs = new Map<Platform, SongCatalog>();
+
+  constructor(ctx: SourceContext) {
+    for (const [platform, entry] of entries)
+      if (entry.catalog) this.catalogs.set(platform, entry.catalog(ctx));
+  }
+
+  get(platform: Platform): SongCatalog | undefined {
+    return this.catalogs.get(platform);
+  }
+
+  /** The catalog of one platform with its own type, for the routes only that platform has. */
+  of<P extends Platform>(platform: P): CatalogOf<P> {
+    return this.catalogs.get(platform) as CatalogOf<P>;
+  }
 }
 
 /** The daemon's side: every source this build can play. */

@@ -51,7 +51,8 @@ describe('music_b through the api', () => {
     });
     expect(played.response.status).toBe(409);
     expect((played.error as { message?: string }).message).toBe(receipts.notConnected());
-    expect(api.requests.map((r) => r.req_0.method)).toEqual(['uniform_get_Dissinfo']);
+    // SPEC Player rule 9: refused before QQ Music is asked anything.
+    expect(api.requests).toEqual([]);
     const queue = await admin.api.GET('/api/player/{botId}/queue', bot);
     expect(queue.data?.queue).toEqual([]);
   });
@@ -61,9 +62,8 @@ describe('music_b through the api', () => {
       code: 0,
       req_0: { code: 0, data: { dirinfo: { id: 0 }, songlist: [] } },
     });
-    const { response } = await admin.api.POST('/api/player/{botId}/play-playlist', {
-      params: { path: { botId } },
-      body: { playlistId: '1', platform: 'music_b' },
+    const { response } = await admin.api.GET('/api/music/playlist/{id}', {
+      params: { path: { id: '1' }, query: { platform: 'music_b' } },
     });
     expect(response.status).toBe(404);
   });

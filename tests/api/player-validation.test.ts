@@ -58,33 +58,47 @@ describe('player input validation', () => {
 });
 
 describe('platform choice', () => {
+  /** Search goes through the same platform choice as every player call that looks a song up. */
+  const search = async (query: Record<string, string>) => {
+    const res = await t.fetch(
+      new Request(`${TEST_ORIGIN}/api/music/search?${new URLSearchParams(query)}`, {
+        headers: { cookie: admin.jar.header()! },
+      }),
+    );
+    return { status: res.status, body: (await res.json()) as { error?: string; songs?: unknown[] } };
+  };
+
   it('refuses a disabled source with 400 and an unavailable one with 501', async () => {
-    const disabled = await send('POST', '/play', JSON.stringify({ query: 'x', platform: 'library_a' }));
+    const disabled = await search({ q: 'x', platform: 'library_a' });
     expect(disabled).toEqual({ status: 400, body: { error: 'The source library_a is not enabled.' } });
-    const unavailable = await send('POST', '/add', JSON.stringify({ query: 'x', platform: 'music_c' }));
+    const unavailable = await search({ q: 'x', platform: 'music_c' });
     expect(unavailable).toEqual({
       status: 501,
       body: { error: 'the source music_c is not available in this build' },
     });
     await admin.api.POST('/api/bot/settings', { body: { defaultPlatform: 'music_c' } });
-    const byDefault = await send('POST', '/add', JSON.stringify({ query: 'x' }));
+    const byDefault = await search({ q: 'x' });
     expect(byDefault.body.error).toBe('the source music_c is not available in this build');
   });
 
   it('uses the configured default, and treats local as enabled by localAudioEnabled', async () => {
     await admin.api.POST('/api/bot/settings', {
-      body: { enabledProviders: ['music_b', 'video_a'], defaultPlatform: 'video_a' },
+      body: { enabledProviders: ['music_b', 'music_c'], defaultPlatform: 'music_c' },
     });
-    expect((await send('POST', '/add', JSON.stringify({ query: 'x' }))).body.error).toMatch(/video_a/);
-    const noLocalResult = await send(
-      'POST',
-      '/add',
-      JSON.stringify({ query: 'nothing uploaded', platform: 'local' }),
-    );
-    expect(noLocalResult).toEqual({ status: 404, body: { error: 'No results for "nothing uploaded".' } });
+    expect((await search({ q: 'x' })).body.error).toMatch(/music_c/);
+    expect(await search({ q: 'nothing uploaded', platform: 'local' })).toMatchObject({
+      status: 200,
+      body: { songs: [] },
+    });
     await admin.api.POST('/api/bot/settings', { body: { localAudioEnabled: false } });
-    const localOff = await send('POST', '/add', JSON.stringify({ query: 'x', platform: 'local' }));
+    const localOff = await search({ q: 'x', platform: 'local' });
     expect(localOff).toEqual({ status: 400, body: { error: 'The source local is not enabled.' } });
+  });
+
+  it('refuses an audio-starting call on a disconnected bot before looking anything up', async () => {
+    await admin.api.POST('/api/bot/settings', { body: { localAudioEnabled: true } });
+    const res = await send('POST', '/add', JSON.stringify({ query: 'nothing uploaded', platform: 'local' }));
+    expect(res).toMatchObject({ status: 409, body: { ok: false } });
   });
 });
 

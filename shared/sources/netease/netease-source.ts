@@ -12,7 +12,7 @@ import { err, ok, type Result } from '../../result';
 import { BROWSER_USER_AGENT } from '../http/browser';
 import type { MusicSource, ResolvedStream, StreamRequest } from '../music-source';
 import { NETEASE_REFERER, type NeteaseClient } from './netease-client';
-import { type NeteaseLogin, storedNeteaseLogin } from './netease-login';
+import type { NeteaseLogin } from './netease-login';
 import { SongUrlSchema } from './netease-schemas';
 import { isVipFee, neteaseId } from './netease-tracks';
 

@@ -13,7 +13,7 @@ import { err, ok, type Result } from '../../result';
 import { BROWSER_USER_AGENT } from '../http/browser';
 import type { MusicSource, ResolvedStream, StreamRequest } from '../music-source';
 import { type MusicuClient, QQ_REFERER } from './musicu-client';
-import { type QqLogin, storedQqLogin } from './qq-music-login';
+import type { QqLogin } from './qq-music-login';
 import { type Track, VkeyDataSchema } from './qq-music-schemas';
 import { fetchTrack } from './track-info';
 

@@ -1,0 +1,165 @@
+/**
+ * The api's one way to reach a bot: every operation of the table in shared/bus/bot-ops.ts goes to the
+ * daemon that owns the bot over the bus, and comes back parsed with the op's reply schema.
+ *
+ * - Bus failures become 503s whose sentence tells them apart (nobody runs the bot, the daemon is slow,
+ *   the bus is down); "nobody runs it" for a bot that is not stored is a 404.
+ * - A refusal (`ok: false` with a status other than 200) becomes the API error with the receipt as its
+ *   text; a disconnected bot's refusal also carries `{message, ok: false}` (DECISIONS.md).
+ * - A reply that does not parse is a defect, not an outage: it is thrown as an Error, which the app's
+ *   error handler logs once and answers 500. It is never turned into an "offline" status.
+ */
+import { eq } from 'drizzle-orm';
+import {
+  BOT_OPS,
+  type BotOp,
+  type BotOpArgs,
+  type BotOpData,
+  parseOpArgs,
+  startsAudio,
+  timeoutOf,
+} from '../../shared/bus/bot-ops';
+import { BusError } from '../../shared/bus/bus';
+import { type Actor, BotReplySchema } from '../../shared/bus/messages';
+import { botCommandSubject } from '../../shared/bus/subjects';
+import { bots } from '../../shared/db/schema';
+import type { BotStatus } from '../../shared/domain/schemas';
+import { receipts } from '../../shared/receipts';
+import type { AppDeps } from '../env';
+import { ApiError } from '../errors';
+import type { BotRow } from './find-bot';
+
+/** What an op answered: whether it did what was asked, its receipt, and its parsed data. */
+export interface BotOutcome<Op extends BotOp> {
+  ok: boolean;
+  message: string;
+  data: BotOpData<Op>;
+}
+
+/** How a status probe ended when the bus itself works: no daemon runs the bot, or it did not answer. */
+export type Unanswered = 'no-responders' | 'timeout';
+
+export class BotClient {
+  constructor(private readonly deps: Pick<AppDeps, 'bus' | 'db'>) {}
+
+  /** Runs one op for `actor`; a refusal or a bus failure is thrown as an ApiError. */
+  async call<Op extends BotOp>(
+    botId: string,
+    op: Op,
+    args: BotOpArgs<Op>,
+    actor: Actor,
+  ): Promise<BotOutcome<Op>> {
+    try {
+      return await this.exchange(botId, op, args, actor);
+    } catch (error) {
+      if (!(error instanceof BusError)) throw error;
+      if (error.failure === 'no-responders' && !(await this.isStored(botId)))
+        throw new ApiError(404, 'bot not found');
+      throw busFailureToApiError(error);
+    }
+  }
+
+  /**
+   * Runs an op whose arguments must first be looked up on a music platform. An op that starts audio
+   * is refused (409) for a disconnected bot before `resolveArgs` runs, so no platform is asked for a
+   * bot that could not play the answer (SPEC Player rule 9). The daemon checks again on arrival.
+   */
+  async callResolving<Op extends BotOp>(
+    botId: string,
+    op: Op,
+    actor: Actor,
+    resolveArgs: () => Promise<BotOpArgs<Op>>,
+  ): Promise<BotOutcome<Op>> {
+    if (startsAudio(op) && !(await this.call(botId, 'status', {}, actor)).data.connected) {
+      const message = receipts.notConnected();
+      throw new ApiError(409, message, { message, ok: false });
+    }
+    return this.call(botId, op, await resolveArgs(), actor);
+  }
+
+  /**
+   * The bot's live status, or why nobody answered for it (a fail-over, a daemon still taking on a new
+   * bot, or a slow one). A bus that is down is still an error (503).
+   */
+  async probeStatus(botId: string, actor: Actor): Promise<BotStatus | Unanswered> {
+    try {
+      return (await this.exchange(botId, 'status', {}, actor)).data;
+    } catch (error) {
+      if (!(error instanceof BusError)) throw error;
+      if (error.failure === 'no-responders' || error.failure === 'timeout') return error.failure;
+      throw busFailureToApiError(error);
+    }
+  }
+
+  /** For lists: the live status, or the stored bot shown as disconnected when no daemon answers. */
+  async listedStatus(bot: BotRow, actor: Actor): Promise<BotStatus> {
+    const status = await this.probeStatus(bot.id, actor);
+    return typeof status === 'string' ? offlineStatus(bot) : status;
+  }
+
+  private async exchange<Op extends BotOp>(
+    botId: string,
+    op: Op,
+    args: BotOpArgs<Op>,
+    actor: Actor,
+  ): Promise<BotOutcome<Op>> {
+    const checked = parseOpArgs(op, args);
+    if (!checked.ok) throw new Error(checked.error);
+    const timeoutMs = timeoutOf(op);
+    const raw = await this.deps.bus.request(
+      botCommandSubject(botId),
+      { op, args: checked.args, actor },
+      timeoutMs ? { timeoutMs } : {},
+    );
+    const parsed = BotReplySchema.safeParse(raw);
+    if (!parsed.success)
+      throw new Error(`malformed reply from the daemon for ${op}: ${parsed.error.message}`);
+    const { ok, status, message = '', data: rawData } = parsed.data;
+    if (!ok && status !== 200) {
+      throw new ApiError(
+        status as ConstructorParameters<typeof ApiError>[0],
+        message || `${op} failed`,
+        status === 409 ? { message, ok: false } : undefined,
+      );
+    }
+    const data = BOT_OPS[op].reply.safeParse(rawData);
+    if (!data.success) throw new Error(`malformed ${op} data from the daemon: ${data.error.message}`);
+    return { ok, message, data: data.data as BotOpData<Op> };
+  }
+
+  private async isStored(botId: string): Promise<boolean> {
+    return (
+      (await this.deps.db.query.bots.findFirst({ where: eq(bots.id, botId), columns: { id: true } })) !==
+      undefined
+    );
+  }
+}
+
+export function busFailureToApiError(error: BusError): ApiError {
+  switch (error.failure) {
+    case 'no-responders':
+      return new ApiError(503, 'no daemon is running this bot right now');
+    case 'timeout':
+      return new ApiError(503, 'the bot daemon did not answer in time');
+    case 'unavailable':
+      return new ApiError(503, 'the message bus is unavailable');
+    case 'handler-failed':
+      return new ApiError(500, `the bot daemon failed: ${error.message}`);
+  }
+}
+
+/** A stored bot no daemon answers for, shown as disconnected with its saved volume and mode. */
+export function offlineStatus(bot: BotRow): BotStatus {
+  return {
+    id: bot.id,
+    name: bot.name,
+    connected: false,
+    playing: false,
+    paused: false,
+    currentSong: null,
+    queueSize: 0,
+    volume: bot.volume,
+    playMode: bot.playMode,
+    elapsed: 0,
+  };
+}

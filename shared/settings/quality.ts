@@ -1,0 +1,37 @@
+/**
+ * Audio quality per platform (SPEC "Audio quality is global per provider and is restored at startup"):
+ * one settings row, `quality`, holding each platform's quality. A stored
+ * value the platform cannot serve (damaged, or a platform that lost a quality) reads as its default.
+ */
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { settings } from '../db/schema';
+import { PLATFORMS, type Platform, QUALITIES, type Quality } from '../domain/constants';
+import { qualitiesOf } from '../sources/platform-table';
+import { parseStoredValue, upsertSetting } from './stored-value';
+
+export type QualityMap = Record<Platform, Quality>;
+const KEY = 'quality';
+
+export function readQualityMap(stored: unknown): QualityMap {
+  const record = typeof stored === 'object' && stored !== null ? (stored as Record<string, unknown>) : {};
+  const map = {} as QualityMap;
+  for (const platform of PLATFORMS) {
+    const served = qualitiesOf(platform);
+    const value = record[platform];
+    map[platform] =
+      typeof value === 'string' &&
+      (QUALITIES as readonly string[]).includes(value) &&
+      served.includes(value as Quality)
+        ? (value as Quality)
+        : (served[0] as Quality);
+  }
+  return map;
+}
+
+export async function readQuality(db: Db): Promise<QualityMap> {
+  const row = await db.query.settings.findFirst({ where: eq(settings.key, KEY) });
+  return readQualityMap(row ? parseStoredValue(row.value) : undefined);
+}
+
+export const writeQuality = (db: Db, map: QualityMap): Promise<void> => upsertSetting(db, KEY, map);
