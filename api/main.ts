@@ -1,4 +1,16 @@
 /** The api alone (scaled-out layout): REST, docs and the WebSocket gateway; bots live in daemons. */
-import { startHttpProcess } from './process';
+import { loadConfig } from '../shared/config';
+import { onShutdown, openBackends } from '../shared/process';
+import { startApi } from './process';
 
-await startHttpProcess({ withDaemon: false });
+const config = loadConfig();
+if (!config.natsUrl)
+  throw new Error(
+    'an api process on its own needs NATS_URL to reach the daemons; `make run` runs both in one process',
+  );
+const backends = await openBackends(config, 'api');
+const api = await startApi(config, backends);
+onShutdown(async () => {
+  await api.close();
+  await backends.bus.close();
+});

@@ -26,6 +26,8 @@ export interface DaemonDeps {
   daemonId: string;
   /** Where uploads live (`local` source); defaults to the configured DATA_DIR. */
   dataDir?: string;
+  /** The yt-dlp executable (`video_b`); unset means `yt-dlp` on PATH. */
+  ytDlpPath?: string | undefined;
   /** The music sources; defaults to every adapter this daemon has. */
   sources?: SourceRegistry;
   /** Defaults to `TS3_LICENSE_ROOT` from the environment. */
@@ -50,7 +52,13 @@ export class Daemon {
   constructor(private readonly deps: DaemonDeps) {
     this.sources =
       deps.sources ??
-      new SourceRegistry(createSources({ db: deps.db, dataDir: deps.dataDir ?? loadConfig().dataDir }));
+      new SourceRegistry(
+        createSources({
+          db: deps.db,
+          dataDir: deps.dataDir ?? loadConfig().dataDir,
+          ytDlpPath: deps.ytDlpPath,
+        }),
+      );
     this.ts3 = deps.ts3 ?? ts3OptionsFromEnv();
   }
 

@@ -1,4 +1,16 @@
 /** The daemon alone (scaled-out layout): bots, voice sessions and playback, no HTTP. */
-import { startDaemonProcess } from './process';
+import { loadConfig } from '../shared/config';
+import { logger } from '../shared/logger';
+import { onShutdown, openBackends } from '../shared/process';
+import { startDaemon } from './process';
 
-await startDaemonProcess();
+const config = loadConfig();
+if (!config.natsUrl)
+  throw new Error('a daemon on its own needs NATS_URL; `make run` runs everything in one process');
+if (!config.apiUrl) logger('daemon').warn('API_URL is not set: bots will not answer chat commands');
+const backends = await openBackends(config, config.daemonId);
+const daemon = await startDaemon(config, backends);
+onShutdown(async () => {
+  await daemon.stop();
+  await backends.bus.close();
+});

@@ -5,8 +5,8 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../openapi/build';
 import type { RoutePolicy } from '../../openapi/policy';
+import { buildOpenApiDocument } from '../../scripts/openapi-build';
 import { apiKeys } from '../../shared/db/schema';
 import { CAPABILITIES } from '../../shared/domain/constants';
 import { createKey, createMember, insertBot, setupAdmin } from '../helpers/accounts';

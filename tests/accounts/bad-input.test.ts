@@ -3,7 +3,7 @@
  * fields, wrong types and over-long strings.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../openapi/build';
+import { buildOpenApiDocument } from '../../scripts/openapi-build';
 import { insertBot, setupAdmin } from '../helpers/accounts';
 import { startTestApp, TEST_ORIGIN, type TestApp } from '../helpers/test-app';
 

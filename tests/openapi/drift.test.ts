@@ -10,7 +10,7 @@ import {
   clientSchemaText,
   documentText,
   OPENAPI_JSON_PATH,
-} from '../../openapi/build';
+} from '../../scripts/openapi-build';
 
 describe('generated artefacts are up to date', () => {
   const document = buildOpenApiDocument();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../openapi/build';
+import { buildOpenApiDocument } from '../../scripts/openapi-build';
 
 type Operation = { 'x-policy'?: { access: string }; security?: unknown[] };
 

@@ -4,10 +4,10 @@
  */
 import openapiTS, { astToString } from 'openapi-typescript';
 import { createApp } from '../api/app';
+import { documentConfig } from '../openapi/document';
 import { InProcessBus } from '../shared/bus/in-process-bus';
 import { loadConfig } from '../shared/config';
 import { openDb } from '../shared/db/client';
-import { documentConfig } from './document';
 
 export const OPENAPI_JSON_PATH = 'openapi/openapi.json';
 export const CLIENT_SCHEMA_PATH = 'openapi/client/schema.d.ts';
