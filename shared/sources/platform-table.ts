@@ -23,6 +23,9 @@ import { QqMusicCatalog } from './qq-music/qq-music-catalog';
 import { storedQqLogin } from './qq-music/qq-music-login';
 import { QqMusicSource } from './qq-music/qq-music-source';
 import type { SongCatalog } from './song-catalog';
+import { YoutubeCatalog } from './youtube/youtube-catalog';
+import { YoutubeSource } from './youtube/youtube-source';
+import { YtDlp } from './youtube/yt-dlp';
 
 /** What a platform's factories may use. */
 export interface SourceContext {
@@ -62,7 +65,12 @@ export const PLATFORM_TABLE = {
     catalog: ({ db }) => new BilibiliCatalog(new BilibiliClient(storedBilibiliLogin(db))),
     source: ({ db }) => new BilibiliSource(new BilibiliClient(storedBilibiliLogin(db))),
   },
-  video_b: { label: 'YouTube', qualities: ['exhigh'] },
+  video_b: {
+    label: 'YouTube',
+    qualities: ['exhigh'],
+    catalog: ({ ytDlpPath }) => new YoutubeCatalog(new YtDlp(ytDlpPath)),
+    source: ({ ytDlpPath }) => new YoutubeSource(new YtDlp(ytDlpPath)),
+  },
   library_a: { label: 'Jellyfin', qualities: ['direct', 'standard', 'higher', 'exhigh'] },
   streaming_a: { label: 'Spotify', qualities: ['exhigh', 'standard', 'higher'] },
   local: {

@@ -1,0 +1,76 @@
+/**
+ * The `video_b` catalog (YouTube) through the `yt-dlp` executable: search (`ytsearchN:<query>` with
+ * `--flat-playlist`, one answer listing the first N videos), one video by id or link, and a playlist's
+ * videos. Whether yt-dlp runs stands in for the login status (yt-dlp-status.ts).
+ *
+ * Command lines and answers from yt-dlp/yt-dlp README.md ("USAGE AND OPTIONS": `--dump-single-json`,
+ * `--flat-playlist`, `--no-playlist`, `--playlist-end`; "OUTPUT TEMPLATE" for the fields) and
+ * yt_dlp/extractor/youtube/_search.py (the `ytsearch` prefix with its result count).
+ */
+import type { Song } from '../../domain/schemas';
+import { err, ok, type Result } from '../../result';
+import type { AccountStatus, SongCatalog, SongList } from '../song-catalog';
+import { playlistUrl, watchUrl, youtubePlaylistId, youtubeVideoId } from './youtube-ids';
+import { FlatPlaylistSchema, VideoSummarySchema } from './youtube-schemas';
+import { isPlayableEntry, videoToSong } from './youtube-songs';
+import type { YtDlp, YtDlpFailure } from './yt-dlp';
+import { ytDlpAccountStatus } from './yt-dlp-status';
+
+/** The deepest a search pages: each page asks yt-dlp for every result up to its end. */
+export const SEARCH_DEPTH = 100;
+/** The most videos one playlist loads: the same cap as a loaded queue. */
+export const PLAYLIST_LIMIT = 1000;
+const QUIET = '--no-warnings';
+
+export class YoutubeCatalog implements SongCatalog {
+  constructor(private readonly ytDlp: YtDlp) {}
+
+  async search(query: string, limit: number, offset = 0): Promise<Result<Song[]>> {
+    const text = query.trim();
+    const depth = Math.min(offset + limit, SEARCH_DEPTH);
+    if (text === '' || depth <= offset) return ok([]);
+    // The `ytsearchN:` prefix makes the query one argument yt-dlp can only read as a search.
+    const answer = await this.ytDlp.json(
+      ['--dump-single-json', '--flat-playlist', QUIET, '--', `ytsearch${depth}:${text}`],
+      FlatPlaylistSchema,
+    );
+    if (!answer.ok) return err(answer.error.message);
+    return ok(answer.value.entries.filter(isPlayableEntry).slice(offset, depth).map(videoToSong));
+  }
+
+  async song(id: string): Promise<Result<Song | undefined>> {
+    const videoId = youtubeVideoId(id);
+    if (videoId === undefined) return ok(undefined);
+    const answer = await this.ytDlp.json(
+      ['--dump-single-json', '--no-playlist', QUIET, '--', watchUrl(videoId)],
+      VideoSummarySchema,
+    );
+    return answer.ok ? ok(videoToSong(answer.value)) : unlessNotFound(answer.error);
+  }
+
+  /** The playlist's videos in order; private and deleted ones are dropped (`totalCount` says so). */
+  async playlist(id: string): Promise<Result<SongList | undefined>> {
+    const listId = youtubePlaylistId(id);
+    if (listId === undefined) return ok(undefined);
+    const answer = await this.ytDlp.json(
+      [
+        ...['--flat-playlist', '--dump-single-json', QUIET],
+        ...['--playlist-end', String(PLAYLIST_LIMIT), '--', playlistUrl(listId)],
+      ],
+      FlatPlaylistSchema,
+    );
+    if (!answer.ok) return unlessNotFound(answer.error);
+    const { entries } = answer.value;
+    const songs = entries.filter(isPlayableEntry).map(videoToSong);
+    return ok(songs.length < entries.length ? { songs, totalCount: entries.length } : { songs });
+  }
+
+  async accountStatus(): Promise<Result<AccountStatus>> {
+    return ok(await ytDlpAccountStatus(this.ytDlp.path));
+  }
+}
+
+/** "No such video or playlist" is an answer (undefined); every other failure is an error. */
+function unlessNotFound(failure: YtDlpFailure): Result<undefined> {
+  return failure.notFound ? ok(undefined) : err(failure.message);
+}

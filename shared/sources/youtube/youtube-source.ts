@@ -1,0 +1,56 @@
+/**
+ * The `video_b` source at play time: asks yt-dlp for the video's best audio-only format (WebM/Opus
+ * first, which ffmpeg decodes without a video track) and hands its URL to the decoder with the
+ * request headers yt-dlp says that format needs (googlevideo URLs are tied to the User-Agent they
+ * were made for).
+ *
+ * Format selection (`-f bestaudio[ext=webm]/bestaudio/best`) from yt-dlp/yt-dlp README.md ("FORMAT
+ * SELECTION"); a single chosen format is merged into the answer's top level (`url`, `http_headers`),
+ * a merged one is listed in `requested_formats` (yt_dlp/YoutubeDL.py, `process_video_result`).
+ */
+import { err, ok, type Result } from '../../result';
+import type { MusicSource, ResolvedStream, StreamHeaders, StreamRequest } from '../music-source';
+import { watchUrl, youtubeVideoId } from './youtube-ids';
+import { type ResolvedVideo, ResolvedVideoSchema } from './youtube-schemas';
+import type { YtDlp } from './yt-dlp';
+
+export const AUDIO_FORMAT = 'bestaudio[ext=webm]/bestaudio/best';
+
+interface ChosenFormat {
+  url: string;
+  http_headers?: Record<string, string> | null | undefined;
+}
+
+export class YoutubeSource implements MusicSource {
+  readonly platform = 'video_b' as const;
+
+  constructor(private readonly ytDlp: YtDlp) {}
+
+  async resolveStream(song: StreamRequest): Promise<Result<ResolvedStream>> {
+    const videoId = youtubeVideoId(song.id);
+    if (videoId === undefined) return err(`"${song.id}" is not a YouTube video id or link`);
+    const answer = await this.ytDlp.json(
+      ['-f', AUDIO_FORMAT, '--dump-single-json', '--no-playlist', '--no-warnings', '--', watchUrl(videoId)],
+      ResolvedVideoSchema,
+    );
+    if (!answer.ok) return err(answer.error.message);
+    const format = chosenFormat(answer.value);
+    if (!format) return err('yt-dlp found no audio for this YouTube video');
+    return ok({ input: { kind: 'url', url: format.url, headers: streamHeaders(format.http_headers ?? {}) } });
+  }
+}
+
+function chosenFormat(video: ResolvedVideo): ChosenFormat | undefined {
+  if (video.url) return { url: video.url, http_headers: video.http_headers };
+  const parts = video.requested_formats ?? [];
+  return parts.find((part) => part.acodec !== 'none') ?? parts[0];
+}
+
+/** The headers ffmpeg must send, from yt-dlp's `http_headers` (header names in any case). */
+function streamHeaders(headers: Record<string, string>): StreamHeaders {
+  const byName = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+  const userAgent = byName.get('user-agent');
+  const referer = byName.get('referer');
+  const cookie = byName.get('cookie');
+  return { ...(userAgent && { userAgent }), ...(referer && { referer }), ...(cookie && { cookie }) };
+}

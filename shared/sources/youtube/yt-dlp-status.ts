@@ -1,0 +1,47 @@
+/**
+ * Whether the `yt-dlp` executable can run here, and which version it is (`yt-dlp --version` prints a
+ * date-like version such as `2025.01.26`). yt-dlp is replaced by people independently of our releases,
+ * so an answer is kept only briefly: an upgrade or a fresh install shows within that time, without a
+ * restart. `/api/auth/status` reports it for `video_b` (SPEC: when missing, `loggedIn` is false and the
+ * nickname says the tool is not installed).
+ */
+import type { AccountStatus } from '../song-catalog';
+import { DEFAULT_YTDLP, YtDlp } from './yt-dlp';
+
+export type YtDlpStatus = { available: true; version: string } | { available: false; reason: string };
+
+/** How long an answer is trusted before yt-dlp is asked again. */
+export const STATUS_MAX_AGE_MS = 30_000;
+/** `--version` answers at once; a slow one is as good as broken. */
+const VERSION_TIMEOUT_MS = 10_000;
+const VERSION_OUTPUT_BYTES = 4_096;
+
+const checked = new Map<string, { status: Promise<YtDlpStatus>; atMs: number }>();
+
+/** yt-dlp at `path` (unset: `yt-dlp` on PATH): its version, or why it cannot run. Never throws. */
+export function ytDlpStatus(path: string = DEFAULT_YTDLP): Promise<YtDlpStatus> {
+  const now = Date.now();
+  const cached = checked.get(path);
+  if (cached && now - cached.atMs < STATUS_MAX_AGE_MS) return cached.status;
+  const status = askVersion(path);
+  checked.set(path, { status, atMs: now });
+  return status;
+}
+
+/** The `video_b` login status: yt-dlp needs no login, so "logged in" means "yt-dlp runs". */
+export async function ytDlpAccountStatus(path?: string): Promise<AccountStatus> {
+  const status = await ytDlpStatus(path);
+  return status.available
+    ? { loggedIn: true, nickname: `yt-dlp ${status.version}` }
+    : { loggedIn: false, nickname: status.reason };
+}
+
+async function askVersion(path: string): Promise<YtDlpStatus> {
+  const ytDlp = new YtDlp(path, { timeoutMs: VERSION_TIMEOUT_MS, maxOutputBytes: VERSION_OUTPUT_BYTES });
+  const output = await ytDlp.run(['--version']);
+  if (!output.ok) return { available: false, reason: output.error.message };
+  const version = output.value.trim().split(/\r?\n/)[0]?.trim();
+  return version
+    ? { available: true, version }
+    : { available: false, reason: 'yt-dlp --version printed no version' };
+}

@@ -1,0 +1,55 @@
+/**
+ * GET /api/music/search/all: every enabled source at once. A source that hangs is left out once its
+ * deadline passes and the others' results still come back; streaming_a is never asked.
+ */
+import { delay, HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { SEARCH_ALL_SOURCE_TIMEOUT_MS } from '../../api/music/song-finder';
+import type { TestApp } from '../helpers/test-app';
+import { type Session, withAdminApp } from '../helpers/accounts';
+import { useMswServer } from '../helpers/msw-server';
+import { addToneUpload } from '../helpers/tone-uploads';
+
+let asked: string[] = [];
+useMswServer(
+  // NetEase never answers; QQ Music answers garbage (a failing source adds nothing either).
+  http.all('https://music.163.com/*', async () => {
+    asked.push('music_a');
+    await delay('infinite');
+    return HttpResponse.json({});
+  }),
+  http.all('https://u.y.qq.com/*', () => {
+    asked.push('music_b');
+    return HttpResponse.text('<html>busy</html>');
+  }),
+);
+
+let t: TestApp;
+let admin: Session;
+withAdminApp((app, session) => {
+  t = app;
+  admin = session;
+});
+
+describe('search across every source', () => {
+  it('answers with the sources that answered when one hangs and one fails', async () => {
+    await admin.api.POST('/api/bot/settings', {
+      body: { enabledProviders: ['music_a', 'music_b'], localAudioEnabled: true },
+    });
+    await addToneUpload(t.db, t.dataDir, 'Hanging Gardens', [{ frequencyHz: 440, seconds: 1 }]);
+    asked = [];
+    const started = Date.now();
+    const { data, response } = await admin.api.GET('/api/music/search/all', { params: { query: { q: 'gardens' } } });
+    const took = Date.now() - started;
+    expect(response.status).toBe(200);
+    expect(data?.songs.map((s) => [s.platform, s.name])).toEqual([['local', 'Hanging Gardens']]);
+    expect(asked.sort()).toEqual(['music_a', 'music_b']);
+    expect(took).toBeGreaterThanOrEqual(SEARCH_ALL_SOURCE_TIMEOUT_MS - 100);
+    expect(took).toBeLessThan(SEARCH_ALL_SOURCE_TIMEOUT_MS + 3000);
+  });
+
+  it('refuses a missing query', async () => {
+    const res = await t.fetch(new Request('http://bot.test/api/music/search/all', { headers: { cookie: admin.jar.header()! } }));
+    expect(res.status).toBe(400);
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * The fake `yt-dlp` (yt-dlp.mjs beside this file) for tests: its path, and per test a record of every
+ * run (process id and command line) plus a clean slate of the environment variables that steer it.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeEach } from 'vitest';
+import { z } from 'zod';
+
+export const FAKE_YTDLP = fileURLToPath(new URL('./yt-dlp.mjs', import.meta.url));
+
+const STEERING = ['FAKE_YTDLP_MODE', 'FAKE_YTDLP_VERSION', 'FAKE_YTDLP_AUDIO_URL'] as const;
+export type FakeYtDlpSetting = (typeof STEERING)[number];
+
+const RunSchema = z.object({ pid: z.number(), args: z.array(z.string()) });
+export type FakeYtDlpRun = z.infer<typeof RunSchema>;
+
+export interface FakeYtDlp {
+  /** The runs so far in this test, oldest first. */
+  runs(): FakeYtDlpRun[];
+  /** Sets one of the fake's environment variables for the rest of this test. */
+  set(name: FakeYtDlpSetting, value: string): void;
+}
+
+export function useFakeYtDlp(): FakeYtDlp {
+  const dir = mkdtempSync(join(tmpdir(), 'fake-yt-dlp-'));
+  let log = '';
+  let count = 0;
+  beforeEach(() => {
+    for (const name of STEERING) delete process.env[name];
+    log = join(dir, `runs-${++count}.jsonl`);
+    process.env.FAKE_YTDLP_LOG = log;
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return {
+    runs() {
+      let text: string;
+      try {
+        text = readFileSync(log, 'utf8');
+      } catch {
+        return [];
+      }
+      return text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => RunSchema.parse(JSON.parse(line)));
+    },
+    set(name, value) {
+      process.env[name] = value;
+    },
+  };
+}

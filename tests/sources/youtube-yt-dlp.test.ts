@@ -1,0 +1,169 @@
+/**
+ * Finding and running the `yt-dlp` executable for `video_b`, against the fake in tests/fakes/: the
+ * version check and its short-lived cache, and the limits of one run (deadline, output cap, what a
+ * failure says).
+ */
+import { chmodSync, copyFileSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { YtDlp } from '../../shared/sources/youtube/yt-dlp';
+import {
+  STATUS_MAX_AGE_MS,
+  ytDlpAccountStatus,
+  ytDlpStatus,
+} from '../../shared/sources/youtube/yt-dlp-status';
+import { FAKE_YTDLP, useFakeYtDlp } from '../fakes/fake-yt-dlp';
+
+const fake = useFakeYtDlp();
+const SEARCH = ['--dump-single-json', '--flat-playlist', '--no-warnings', '--', 'ytsearch2:paper boats'];
+const dirs: string[] = [];
+const freshDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'yt-dlp-test-'));
+  dirs.push(dir);
+  return dir;
+};
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('yt-dlp detection', () => {
+  it('reports the version of an installed yt-dlp, from `yt-dlp --version`', async () => {
+    expect(await ytDlpStatus(FAKE_YTDLP)).toEqual({ available: true, version: '2025.01.26' });
+    expect(fake.runs().map((run) => run.args)).toEqual([['--version']]);
+    expect(await ytDlpAccountStatus(FAKE_YTDLP)).toEqual({ loggedIn: true, nickname: 'yt-dlp 2025.01.26' });
+  });
+
+  it('says yt-dlp is not installed when YTDLP_PATH points nowhere, without throwing', async () => {
+    const nowhere = join(freshDir(), 'yt-dlp');
+    expect(await ytDlpStatus(nowhere)).toEqual({
+      available: false,
+      reason: `yt-dlp is not installed (nothing at ${nowhere}; fix YTDLP_PATH)`,
+    });
+    expect(await ytDlpAccountStatus(nowhere)).toEqual({
+      loggedIn: false,
+      nickname: `yt-dlp is not installed (nothing at ${nowhere}; fix YTDLP_PATH)`,
+    });
+  });
+
+  it('looks for yt-dlp on PATH when no path is configured', async () => {
+    const bin = freshDir();
+    symlinkSync(FAKE_YTDLP, join(bin, 'yt-dlp'));
+    const path = process.env.PATH;
+    // The fake runs through `#!/usr/bin/env node`, so node's own folder stays on PATH.
+    process.env.PATH = `${bin}:${dirname(process.execPath)}`;
+    try {
+      expect(await ytDlpStatus()).toEqual({ available: true, version: '2025.01.26' });
+    } finally {
+      process.env.PATH = path;
+    }
+  });
+
+  it('says so when the file is there but not executable', async () => {
+    const copy = join(freshDir(), 'yt-dlp');
+    copyFileSync(FAKE_YTDLP, copy);
+    chmodSync(copy, 0o644);
+    expect(await ytDlpStatus(copy)).toEqual({
+      available: false,
+      reason: `yt-dlp at ${copy} is not executable`,
+    });
+  });
+
+  it('reports a yt-dlp that fails to start with the last line it printed', async () => {
+    fake.set('FAKE_YTDLP_MODE', 'crash');
+    const copy = join(freshDir(), 'yt-dlp');
+    symlinkSync(FAKE_YTDLP, copy);
+    expect(await ytDlpStatus(copy)).toEqual({
+      available: false,
+      reason: "yt-dlp: ModuleNotFoundError: No module named 'yt_dlp'",
+    });
+  });
+
+  it('keeps an answer briefly, then sees an upgraded yt-dlp without a restart', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const copy = join(freshDir(), 'yt-dlp');
+    symlinkSync(FAKE_YTDLP, copy);
+    expect(await ytDlpStatus(copy)).toEqual({ available: true, version: '2025.01.26' });
+    fake.set('FAKE_YTDLP_VERSION', '2025.02.19');
+    vi.setSystemTime(Date.now() + STATUS_MAX_AGE_MS - 1_000);
+    expect(await ytDlpStatus(copy)).toEqual({ available: true, version: '2025.01.26' });
+    expect(fake.runs()).toHaveLength(1);
+    vi.setSystemTime(Date.now() + 2_000);
+    expect(await ytDlpStatus(copy)).toEqual({ available: true, version: '2025.02.19' });
+    expect(fake.runs()).toHaveLength(2);
+  });
+
+  it('sees a yt-dlp installed after a check found none', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const path = join(freshDir(), 'yt-dlp');
+    expect(await ytDlpStatus(path)).toMatchObject({ available: false });
+    symlinkSync(FAKE_YTDLP, path);
+    vi.setSystemTime(Date.now() + STATUS_MAX_AGE_MS + 1);
+    expect(await ytDlpStatus(path)).toEqual({ available: true, version: '2025.01.26' });
+  });
+});
+
+describe('a yt-dlp run', () => {
+  it('kills a yt-dlp that does not answer in time, and says so', async () => {
+    fake.set('FAKE_YTDLP_MODE', 'hang');
+    const started = Date.now();
+    const result = await new YtDlp(FAKE_YTDLP, { timeoutMs: 1_000 }).run(SEARCH);
+    expect(result).toEqual({
+      ok: false,
+      error: { message: 'yt-dlp did not answer within 1 s', notFound: false },
+    });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const [run] = fake.runs();
+    await vi.waitFor(() => expect(() => process.kill(run!.pid, 0)).toThrow(), { timeout: 3_000 });
+  });
+
+  it('stops reading a yt-dlp that prints more than the cap', async () => {
+    fake.set('FAKE_YTDLP_MODE', 'flood');
+    const result = await new YtDlp(FAKE_YTDLP, { maxOutputBytes: 1024 * 1024 }).run(SEARCH);
+    expect(result).toEqual({
+      ok: false,
+      error: { message: 'yt-dlp printed more than 1024 KiB', notFound: false },
+    });
+    const [run] = fake.runs();
+    await vi.waitFor(() => expect(() => process.kill(run!.pid, 0)).toThrow(), { timeout: 3_000 });
+  });
+
+  it('turns an answer that is not JSON into a sentence', async () => {
+    fake.set('FAKE_YTDLP_MODE', 'garbage');
+    expect(await new YtDlp(FAKE_YTDLP).json(SEARCH, z.object({}))).toEqual({
+      ok: false,
+      error: { message: 'yt-dlp answered with something that is not JSON', notFound: false },
+    });
+  });
+
+  it('turns JSON of another shape into a sentence', async () => {
+    expect(await new YtDlp(FAKE_YTDLP).json(SEARCH, z.object({ formats: z.array(z.unknown()) }))).toEqual({
+      ok: false,
+      error: { message: 'yt-dlp answered in an unexpected shape', notFound: false },
+    });
+  });
+
+  it('reads the reason of a refusal from the last ERROR line, marking unknown videos', async () => {
+    const result = await new YtDlp(FAKE_YTDLP).run([
+      ...['--dump-single-json', '--no-playlist', '--no-warnings', '--'],
+      'https://www.youtube.com/watch?v=zzzzzzzzzzz',
+    ]);
+    expect(result).toEqual({
+      ok: false,
+      error: { message: 'yt-dlp: ERROR: Video unavailable', notFound: true },
+    });
+  });
+
+  it('passes arguments without a shell: quotes, semicolons and `$()` arrive as written', async () => {
+    const query = `it's "here"; $(touch /tmp/pwned) & echo`;
+    const result = await new YtDlp(FAKE_YTDLP).run(['--dump-single-json', '--', `ytsearch1:${query}`]);
+    expect(result.ok).toBe(true);
+    expect(fake.runs()[0]!.args).toEqual(['--dump-single-json', '--', `ytsearch1:${query}`]);
+  });
+});
