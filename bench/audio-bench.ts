@@ -21,7 +21,7 @@ const { OpusEncoder, OPUS_MUSIC_BITRATE_BPS } = await import('../daemon/audio/en
 const { frameScheduler } = await import('../daemon/audio/frame-scheduler');
 const { LATE_FRAME_THRESHOLD_MS } = await import('../daemon/audio/frame-health');
 const { FRAME_BYTES, FRAME_SECONDS, SAMPLES_PER_FRAME } = await import('../daemon/audio/pcm-format');
-const { FFMPEG, makeTempDir } = await import('../daemon/audio/test-helpers');
+const { FFMPEG, makeTempDir } = await import('../tests/helpers/audio-signals');
 
 const BUDGET_MS = 60_000;
 const ENCODE_SECONDS = 10;

@@ -16,7 +16,7 @@ import { createSources } from '../shared/sources/platform-table';
 import { SourceRegistry } from '../shared/sources/source-registry';
 import type { FrameScheduler } from './audio/frame-scheduler';
 import { type BotChat, type BotRow, BotRuntime } from './bots/bot-runtime';
-import { type Ts3Options, ts3OptionsFromEnv } from './bots/ts3-options';
+import { type Ts3Options, ts3OptionsFromEnv } from './bots/connection/ts3-options';
 
 const log = logger('daemon');
 

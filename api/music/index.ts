@@ -3,10 +3,11 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import * as routes from '../../openapi/routes/music';
 import { SETTINGS_EVENTS } from '../../shared/bus/subjects';
 import { QUALITY_PLATFORMS } from '../../shared/domain/constants';
+import type { Result } from '../../shared/result';
 import { readQuality, writeQuality } from '../../shared/settings/quality';
 import { readSettings } from '../../shared/settings/settings';
 import { choosePlatform } from '../../shared/sources/platform-choice';
-import { type Catalogs, qualitiesOf } from '../../shared/sources/platform-table';
+import { type CatalogOf, type Catalogs, qualitiesOf } from '../../shared/sources/platform-table';
 import { principalOf } from '../auth/principal';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
@@ -30,10 +31,18 @@ const qualityReport = (map: Awaited<ReturnType<typeof readQuality>>) =>
   >;
 
 export function musicRoutes({ db, bus }: AppDeps, finder: SongFinder, catalogs: Catalogs) {
-  const bilibili = () => {
-    const catalog = catalogs.of('video_a');
-    if (!catalog) throw new ApiError(501, 'the source video_a is not available in this build');
-    return catalog;
+  /**
+   * Asks a platform's own catalog (its extras beyond SongCatalog), refused like any call when the
+   * platform is disabled (SPEC rule 3); its failure is a 502 with its sentence.
+   */
+  const ask = async <P extends 'video_a' | 'library_a', T>(
+    platform: P,
+    call: (catalog: NonNullable<CatalogOf<P>>) => Promise<Result<T>>,
+  ): Promise<T> => {
+    await finder.catalog(platform);
+    const answer = await call(catalogs.of(platform) as NonNullable<CatalogOf<P>>);
+    if (!answer.ok) throw new ApiError(502, `${platform}: ${answer.error}`);
+    return answer.value;
   };
   const platformResult = <T>(
     result: { ok: true; value: T } | { ok: false; error: string },
@@ -111,10 +120,10 @@ export function musicRoutes({ db, bus }: AppDeps, finder: SongFinder, catalogs: 
 
     .openapi(routes.videoPopular, async (c) => {
       const { limit = POPULAR_DEFAULT_LIMIT } = c.req.valid('query');
-      return c.json({ songs: platformResult(await bilibili().popular(limit), 'video_a') }, 200);
+      return c.json({ songs: await ask('video_a', (catalog) => catalog.popular(limit)) }, 200);
     })
     .openapi(routes.videoParts, async (c) => {
-      const parts = platformResult(await bilibili().parts(c.req.valid('query').bvid), 'video_a');
+      const parts = await ask('video_a', (catalog) => catalog.parts(c.req.valid('query').bvid));
       return c.json(found(parts, 'video'), 200);
     })
 

@@ -1,11 +1,6 @@
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { err, ok } from '../../shared/result';
-import { AudioPlayer } from './audio-player';
-import type { Track, TrackEnd } from './audio-player-state';
-import { FFMPEG_NOT_FOUND, locateFfmpeg } from './ffmpeg-locator';
-import { FrameScheduler } from './frame-scheduler';
-import { volumeToAmplitude } from './gain';
 import {
   CollectingSink,
   decodeToMono,
@@ -17,7 +12,12 @@ import {
   type TempDir,
   toDb,
   tonePower,
-} from './test-helpers';
+} from '../../tests/helpers/audio-signals';
+import { AudioPlayer } from './audio-player';
+import type { Track, TrackEnd } from './audio-player-state';
+import { FFMPEG_NOT_FOUND, locateFfmpeg } from './ffmpeg-locator';
+import { FrameScheduler } from './frame-scheduler';
+import { volumeToAmplitude } from './gain';
 
 let dir: TempDir;
 beforeAll(() => {

@@ -1,9 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Decoder, type DecoderExit } from './decoder';
-import { PCM_HIGH_WATER_BYTES, PCM_LOW_WATER_BYTES } from './pcm-buffer';
-import { BYTES_PER_SECOND } from './pcm-format';
 import {
   estimateFrequencyHz,
   FFMPEG,
@@ -11,7 +8,10 @@ import {
   renderTestFiles,
   type TempDir,
   tonePower,
-} from './test-helpers';
+} from '../../tests/helpers/audio-signals';
+import { Decoder, type DecoderExit } from './decoder';
+import { PCM_HIGH_WATER_BYTES, PCM_LOW_WATER_BYTES } from './pcm-buffer';
+import { BYTES_PER_SECOND } from './pcm-format';
 
 let dir: TempDir;
 beforeAll(() => {

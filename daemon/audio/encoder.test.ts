@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { decodeToMono, estimateFrequencyHz, rms, sineFrames } from '../../tests/helpers/audio-signals';
 import { OpusEncoder } from './encoder';
 import { OPUS_SILENCE_FRAME } from './opus-silence-frame';
 import { SAMPLES_PER_FRAME } from './pcm-format';
-import { decodeToMono, estimateFrequencyHz, rms, sineFrames } from './test-helpers';
 
 describe('OpusEncoder', () => {
   it('encodes 20 ms stereo frames that decode back to the same tone and level', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { FFMPEG } from '../../tests/helpers/audio-signals';
 import { FFMPEG_NOT_FOUND, locateFfmpeg } from './ffmpeg-locator';
-import { FFMPEG } from './test-helpers';
 
 const noStatic = () => undefined;
 

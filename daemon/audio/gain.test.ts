@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { toDb } from '../../tests/helpers/audio-signals';
 import { Gain, volumeToAmplitude } from './gain';
 import { SAMPLES_PER_FRAME } from './pcm-format';
-import { toDb } from './test-helpers';
 
 const constantFrame = (value: number) => new Int16Array(SAMPLES_PER_FRAME).fill(value);
 

@@ -2,8 +2,8 @@
  * One bot's play queue: the songs, which one is current, and what plays next under each play mode.
  * Pure and synchronous (no I/O, no clock); randomness comes from an injectable `random()` so tests can
  * seed it. The queue does not look inside songs, so it is generic over the song type. It has no lock
- * of its own: the daemon runs each bot's commands one at a time (daemon.ts, one SerialExecutor per bot),
- * which is what keeps SPEC's queue-mutating sections from interleaving.
+ * of its own: the daemon runs each bot's commands one at a time (bot-runtime.ts, one SerialExecutor per
+ * bot), which is what keeps SPEC's queue-mutating sections from interleaving.
  *
  * Play modes, exactly:
  * - `seq`: songs in order; `next()` after the last song returns undefined (playback stops) and leaves

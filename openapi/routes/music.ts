@@ -239,3 +239,55 @@ export const videoParts = defineRoute({
     ...errors(400, 401, 404, 502),
   },
 });
+
+const library = <P extends string>(
+  path: P,
+  summary: string,
+  response: z.ZodType,
+  defaultLimit: number,
+  extra: { params?: z.ZodObject; nonGuest?: boolean } = {},
+) =>
+  defineRoute({
+    method: 'get',
+    path,
+    tags: ['Music'],
+    summary,
+    description: 'From the configured library_a server (settings `jellyfin`).',
+    policy: { access: 'authenticated', ...(extra.nonGuest && { nonGuest: true }) },
+    request: {
+      query: z.object({ limit: limitQuery(defaultLimit, 500) }),
+      ...(extra.params && { params: extra.params }),
+    },
+    responses: { 200: jsonResponse(response, summary), ...errors(400, 401, 501, 502) },
+  });
+
+export const libraryLatestAlbums = library(
+  '/api/music/library_a/latest-albums',
+  'The newest albums',
+  z.object({ albums: z.array(AlbumSchema) }),
+  12,
+);
+export const libraryMostPlayed = library(
+  '/api/music/library_a/most-played',
+  'The songs played most',
+  songs,
+  12,
+);
+export const libraryFavorites = library('/api/music/library_a/favorites', 'Favorite songs', songs, 100, {
+  nonGuest: true,
+});
+export const libraryGenres = library(
+  '/api/music/library_a/genres',
+  'Music genres',
+  z.object({ genres: z.array(z.object({ id: z.string(), name: z.string() }).openapi('Genre')) }),
+  30,
+);
+export const libraryGenreSongs = library(
+  '/api/music/library_a/genre/{id}/songs',
+  "A genre's songs",
+  songs,
+  100,
+  {
+    params: idParam,
+  },
+);

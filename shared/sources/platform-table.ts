@@ -11,6 +11,9 @@ import { BilibiliCatalog } from './bilibili/bilibili-catalog';
 import { BilibiliClient } from './bilibili/bilibili-client';
 import { storedBilibiliLogin } from './bilibili/bilibili-login';
 import { BilibiliSource } from './bilibili/bilibili-source';
+import { JellyfinCatalog } from './jellyfin/jellyfin-catalog';
+import { storedJellyfinClient } from './jellyfin/jellyfin-client';
+import { JellyfinSource } from './jellyfin/jellyfin-source';
 import { LocalCatalog } from './local/local-catalog';
 import { LocalSource } from './local/local-source';
 import type { MusicSource } from './music-source';
@@ -71,7 +74,12 @@ export const PLATFORM_TABLE = {
     catalog: ({ ytDlpPath }) => new YoutubeCatalog(new YtDlp(ytDlpPath)),
     source: ({ ytDlpPath }) => new YoutubeSource(new YtDlp(ytDlpPath)),
   },
-  library_a: { label: 'Jellyfin', qualities: ['direct', 'standard', 'higher', 'exhigh'] },
+  library_a: {
+    label: 'Jellyfin',
+    qualities: ['direct', 'standard', 'higher', 'exhigh'],
+    catalog: ({ db }) => new JellyfinCatalog(storedJellyfinClient(db)),
+    source: ({ db }) => new JellyfinSource(storedJellyfinClient(db)),
+  },
   streaming_a: { label: 'Spotify', qualities: ['exhigh', 'standard', 'higher'] },
   local: {
     label: 'Uploaded files',

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { volumeToAmplitude } from '../../daemon/audio/gain';
-import { toDb } from '../../daemon/audio/test-helpers';
 import type { Ts3Client } from '../../daemon/ts3';
+import { toDb } from '../helpers/audio-signals';
 import { makeClient, opusSine, sendPaced } from '../ts3/helpers';
 import { Ts3TestServer } from '../ts3-server/ts3-test-server';
 import { DaemonHarness } from './harness';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
-import type { Ts3Options } from '../../daemon/bots/ts3-options';
+import type { Ts3Options } from '../../daemon/bots/connection/ts3-options';
 import { Daemon } from '../../daemon/daemon';
 import { parseLicenseRoot } from '../../daemon/ts3';
 import { type BotOp, isBotOp, QueueReplySchema } from '../../shared/bus/bot-ops';

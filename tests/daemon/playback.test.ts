@@ -4,9 +4,9 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toDb } from '../../daemon/audio/test-helpers';
 import { playHistory } from '../../shared/db/schema';
 import type { Song } from '../../shared/domain/schemas';
+import { toDb } from '../helpers/audio-signals';
 import { Ts3TestServer } from '../ts3-server/ts3-test-server';
 import { DaemonHarness } from './harness';
 import { frequencyOf, heard, rms, samplesBetween, samplesOfPackets } from './heard';

@@ -8,7 +8,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FFMPEG } from '../../daemon/audio/test-helpers';
+import { FFMPEG } from './audio-signals';
 
 export interface AudioCdn {
   /** `http://127.0.0.1:<port>/` */

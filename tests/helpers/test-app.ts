@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../api/app';
 import { listen, type RunningServer } from '../../api/server';
-import type { Ts3Options } from '../../daemon/bots/ts3-options';
+import type { Ts3Options } from '../../daemon/bots/connection/ts3-options';
 import { chatApiFactory } from '../../daemon/chat/chat-api';
 import { Daemon } from '../../daemon/daemon';
 import { type ApiClient, createApiClient } from '../../openapi/client';

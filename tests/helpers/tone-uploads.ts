@@ -6,11 +6,11 @@ import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FFMPEG } from '../../daemon/audio/test-helpers';
 import type { Db } from '../../shared/db/client';
 import { uploads } from '../../shared/db/schema';
 import type { Song } from '../../shared/domain/schemas';
 import { UPLOADS_DIR } from '../../shared/sources/local/local-source';
+import { FFMPEG } from './audio-signals';
 
 export interface Tone {
   frequencyHz: number;

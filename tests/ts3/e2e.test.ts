@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dominantFrequencyHz, leftChannel } from '../../daemon/audio/test-helpers';
 import type { Ts3Client } from '../../daemon/ts3';
 import { avatarFileName } from '../../daemon/ts3/avatar';
 import type { TextMessage } from '../../daemon/ts3/notifications';
+import { dominantFrequencyHz, leftChannel } from '../helpers/audio-signals';
 import { Ts3TestServer } from '../ts3-server/ts3-test-server';
 import { makeClient, nextEvent, opusSine, sendPaced } from './helpers';
 

@@ -1,0 +1,165 @@
+/**
+ * A bot's connection to its voice server as a state machine with explicit transitions (after TSLib's
+ * `ChangeState`): every move goes through `setState`, which refuses any (from, to) pair not listed in
+ * TRANSITIONS. Each state carries only what exists in it: a client while connecting or connected, a
+ * timer while waiting to reconnect.
+ *
+ * - `start()` begins connecting; the caller waits for `connected` with a deadline (entersState) and
+ *   calls `stop()` to tear the attempt down when it passes.
+ * - A connection lost without our asking (server gone, timeout) waits with backoff and reconnects, for
+ *   as long as it takes, until `stop()`. A kick or ban is a decision by the server's admins: the bot
+ *   stays disconnected.
+ */
+import { EventEmitter } from 'node:events';
+import type { Logger } from '../../../shared/logger';
+import type { DisconnectReason, Ts3Client } from '../../ts3';
+import { DEFAULT_RECONNECT_BACKOFF, type ReconnectBackoff, reconnectDelayMs } from './reconnect-backoff';
+
+export type ConnectionState =
+  | { status: 'disconnected' }
+  /** `reconnectAttempt` is set when this attempt follows an unexpected disconnect. */
+  | { status: 'connecting'; client: Ts3Client; reconnectAttempt: number | undefined }
+  | { status: 'connected'; client: Ts3Client }
+  | { status: 'reconnecting'; attempt: number; timer: NodeJS.Timeout }
+  | { status: 'disposed' };
+export type ConnectionStatus = ConnectionState['status'];
+
+const TRANSITIONS: Record<ConnectionStatus, readonly ConnectionStatus[]> = {
+  disconnected: ['connecting', 'disposed'],
+  connecting: ['connected', 'disconnected', 'reconnecting', 'disposed'],
+  connected: ['disconnected', 'reconnecting', 'disposed'],
+  reconnecting: ['connecting', 'disconnected', 'disposed'],
+  disposed: [],
+};
+
+const RECONNECT_REASONS: ReadonlySet<DisconnectReason> = new Set(['connectionLost', 'serverShutdown']);
+
+export interface BotLifecycleOptions {
+  /** A fresh client for each attempt (a Ts3Client connects once). */
+  createClient: () => Ts3Client;
+  log: Logger;
+  backoff?: ReconnectBackoff;
+}
+
+export interface BotLifecycleEvents {
+  stateChange: [from: ConnectionState, to: ConnectionState];
+}
+
+export class BotLifecycle extends EventEmitter<BotLifecycleEvents> {
+  private current: ConnectionState = { status: 'disconnected' };
+  /** Why the last connect attempt failed, for the start receipt. */
+  private lastFailure: string | undefined;
+
+  constructor(private readonly options: BotLifecycleOptions) {
+    super();
+  }
+
+  get state(): ConnectionState {
+    return this.current;
+  }
+
+  get connected(): boolean {
+    return this.current.status === 'connected';
+  }
+
+  get failureReason(): string | undefined {
+    return this.lastFailure;
+  }
+
+  /** Begins connecting; a pending reconnect is replaced by an attempt right now. */
+  start(): void {
+    const state = this.current;
+    switch (state.status) {
+      case 'connected':
+      case 'connecting':
+        return;
+      case 'reconnecting':
+        clearTimeout(state.timer);
+        this.connect(undefined);
+        return;
+      case 'disconnected':
+        this.connect(undefined);
+        return;
+      case 'disposed':
+        throw new Error('BotLifecycle.start() after dispose');
+    }
+  }
+
+  /** Leaves the server (or abandons the attempt, or the wait to reconnect). */
+  async stop(): Promise<void> {
+    const state = this.current;
+    switch (state.status) {
+      case 'connecting':
+        this.setState({ status: 'disconnected' });
+        await state.client.disconnect();
+        return;
+      case 'connected':
+        this.setState({ status: 'disconnected' });
+        await state.client.disconnect();
+        return;
+      case 'reconnecting':
+        clearTimeout(state.timer);
+        this.setState({ status: 'disconnected' });
+        return;
+      case 'disconnected':
+      case 'disposed':
+        return;
+    }
+  }
+
+  async dispose(): Promise<void> {
+    await this.stop();
+    if (this.current.status !== 'disposed') this.setState({ status: 'disposed' });
+    this.removeAllListeners();
+  }
+
+  private connect(reconnectAttempt: number | undefined): void {
+    const client = this.options.createClient();
+    this.lastFailure = undefined;
+    this.setState({ status: 'connecting', client, reconnectAttempt });
+    client.on('disconnected', ({ reason, message }) => this.onDisconnected(client, reason, message));
+    client.connect().then(
+      () => this.onConnected(client),
+      (error: unknown) =>
+        this.onConnectFailed(client, error instanceof Error ? error.message : String(error)),
+    );
+  }
+
+  private onConnected(client: Ts3Client): void {
+    const state = this.current;
+    if (state.status !== 'connecting' || state.client !== client) return;
+    this.setState({ status: 'connected', client });
+  }
+
+  private onConnectFailed(client: Ts3Client, reason: string): void {
+    const state = this.current;
+    if (state.status !== 'connecting' || state.client !== client) return;
+    this.lastFailure = reason;
+    this.options.log.warn({ reason }, 'connect failed');
+    if (state.reconnectAttempt === undefined) this.setState({ status: 'disconnected' });
+    else this.waitToReconnect(state.reconnectAttempt + 1);
+  }
+
+  private onDisconnected(client: Ts3Client, reason: DisconnectReason, message: string): void {
+    const state = this.current;
+    if (state.status !== 'connected' || state.client !== client) return;
+    this.options.log.warn({ reason, message }, 'disconnected by the server');
+    if (RECONNECT_REASONS.has(reason)) this.waitToReconnect(0);
+    else this.setState({ status: 'disconnected' });
+  }
+
+  private waitToReconnect(attempt: number): void {
+    const delayMs = reconnectDelayMs(attempt, this.options.backoff ?? DEFAULT_RECONNECT_BACKOFF);
+    const timer = setTimeout(() => this.connect(attempt), delayMs);
+    this.options.log.info({ attempt, delayMs }, 'reconnecting');
+    this.setState({ status: 'reconnecting', attempt, timer });
+  }
+
+  private setState(next: ConnectionState): void {
+    const previous = this.current;
+    if (!TRANSITIONS[previous.status].includes(next.status))
+      throw new Error(`bot connection cannot go from ${previous.status} to ${next.status}`);
+    this.current = next;
+    this.emit('stateChange', previous, next);
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * The audio player's VoiceSink on top of the bot's TS3 client. The player lives as long as the bot and
+ * outlives connections, so frames that arrive while no client is connected are dropped here instead
+ * of throwing inside the shared frame clock.
+ */
+import type { VoiceSink } from '../../audio/voice-sink';
+import type { Ts3Client } from '../../ts3';
+
+export class Ts3VoiceSink implements VoiceSink {
+  private client: Ts3Client | undefined;
+
+  attach(client: Ts3Client): void {
+    this.client = client;
+  }
+
+  detach(): void {
+    this.client = undefined;
+  }
+
+  sendVoice(opusFrame: Uint8Array): void {
+    if (this.client?.connected) this.client.sendVoice(opusFrame);
+  }
+
+  endVoice(): void {
+    if (this.client?.connected) this.client.endVoice();
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * Transport and queue-editing operations (SPEC Player endpoints, rules 2-5): pause, resume, skip, stop,
+ * clear, volume, mode, seek, play-at, remove, move.
+ */
+import type { BotOpArgs, BotOpData } from '../../../shared/bus/bot-ops';
+import type { BotReply } from '../../../shared/bus/messages';
+import { receipts } from '../../../shared/receipts';
+import type { BotContext } from '../bot-context';
+import { playReply } from './play-reply';
+import { done, type ReceiptReply, refused } from './reply-builders';
+
+export function pause(ctx: BotContext): ReceiptReply {
+  return ctx.player.pause('user') ? done(receipts.paused()) : refused(409, receipts.nothingPlaying());
+}
+
+export function resume(ctx: BotContext): ReceiptReply {
+  return ctx.player.resume('user') ? done(receipts.resumed()) : refused(409, receipts.nothingToResume());
+}
+
+export async function next(ctx: BotContext): Promise<ReceiptReply> {
+  if (ctx.player.queue.next() === undefined) {
+    ctx.player.stopPlayback();
+    ctx.changed(true);
+    return done(receipts.endOfQueue());
+  }
+  return playReply(ctx, await ctx.player.playFromCurrent(), receipts.skipped);
+}
+
+export async function prev(ctx: BotContext): Promise<ReceiptReply> {
+  if (ctx.player.queue.prev() === undefined) return done(receipts.startOfQueue());
+  return playReply(ctx, await ctx.player.playFromCurrent(), receipts.nowPlaying);
+}
+
+export function stopPlayback(ctx: BotContext): ReceiptReply {
+  ctx.player.stopPlayback();
+  return done(receipts.stopped());
+}
+
+export function clear(ctx: BotContext): ReceiptReply {
+  ctx.player.stopPlayback();
+  ctx.player.queue.clear();
+  ctx.changed(true);
+  return done(receipts.cleared());
+}
+
+export async function volume(ctx: BotContext, args: BotOpArgs<'volume'>): Promise<ReceiptReply> {
+  const applied = ctx.player.setVolume(args.volume);
+  await ctx.persistVolume(applied);
+  ctx.changed(false);
+  return done(receipts.volume(applied));
+}
+
+export async function mode(ctx: BotContext, args: BotOpArgs<'mode'>): Promise<ReceiptReply> {
+  ctx.player.queue.setMode(args.mode);
+  await ctx.persistMode(args.mode);
+  ctx.changed(false);
+  return done(receipts.mode(args.mode));
+}
+
+export function seek(ctx: BotContext, args: BotOpArgs<'seek'>): BotReply<BotOpData<'seek'>> {
+  const seekOffset = ctx.player.seek(args.position);
+  if (seekOffset === undefined) return refused(409, receipts.nothingPlaying());
+  return done(receipts.seeked(seekOffset), { seekOffset });
+}
+
+/** The index is checked before anything stops (SPEC rule 5); playing needs a connection (rule 9). */
+export async function playAt(ctx: BotContext, args: BotOpArgs<'playAt'>): Promise<ReceiptReply> {
+  const { queue } = ctx.player;
+  if (args.index >= queue.size) return refused(400, receipts.indexOutOfRange(queue.size));
+  if (!ctx.connected) return refused(409, receipts.notConnected());
+  queue.playAt(args.index);
+  return playReply(ctx, await ctx.player.playFromCurrent(), receipts.nowPlaying);
+}
+
+/** Removing the song that plays skips to the next one. */
+export async function remove(ctx: BotContext, args: BotOpArgs<'remove'>): Promise<ReceiptReply> {
+  const { player } = ctx;
+  const removed = player.queue.remove(args.index);
+  if (!removed.ok) return refused(400, receipts.indexOutOfRange(player.queue.size));
+  if (player.nowPlaying?.song === removed.value) {
+    player.stopPlayback();
+    if (ctx.connected && player.queue.next() !== undefined) await player.playFromCurrent();
+  }
+  ctx.changed(true);
+  return done(receipts.removed(removed.value));
+}
+
+export function move(ctx: BotContext, args: BotOpArgs<'move'>): ReceiptReply {
+  const moved = ctx.player.queue.move(args.from, args.to);
+  if (!moved.ok) return refused(400, receipts.indexOutOfRange(ctx.player.queue.size));
+  ctx.changed(true);
+  return done(receipts.moved(moved.value, args.to + 1));
+}

@@ -1,0 +1,99 @@
+/**
+ * Turns a song's cover art into a voice-server avatar: fetched over HTTP(S), scaled and re-encoded as
+ * JPEG by ffmpeg until it fits the 200 KB avatar limit (SPEC Limits). Cover URLs come from music
+ * platforms, so the download is capped in time and size.
+ */
+import { spawn } from 'node:child_process';
+import { err, ok, type Result } from '../../../shared/result';
+
+export const AVATAR_MAX_BYTES = 200 * 1024;
+const DOWNLOAD_TIMEOUT_MS = 10_000;
+const DOWNLOAD_MAX_BYTES = 10 * 1024 * 1024;
+const CONVERT_TIMEOUT_MS = 10_000;
+/** Tried in order until one fits: [edge in pixels, JPEG quantizer (2 best … 31 worst)]. */
+const ENCODINGS: readonly [number, number][] = [
+  [300, 3],
+  [300, 8],
+  [200, 12],
+  [128, 20],
+];
+
+export async function coverArtAvatar(
+  url: string,
+  ffmpegPath: string,
+  fetchImpl: typeof fetch = fetch,
+): Promise<Result<Uint8Array>> {
+  const image = await download(url, fetchImpl);
+  if (!image.ok) return image;
+  for (const [edge, quality] of ENCODINGS) {
+    const jpeg = await toJpeg(image.value, ffmpegPath, edge, quality);
+    if (!jpeg.ok) return jpeg;
+    if (jpeg.value.length <= AVATAR_MAX_BYTES) return jpeg;
+  }
+  return err('the cover art does not fit in 200 KB');
+}
+
+async function download(url: string, fetchImpl: typeof fetch): Promise<Result<Uint8Array>> {
+  if (!/^https?:\/\//i.test(url)) return err('the cover art is not an http(s) URL');
+  try {
+    const response = await fetchImpl(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
+    if (!response.ok) return err(`the cover art answered ${response.status}`);
+    const declared = Number(response.headers.get('content-length') ?? 0);
+    if (declared > DOWNLOAD_MAX_BYTES) return err('the cover art is too large');
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes.length === 0 || bytes.length > DOWNLOAD_MAX_BYTES)
+      return err('the cover art is empty or too large');
+    return ok(bytes);
+  } catch (error) {
+    return err(`could not download the cover art: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function toJpeg(
+  image: Uint8Array,
+  ffmpegPath: string,
+  edge: number,
+  quality: number,
+): Promise<Result<Uint8Array>> {
+  const args = [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-i',
+    'pipe:0',
+    '-frames:v',
+    '1',
+    '-vf',
+    `scale=${edge}:${edge}:force_original_aspect_ratio=decrease`,
+    '-q:v',
+    String(quality),
+    '-f',
+    'image2pipe',
+    '-c:v',
+    'mjpeg',
+    'pipe:1',
+  ];
+  return new Promise((resolve) => {
+    const child = spawn(ffmpegPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), CONVERT_TIMEOUT_MS);
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-500);
+    });
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolve(err(`ffmpeg could not convert the cover art: ${error.message}`));
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const jpeg = Buffer.concat(chunks);
+      if (code === 0 && jpeg.length > 0) resolve(ok(new Uint8Array(jpeg)));
+      else resolve(err(`ffmpeg could not convert the cover art: ${stderr.trim() || `exit ${code}`}`));
+    });
+    // ffmpeg may stop reading early (bad image); the resulting EPIPE is reported through `close`.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(image);
+  });
+}

@@ -1,0 +1,220 @@
+/**
+ * Audio signals for the audio tests, the TS3 tests and the benches (test code, never imported by the
+ * daemon): generate audio with ffmpeg's lavfi sources or as PCM frames, collect what a player sends,
+ * decode it, and measure tones and levels. ffmpeg is found the way the daemon finds it.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { locateFfmpeg } from '../../daemon/audio/ffmpeg-locator';
+import { OpusDecoder } from '../../daemon/audio/opus-decoder';
+import {
+  FRAME_SECONDS,
+  PCM_FORMAT,
+  SAMPLES_PER_CHANNEL_PER_FRAME,
+  SAMPLES_PER_FRAME,
+} from '../../daemon/audio/pcm-format';
+import type { VoiceSink } from '../../daemon/audio/voice-sink';
+
+/** The ffmpeg the daemon would run (FFMPEG_PATH, then ffmpeg-static, then PATH); tests cannot run without one. */
+export const FFMPEG = locatedFfmpeg();
+
+function locatedFfmpeg(): string {
+  const found = locateFfmpeg();
+  if (!found.ok) throw new Error(`the audio tests need ffmpeg: ${found.error}`);
+  return found.value;
+}
+
+export interface TempDir {
+  path: string;
+  file(name: string): string;
+  remove(): void;
+}
+
+export function makeTempDir(prefix = 'audio-test-'): TempDir {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return {
+    path,
+    file: (name) => join(path, name),
+    remove: () => rmSync(path, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * The files the decoder and player tests play, in a new temporary folder: `tone.wav` (1 s at 440 Hz),
+ * `two-tones.flac` (4 s of 440 Hz that turns 880 Hz at 3 s, to tell where a seek landed), `long.wav`
+ * (20 s, enough to fill the PCM buffer and outlast any test) and `corrupt.mp3` (bytes ffmpeg rejects).
+ */
+export function renderTestFiles(): TempDir {
+  const dir = makeTempDir();
+  renderAudio(dir.file('tone.wav'), sineExpression(440), 1);
+  renderAudio(dir.file('two-tones.flac'), '0.5*sin(2*PI*if(lt(t,3),440,880)*t)', 4);
+  renderAudio(dir.file('long.wav'), sineExpression(440), 20);
+  writeFileSync(dir.file('corrupt.mp3'), Buffer.alloc(4096, 0x5a));
+  return dir;
+}
+
+/**
+ * Renders an `aevalsrc` expression (t in seconds) to a file, e.g.
+ * `0.5*sin(2*PI*440*t)`, at 48 kHz stereo; the container follows the file extension.
+ */
+function renderAudio(path: string, expression: string, durationSeconds: number): void {
+  // Quoted: the expressions contain commas, which would otherwise split the filter's options.
+  const source = `aevalsrc='${expression}':s=${PCM_FORMAT.sampleRateHz}:d=${durationSeconds}:c=stereo`;
+  const run = spawnSync(FFMPEG, [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    source,
+    path,
+  ]);
+  if (run.status !== 0) throw new Error(`ffmpeg could not render ${path}: ${run.stderr.toString()}`);
+}
+
+/** A sine of `frequencyHz` at `amplitude` (0-1 of full scale). */
+function sineExpression(frequencyHz: number, amplitude = 0.5): string {
+  return `${amplitude}*sin(2*PI*${frequencyHz}*t)`;
+}
+
+/** `seconds` of a sine as 20 ms interleaved stereo frames, the input `OpusEncoder` takes. */
+export function sineFrames(frequencyHz: number, seconds: number, amplitude = 0.5): Int16Array[] {
+  const frames: Int16Array[] = [];
+  const count = Math.round(seconds / FRAME_SECONDS);
+  for (let f = 0; f < count; f++) {
+    const frame = new Int16Array(SAMPLES_PER_FRAME);
+    for (let i = 0; i < SAMPLES_PER_CHANNEL_PER_FRAME; i++) {
+      const n = f * SAMPLES_PER_CHANNEL_PER_FRAME + i;
+      const sample = Math.round(
+        amplitude * 32767 * Math.sin((2 * Math.PI * frequencyHz * n) / PCM_FORMAT.sampleRateHz),
+      );
+      frame[2 * i] = sample;
+      frame[2 * i + 1] = sample;
+    }
+    frames.push(frame);
+  }
+  return frames;
+}
+
+/** What a sink was told, in order: each voice frame, and each end of voice. */
+export type SinkEvent = { kind: 'voice'; frame: Uint8Array } | { kind: 'end' };
+
+export class CollectingSink implements VoiceSink {
+  readonly events: SinkEvent[] = [];
+
+  sendVoice(opusFrame: Uint8Array): void {
+    this.events.push({ kind: 'voice', frame: opusFrame });
+  }
+
+  endVoice(): void {
+    this.events.push({ kind: 'end' });
+  }
+
+  get voiceFrames(): Uint8Array[] {
+    return this.events.flatMap((event) => (event.kind === 'voice' ? [event.frame] : []));
+  }
+}
+
+export function isSilenceFrame(frame: Uint8Array): boolean {
+  return frame.length === 3 && frame[0] === 0xf8 && frame[1] === 0xff && frame[2] === 0xfe;
+}
+
+/** Decodes Opus frames and returns the left channel as floats in [-1, 1]. */
+export function decodeToMono(frames: Uint8Array[]): Float64Array {
+  const decoder = new OpusDecoder();
+  try {
+    const pcm = frames.map((frame) => {
+      const decoded = decoder.decode(frame);
+      if (!decoded.ok) throw new Error(decoded.error);
+      return decoded.value;
+    });
+    const mono = new Float64Array(pcm.reduce((sum, frame) => sum + frame.length / 2, 0));
+    let offset = 0;
+    for (const frame of pcm) {
+      for (let i = 0; i < frame.length; i += 2) mono[offset++] = (frame[i] ?? 0) / 32768;
+    }
+    return mono;
+  } finally {
+    decoder.destroy();
+  }
+}
+
+/** Left channel of interleaved Int16 stereo PCM as floats in [-1, 1]. */
+export function leftChannel(pcm: Int16Array): Float64Array {
+  const mono = new Float64Array(pcm.length / 2);
+  for (let i = 0; i < mono.length; i++) mono[i] = (pcm[i * 2] ?? 0) / 32768;
+  return mono;
+}
+
+/** Frequency of a clean tone from its rising zero crossings. */
+export function estimateFrequencyHz(mono: Float64Array, sampleRateHz = PCM_FORMAT.sampleRateHz): number {
+  let first = -1;
+  let last = -1;
+  let crossings = 0;
+  for (let i = 1; i < mono.length; i++) {
+    if ((mono[i - 1] ?? 0) < 0 && (mono[i] ?? 0) >= 0) {
+      if (first < 0) first = i;
+      last = i;
+      crossings++;
+    }
+  }
+  return crossings < 2 ? 0 : ((crossings - 1) * sampleRateHz) / (last - first);
+}
+
+/** Relative power of one frequency (Goertzel), for telling two tones apart. */
+export function tonePower(
+  mono: Float64Array,
+  frequencyHz: number,
+  sampleRateHz = PCM_FORMAT.sampleRateHz,
+): number {
+  const coefficient = 2 * Math.cos((2 * Math.PI * frequencyHz) / sampleRateHz);
+  let previous = 0;
+  let beforePrevious = 0;
+  for (const sample of mono) {
+    const current = sample + coefficient * previous - beforePrevious;
+    beforePrevious = previous;
+    previous = current;
+  }
+  return (
+    (previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious) /
+    mono.length
+  );
+}
+
+/**
+ * The strongest frequency between 50 Hz and 4 kHz in one second from the middle of `mono`: a 5 Hz
+ * scan, then a 0.5 Hz refinement around the peak. Unlike `estimateFrequencyHz` it holds up when the
+ * tone has gaps or clicks, as audio that crossed a network may have.
+ */
+export function dominantFrequencyHz(mono: Float64Array, sampleRateHz = PCM_FORMAT.sampleRateHz): number {
+  const start = Math.max(0, Math.floor(mono.length / 2 - sampleRateHz / 2));
+  const window = mono.subarray(start, start + sampleRateHz);
+  const peak = (fromHz: number, toHz: number, stepHz: number) => {
+    let best = fromHz;
+    let bestPower = -1;
+    for (let frequencyHz = fromHz; frequencyHz <= toHz; frequencyHz += stepHz) {
+      const power = tonePower(window, frequencyHz, sampleRateHz);
+      if (power > bestPower) {
+        bestPower = power;
+        best = frequencyHz;
+      }
+    }
+    return best;
+  };
+  const coarse = peak(50, 4000, 5);
+  return peak(coarse - 5, coarse + 5, 0.5);
+}
+
+export function rms(mono: Float64Array): number {
+  let sum = 0;
+  for (const sample of mono) sum += sample * sample;
+  return Math.sqrt(sum / Math.max(1, mono.length));
+}
+
+export function toDb(ratio: number): number {
+  return 20 * Math.log10(ratio);
+}

@@ -1,0 +1,140 @@
+/**
+ * The `video_b` source resolving a song to its best audio format through the fake yt-dlp in
+ * tests/fakes/; the last test lets the daemon's ffmpeg command line fetch the resolved URL from a
+ * loopback server, so the URL and headers are shown to reach a real decoder.
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildFfmpegArgs } from '../../daemon/audio/ffmpeg-args';
+import { PCM_FORMAT } from '../../daemon/audio/pcm-format';
+import { YoutubeSource } from '../../shared/sources/youtube/youtube-source';
+import { YtDlp } from '../../shared/sources/youtube/yt-dlp';
+import { FAKE_YTDLP, useFakeYtDlp } from '../fakes/fake-yt-dlp';
+import { type AudioCdn, startAudioCdn } from '../helpers/audio-cdn';
+import { FFMPEG } from '../helpers/audio-signals';
+
+const fake = useFakeYtDlp();
+const source = new YoutubeSource(new YtDlp(FAKE_YTDLP));
+const SONG = { id: 'pApErB0ats1', platform: 'video_b' } as const;
+const USER_AGENT =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+const googlevideo = (itag: string) =>
+  expect.stringMatching(
+    new RegExp(`^https://rr3---sn-fixture0\\.googlevideo\\.com/videoplayback\\?.*&itag=${itag}&`),
+  );
+const TONE_SECONDS = 2;
+let cdn: AudioCdn;
+
+beforeAll(async () => {
+  cdn = await startAudioCdn(TONE_SECONDS);
+});
+
+afterAll(async () => {
+  await cdn?.close();
+});
+
+describe('YouTube source', () => {
+  it('resolves the best WebM audio format with the User-Agent yt-dlp says it needs', async () => {
+    const result = await source.resolveStream(SONG);
+    expect(fake.runs().map((run) => run.args)).toEqual([
+      [
+        ...[
+          '-f',
+          'bestaudio[ext=webm]/bestaudio/best',
+          '--dump-single-json',
+          '--no-playlist',
+          '--no-warnings',
+        ],
+        ...['--', 'https://www.youtube.com/watch?v=pApErB0ats1'],
+      ],
+    ]);
+    expect(result).toEqual({
+      ok: true,
+      value: { input: { kind: 'url', url: googlevideo('251'), headers: { userAgent: USER_AGENT } } },
+    });
+  });
+
+  it('resolves a song stored as a link', async () => {
+    const result = await source.resolveStream({ ...SONG, id: 'https://youtu.be/r0adTr1p_04' });
+    expect(fake.runs()[0]!.args.at(-1)).toBe('https://www.youtube.com/watch?v=r0adTr1p_04');
+    expect(result).toMatchObject({ ok: true, value: { input: { kind: 'url', url: googlevideo('251') } } });
+  });
+
+  it('takes the audio part when yt-dlp answers with a merged video+audio choice', async () => {
+    fake.set('FAKE_YTDLP_MODE', 'merged');
+    expect(await source.resolveStream(SONG)).toMatchObject({
+      ok: true,
+      value: { input: { url: googlevideo('251'), headers: { userAgent: USER_AGENT } } },
+    });
+  });
+
+  it('says what yt-dlp said about a video it cannot play', async () => {
+    expect(await source.resolveStream({ ...SONG, id: 'zzzzzzzzzzz' })).toEqual({
+      ok: false,
+      error: 'yt-dlp: ERROR: Video unavailable',
+    });
+    expect(await source.resolveStream({ ...SONG, id: 'r0adTr1p_03' })).toEqual({
+      ok: false,
+      error: "yt-dlp: ERROR: Private video. Sign in if you've been granted access to this video",
+    });
+  });
+
+  it.each(['--exec=rm', '--exec=rm -rf /', '-o/tmp/x', 'https://evil.example/watch?v=pApErB0ats1'])(
+    'refuses %j before running yt-dlp',
+    async (id) => {
+      expect(await source.resolveStream({ ...SONG, id })).toEqual({
+        ok: false,
+        error: `"${id}" is not a YouTube video id or link`,
+      });
+      expect(fake.runs()).toEqual([]);
+    },
+  );
+
+  it('says yt-dlp is not installed when it is missing', async () => {
+    const missing = new YoutubeSource(new YtDlp(join(FAKE_YTDLP, '..', 'no-such-yt-dlp')));
+    expect(await missing.resolveStream(SONG)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^yt-dlp is not installed/),
+    });
+  });
+
+  it('gives up on a yt-dlp that hangs, and on one that prints garbage', async () => {
+    fake.set('FAKE_YTDLP_MODE', 'hang');
+    const impatient = new YoutubeSource(new YtDlp(FAKE_YTDLP, { timeoutMs: 1_000 }));
+    expect(await impatient.resolveStream(SONG)).toEqual({
+      ok: false,
+      error: 'yt-dlp did not answer within 1 s',
+    });
+    fake.set('FAKE_YTDLP_MODE', 'garbage');
+    expect(await source.resolveStream(SONG)).toEqual({
+      ok: false,
+      error: 'yt-dlp answered with something that is not JSON',
+    });
+  });
+
+  it('refuses an audio URL that is not a web URL (ffmpeg would open it as a file)', async () => {
+    fake.set('FAKE_YTDLP_AUDIO_URL', 'file:///etc/passwd');
+    expect(await source.resolveStream(SONG)).toEqual({
+      ok: false,
+      error: 'yt-dlp answered in an unexpected shape',
+    });
+  });
+
+  it('hands ffmpeg a URL and headers it can play', async () => {
+    fake.set('FAKE_YTDLP_AUDIO_URL', `${cdn.baseUrl}videoplayback?itag=251&id=pApErB0ats1`);
+    const result = await source.resolveStream(SONG);
+    if (!result.ok) throw new Error(result.error);
+    // Not spawnSync: the loopback server answers ffmpeg from this same event loop.
+    const decoded = await promisify(execFile)(FFMPEG, buildFfmpegArgs(result.value.input, 0), {
+      encoding: 'buffer',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const bytesPerSecond = PCM_FORMAT.sampleRateHz * PCM_FORMAT.channels * PCM_FORMAT.bytesPerSample;
+    expect(decoded.stdout.length / bytesPerSecond).toBeCloseTo(TONE_SECONDS, 0);
+    expect(cdn.requests.map((r) => [r.url, r.headers['user-agent']])).toEqual([
+      ['/videoplayback?itag=251&id=pApErB0ats1', USER_AGENT],
+    ]);
+  });
+});
