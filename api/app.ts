@@ -18,6 +18,7 @@ import { botConfigRoutes } from './bots/config';
 import { docsRoutes } from './docs';
 import type { AppDeps, AppEnv } from './env';
 import { errorHandler, notFoundHandler, validationHook } from './errors';
+import { favoriteRoutes } from './favorites';
 import { keyRoutes } from './keys';
 import { crossSiteCheck } from './middleware/cross-site';
 import { requestId } from './middleware/request-id';
@@ -28,6 +29,7 @@ import { savedQueueRoutes } from './saved-queues';
 import { sessionRoutes } from './session';
 import { settingsRoutes } from './settings';
 import { systemRoutes } from './system';
+import { uploadRoutes } from './uploads';
 import { userRoutes } from './users';
 import { WsGateway } from './ws/gateway';
 import { wsRoutes } from './ws/route';
@@ -66,6 +68,8 @@ export function createApp(deps: AppDeps) {
     .route('/', playerRoutes(deps, botClient, songFinder))
     .route('/', musicRoutes(deps, songFinder, catalogs))
     .route('/', savedQueueRoutes(deps, botClient))
+    .route('/', uploadRoutes(deps))
+    .route('/', favoriteRoutes(deps))
     .route('/', userRoutes(deps))
     .route('/', keyRoutes(deps))
     .route('/', auditRoutes(deps));

@@ -958,6 +958,276 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/favorites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your favorite playlists, newest first
+         * @description **Access:** Authenticated. Guests refused.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Favorites */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FavoriteList"];
+                    };
+                };
+                /** @description Not authenticated, or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a playlist to your favorites
+         * @description A playlist already in your favorites (same platform and id) is a 409.
+         *
+         *     **Access:** Authenticated. Guests refused.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        coverUrl?: string;
+                        name: string;
+                        platform: components["schemas"]["Platform"];
+                        playlistId: string;
+                        songCount?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Added */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Success"];
+                    };
+                };
+                /** @description Missing or malformed parameter */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not authenticated, or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/favorites/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove one of your favorites
+         * @description Another user's favorite reads as absent (404).
+         *
+         *     **Access:** Authenticated. Guests refused.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Removed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Success"];
+                    };
+                };
+                /** @description Not authenticated, or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/favorites/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether a playlist is in your favorites
+         * @description Each query parameter must be given once.
+         *
+         *     **Access:** Authenticated. Guests refused.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    platform: components["schemas"]["Platform"];
+                    playlistId: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Answer */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FavoriteCheck"];
+                    };
+                };
+                /** @description Missing or malformed parameter */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not authenticated, or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -1287,6 +1557,164 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/music/local/cover/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The cover picture embedded in an uploaded file
+         * @description Public, like the cover URLs of the other platforms, so pictures and the bots’ profile can load it; upload ids are random and unguessable.
+         *
+         *     **Access:** Public.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The picture */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/jpeg": string;
+                        "image/png": string;
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/music/local/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload an audio file (or a video, whose audio is kept)
+         * @description The body is the raw file (not multipart), at most 500 MB; it is streamed to disk, never held in memory. The name in `x-filename` (percent-encoded UTF-8 allowed) must end in one of .mp3, .flac, .m4a, .aac, .ogg, .oga, .opus, .wav, .wma, .ape, .mka, .webm, .mp4, .mkv; only its last path segment is kept, and the file is stored under a random id. ffprobe then checks that the bytes really hold audio (400 otherwise); a video keeps its audio track only. Title, artist and album come from the tags (the title falls back to the file name); an embedded cover becomes the song’s `coverUrl`. Past the disk quota (`UPLOAD_QUOTA_MB`) the oldest uploads no bot has queued are deleted, never this one. 403 while `localAudioEnabled` is off. Guests are refused.
+         *
+         *     **Access:** Authenticated. Capability `player.queue`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The file name, e.g. `song.mp3` or `%E6%AD%8C.flac` */
+                    "x-filename": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The file bytes */
+            requestBody: {
+                content: {
+                    "application/octet-stream": string;
+                    "audio/*": string;
+                    "video/*": string;
+                };
+            };
+            responses: {
+                /** @description The stored song (platform `local`) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UploadedSong"];
+                    };
+                };
+                /** @description Missing or malformed parameter */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not authenticated, or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The file is larger than 500 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The content type is not audio/*, video/* or application/octet-stream */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -6559,6 +6987,25 @@ export interface components {
             /** @example volume must be a number from 0 to 100 */
             error: string;
         };
+        Favorite: {
+            coverUrl: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T06:30:00.000Z
+             */
+            createdAt: string;
+            id: string;
+            name: string;
+            platform: components["schemas"]["Platform"];
+            playlistId: string;
+            songCount: number;
+        };
+        FavoriteCheck: {
+            favorited: boolean;
+        };
+        FavoriteList: {
+            favorites: components["schemas"]["Favorite"][];
+        };
         GuestPermissions: {
             addToQueue: boolean;
             playCollection: boolean;
@@ -6838,6 +7285,9 @@ export interface components {
         Success: {
             /** @enum {boolean} */
             success: true;
+        };
+        UploadedSong: {
+            song: components["schemas"]["Song"];
         };
         User: {
             /**

@@ -14,7 +14,7 @@ interface JsonSchema {
   $ref?: string;
   anyOf?: JsonSchema[];
 }
-type Operation = { requestBody?: { content: { 'application/json': { schema: JsonSchema } } } };
+type Operation = { requestBody?: { content: Record<string, { schema: JsonSchema }> } };
 
 const document = buildOpenApiDocument() as {
   paths: Record<string, Record<string, Operation>>;
@@ -24,13 +24,23 @@ const resolve = (s: JsonSchema): JsonSchema =>
   s.$ref ? document.components.schemas[s.$ref.split('/').pop()!]! : s;
 
 const bodyRoutes = Object.entries(document.paths).flatMap(([path, item]) =>
+  Object.entries(item).flatMap(([method, op]) => {
+    const json = op.requestBody?.content['application/json'];
+    return json ? [{ method: method.toUpperCase(), path, schema: resolve(json.schema) }] : [];
+  }),
+);
+
+/**
+ * Routes whose body is raw bytes rather than JSON (the upload), with a request that is valid but for
+ * the body's type: each must answer a JSON body with 4xx {error}, never 500.
+ */
+const RAW_BODY_ROUTES: Record<string, Record<string, string>> = {
+  'POST /api/music/local/upload': { 'x-filename': 'song.mp3' },
+};
+const rawBodyRoutes = Object.entries(document.paths).flatMap(([path, item]) =>
   Object.entries(item)
-    .filter(([, op]) => op.requestBody)
-    .map(([method, op]) => ({
-      method: method.toUpperCase(),
-      path,
-      schema: resolve(op.requestBody!.content['application/json'].schema),
-    })),
+    .filter(([, op]) => op.requestBody && !op.requestBody.content['application/json'])
+    .map(([method]) => `${method.toUpperCase()} ${path}`),
 );
 
 /** A value of a type the property does not accept. */
@@ -87,6 +97,26 @@ describe('bad input on every JSON body route', () => {
         status: 400,
       });
       expect(typeof json.error).toBe('string');
+    }
+  });
+
+  it('knows every raw-body route', () => {
+    expect(rawBodyRoutes.sort()).toEqual(Object.keys(RAW_BODY_ROUTES).sort());
+  });
+
+  it.each(rawBodyRoutes)('%s', async (route) => {
+    const [method, path] = route.split(' ') as [string, string];
+    for (const body of ['{}', '[]', JSON.stringify({ text: 'y'.repeat(100_000) })]) {
+      const res = await t.fetch(
+        new Request(`${TEST_ORIGIN}${path}`, {
+          method,
+          headers: { ...headers, ...RAW_BODY_ROUTES[route] },
+          body,
+        }),
+      );
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(typeof ((await res.json()) as { error?: unknown }).error).toBe('string');
     }
   });
 });

@@ -31,7 +31,8 @@ describe('music_a through the api', () => {
       ['1901371647', 'Paper Boats', 'River Lane / Kite Hill', 'music_a', false],
       ['1901371648', 'Member Song', 'Velvet Choir', 'music_a', true],
     ]);
-    expect(api.requests.map((r) => r.path)).toEqual(['/weapi/cloudsearch/get/web']);
+    // One cloudsearch each for songs, albums and playlists.
+    expect(api.requests.map((r) => r.path)).toEqual(Array(3).fill('/weapi/cloudsearch/get/web'));
   });
 
   it('answers 502 with the reason when NetEase refuses', async () => {

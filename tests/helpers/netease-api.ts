@@ -1,18 +1,21 @@
 /**
  * A stand-in for NetEase Cloud Music's weapi (msw): every request must have the real shape — a form
  * POST to `https://music.163.com/weapi/…` whose body is exactly `params` (base64) and `encSecKey`
- * (256 hex digits) — or it is answered HTTP 400. The payload itself cannot be read here (its key is
- * RSA-encrypted for NetEase), so tests check paths, headers and cookies. Answers come from the trimmed
- * fixtures in tests/fixtures/netease; tests swap single answers with `answer(...)`.
+ * (256 hex digits) — or it is answered HTTP 400. The payload's key is RSA-encrypted for NetEase, so it
+ * can only be read when the test file pins weapi's random secret (`vi.mock` of weapi.ts with a fixed
+ * secret, passed here as `weapiSecret`); then each request carries its decrypted `payload`. Answers
+ * come from the trimmed fixtures in tests/fixtures/netease; tests swap single answers with `answer(...)`.
  *
  * Shapes from Binaryify/NeteaseCloudMusicApi (util/request.js, util/crypto.js, module/*.js); see
  * tests/fixtures/netease/README.md.
  */
+import { createDecipheriv } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HttpResponse, http } from 'msw';
 import { afterEach } from 'vitest';
 import { NETEASE_ORIGIN } from '../../shared/sources/netease/netease-client';
+import { IV, PRESET_KEY } from '../../shared/sources/netease/weapi';
 import { useMswServer } from './msw-server';
 
 export interface NeteaseRequest {
@@ -20,6 +23,8 @@ export interface NeteaseRequest {
   cookie: string | null;
   referer: string | null;
   userAgent: string | null;
+  /** The decrypted weapi payload, when the test pinned the secret. */
+  payload?: Record<string, unknown>;
 }
 
 export function neteaseFixture(name: string): Record<string, unknown> {
@@ -34,6 +39,12 @@ const DEFAULT_ANSWERS: [RegExp, string][] = [
   [/^\/weapi\/v1\/album\/\d+$/, 'album'],
   [/^\/weapi\/v1\/radio\/get$/, 'personal-fm'],
   [/^\/weapi\/song\/enhance\/player\/url\/v1$/, 'song-url'],
+  [/^\/weapi\/song\/lyric$/, 'lyric'],
+  [/^\/weapi\/personalized\/playlist$/, 'personalized'],
+  [/^\/weapi\/v1\/discovery\/recommend\/resource$/, 'recommend-resource'],
+  [/^\/weapi\/v3\/discovery\/recommend\/songs$/, 'recommend-songs'],
+  [/^\/weapi\/w\/nuser\/account\/get$/, 'account'],
+  [/^\/weapi\/user\/playlist$/, 'user-playlist'],
 ];
 
 /** What a test wants a path answered with: a JSON body, or a Response made from the request. */
@@ -44,7 +55,17 @@ const isWeapiForm = (form: URLSearchParams) =>
   /^[A-Za-z0-9+/]+={0,2}$/.test(form.get('params') ?? '') &&
   /^[0-9a-f]{256}$/.test(form.get('encSecKey') ?? '');
 
-export function useNeteaseApi() {
+function aesDecrypt(base64: string, key: string): string {
+  const decipher = createDecipheriv('aes-128-cbc', Buffer.from(key), Buffer.from(IV));
+  return Buffer.concat([decipher.update(Buffer.from(base64, 'base64')), decipher.final()]).toString('utf8');
+}
+
+/** Undoes both AES layers: the pinned secret outside, the preset key inside. */
+function readPayload(params: string, secret: string): Record<string, unknown> {
+  return JSON.parse(aesDecrypt(aesDecrypt(params, secret), PRESET_KEY));
+}
+
+export function useNeteaseApi(options: { weapiSecret?: string } = {}) {
   const requests: NeteaseRequest[] = [];
   const overrides = new Map<string, Answer>();
   useMswServer(
@@ -63,6 +84,7 @@ export function useNeteaseApi() {
         cookie: request.headers.get('cookie'),
         referer: request.headers.get('referer'),
         userAgent: request.headers.get('user-agent'),
+        ...(options.weapiSecret && { payload: readPayload(form.get('params')!, options.weapiSecret) }),
       };
       requests.push(asked);
       const override = overrides.get(pathname);

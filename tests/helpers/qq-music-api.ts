@@ -26,14 +26,29 @@ export function qqFixture(name: string): unknown {
   return JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/qq-music', `${name}.json`), 'utf8'));
 }
 
+/** `DoSearchForQQMusicDesktop` answers per `search_type`: songs, albums, playlists. */
+const SEARCH_ANSWERS: Record<number, string> = { 0: 'search', 2: 'search-albums', 3: 'search-playlists' };
+const SEARCH = 'music.search.SearchCgiService.DoSearchForQQMusicDesktop';
+
 /** The fixture answering each module.method pair by default. */
 const DEFAULT_ANSWERS: Record<string, string> = {
-  'music.search.SearchCgiService.DoSearchForQQMusicDesktop': 'search',
   'music.trackInfo.UniformRuleCtrl.CgiGetTrackInfo': 'track-info',
   'music.srfDissInfo.aiDissInfo.uniform_get_Dissinfo': 'playlist',
   'music.musichallAlbum.AlbumSongList.GetAlbumSongList': 'album',
   'vkey.GetVkeyServer.CgiGetVkey': 'vkey',
+  'music.musichallSong.PlayLyricInfo.GetPlayLyricInfo': 'lyrics',
+  'music.playlist.PlaylistSquare.GetRecommendFeed': 'recommend-playlists',
+  'music.recommend.RecommendFeed.get_recommend_feed': 'home-feed',
+  'music.radioProxy.MbTrackRadioSvr.get_radio_track': 'personal-radio',
+  'music.UserInfo.userInfoServer.GetLoginUserInfo': 'login-user-info',
+  'music.UnifiedHomepage.UnifiedHomepageSrv.GetHomepageHeader': 'homepage',
+  'music.musicasset.PlaylistBaseRead.GetPlaylistByUin': 'created-playlists',
+  'music.musicasset.PlaylistFavRead.CgiGetPlaylistFavInfo': 'collected-playlists',
 };
+
+function defaultFixture(key: string, param: Record<string, unknown>): string | undefined {
+  return key === SEARCH ? SEARCH_ANSWERS[Number(param.search_type)] : DEFAULT_ANSWERS[key];
+}
 
 /** What a test wants a module.method answered with: a JSON body, or a Response made from the request. */
 type Answer = object | ((request: MusicuRequest) => Response);
@@ -52,7 +67,7 @@ export function useQqMusicApi() {
       const key = `${module}.${method}`;
       const override = overrides.get(key);
       if (typeof override === 'function') return override(asked);
-      const fixture = DEFAULT_ANSWERS[key];
+      const fixture = defaultFixture(key, parsed.data.req_0.param);
       if (override === undefined && !fixture) return HttpResponse.json({ code: 0, req_0: { code: 2000 } });
       return HttpResponse.json((override ?? qqFixture(fixture!)) as Record<string, unknown>);
     }),

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { MusicuClient } from '../../shared/sources/qq-music/musicu-client';
 import { parseQqCookie, type QqLogin } from '../../shared/sources/qq-music/qq-music-login';
-import { QqMusicSource } from '../../shared/sources/qq-music/qq-music-source';
+import { QqMusicSource, qqQualityFor } from '../../shared/sources/qq-music/qq-music-source';
 import { qqFixture, useQqMusicApi } from '../helpers/qq-music-api';
 
 const api = useQqMusicApi();
@@ -94,4 +94,27 @@ describe('QQ Music source', () => {
       error: 'QQ Music refused CgiGetVkey (code 104003)',
     });
   });
+
+  it("asks for the file of the request's quality instead of its own default", async () => {
+    await source.resolveStream({ ...SONG, quality: 'lossless' });
+    await source.resolveStream({ ...SONG, quality: 'standard' });
+    await source.resolveStream({ ...SONG, quality: 'higher' });
+    expect(vkeyRequests().map((param) => param.filename)).toEqual([
+      ['F0000039MnYb0qxYhV0039MnYb0qxYhV.flac', FILE_M4A],
+      ['M5000039MnYb0qxYhV0039MnYb0qxYhV.mp3', FILE_M4A],
+      ['C6000039MnYb0qxYhV0039MnYb0qxYhV.m4a', FILE_M4A],
+    ]);
+  });
+
+  it('serves a quality QQ Music lacks with the nearest lower one', async () => {
+    await source.resolveStream({ ...SONG, quality: 'hires' });
+    expect(vkeyRequests()[0]!.filename).toEqual(['F0000039MnYb0qxYhV0039MnYb0qxYhV.flac', FILE_M4A]);
+    expect(qqQualityFor('master')).toBe('lossless');
+    expect(qqQualityFor('direct')).toBe('lossless');
+    expect(qqQualityFor('exhigh')).toBe('exhigh');
+  });
 });
+
+function vkeyRequests() {
+  return api.requests.filter((r) => r.req_0.method === 'CgiGetVkey').map((r) => r.req_0.param);
+}

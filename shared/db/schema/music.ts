@@ -3,7 +3,8 @@
  * attempts (kept here because the api is stateless and any replica may answer the status poll)
  * and uploaded local files.
  */
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { PLATFORMS } from '../../domain/constants';
 import { users } from './accounts';
 
 export const favorites = sqliteTable(
@@ -13,7 +14,7 @@ export const favorites = sqliteTable(
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    platform: text('platform').notNull(),
+    platform: text('platform', { enum: PLATFORMS }).notNull(),
     playlistId: text('playlist_id').notNull(),
     name: text('name').notNull(),
     coverUrl: text('cover_url').notNull().default(''),
@@ -82,14 +83,28 @@ export const qrLogins = sqliteTable(
   (t) => [index('qr_logins_created_idx').on(t.createdAt)],
 );
 
-/** Uploaded local audio under DATA_DIR/uploads; deleted once played and no longer queued anywhere. */
-export const uploads = sqliteTable('uploads', {
-  id: text('id').primaryKey(),
-  originalName: text('original_name').notNull(),
-  storedName: text('stored_name').notNull().unique(),
-  sizeBytes: integer('size_bytes').notNull(),
-  durationSeconds: integer('duration_seconds').notNull().default(0),
-  uploadedBy: text('uploaded_by'),
-  createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
-  playedAt: integer('played_at', { mode: 'timestamp_ms' }),
-});
+/**
+ * Uploaded local audio under DATA_DIR/uploads; deleted once played and no longer queued anywhere, or
+ * evicted oldest-first under the disk quota. Title, artist and album come from the file's tags (the
+ * title falls back to the file name). The embedded cover is kept here, not on disk, so any api replica
+ * can serve it; it is capped small at upload time.
+ */
+export const uploads = sqliteTable(
+  'uploads',
+  {
+    id: text('id').primaryKey(),
+    originalName: text('original_name').notNull(),
+    storedName: text('stored_name').notNull().unique(),
+    sizeBytes: integer('size_bytes').notNull(),
+    durationSeconds: integer('duration_seconds').notNull().default(0),
+    title: text('title').notNull().default(''),
+    artist: text('artist').notNull().default(''),
+    album: text('album').notNull().default(''),
+    coverType: text('cover_type', { enum: ['image/jpeg', 'image/png'] }),
+    coverData: blob('cover_data', { mode: 'buffer' }),
+    uploadedBy: text('uploaded_by'),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    playedAt: integer('played_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [index('uploads_created_idx').on(t.createdAt)],
+);

@@ -1,22 +1,29 @@
-/** The `local` catalog: uploaded files, found by their original file name. */
-import { desc, eq, sql } from 'drizzle-orm';
+/** The `local` catalog: uploaded files, found by file name, title or artist. */
+import { desc, eq, getTableColumns, or, sql } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { uploads } from '../../db/schema';
 import type { Song } from '../../domain/schemas';
 import { ok, type Result } from '../../result';
 import type { SongCatalog } from '../song-catalog';
+import { titleFromFileName } from './upload-name';
 
-type UploadRow = typeof uploads.$inferSelect;
+/** Every column but the cover's bytes, which only the cover route reads. */
+const { coverData: _, ...songColumns } = getTableColumns(uploads);
+type UploadSongRow = Omit<typeof uploads.$inferSelect, 'coverData'>;
 
-/** The file name without its extension is the best title an upload has. */
-export function uploadToSong(upload: UploadRow): Song {
+/** Where an upload's embedded cover is served (GET /api/music/local/cover/{id}). */
+export const localCoverPath = (id: string): string => `/api/music/local/cover/${encodeURIComponent(id)}`;
+
+/** An upload as a Song: its tags, with the file name as the title of an untagged file. */
+export function uploadToSong(upload: UploadSongRow): Song {
   return {
     id: upload.id,
-    name: upload.originalName.replace(/\.[^.]+$/, ''),
-    artist: '',
-    album: '',
+    name: upload.title || titleFromFileName(upload.originalName),
+    artist: upload.artist,
+    album: upload.album,
     duration: upload.durationSeconds,
-    coverUrl: '',
+    coverUrl: upload.coverType ? localCoverPath(upload.id) : '',
     platform: 'local',
   };
 }
@@ -27,10 +34,11 @@ export class LocalCatalog implements SongCatalog {
   async search(query: string, limit: number, offset = 0): Promise<Result<Song[]>> {
     // LIKE wildcards in the query are matched literally.
     const pattern = `%${query.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    const matches = (column: SQLiteColumn) => sql`lower(${column}) LIKE ${pattern} ESCAPE '\\'`;
     const rows = await this.db
-      .select()
+      .select(songColumns)
       .from(uploads)
-      .where(sql`lower(${uploads.originalName}) LIKE ${pattern} ESCAPE '\\'`)
+      .where(or(matches(uploads.originalName), matches(uploads.title), matches(uploads.artist)))
       .orderBy(desc(uploads.createdAt))
       .limit(limit)
       .offset(offset);
@@ -38,7 +46,7 @@ export class LocalCatalog implements SongCatalog {
   }
 
   async song(id: string): Promise<Result<Song | undefined>> {
-    const row = await this.db.query.uploads.findFirst({ where: eq(uploads.id, id) });
+    const [row] = await this.db.select(songColumns).from(uploads).where(eq(uploads.id, id)).limit(1);
     return ok(row && uploadToSong(row));
   }
 }

@@ -21,7 +21,11 @@ export class LocalSource implements MusicSource {
   ) {}
 
   async resolveStream(song: StreamRequest): Promise<Result<ResolvedStream>> {
-    const row = await this.db.query.uploads.findFirst({ where: eq(uploads.id, song.id) });
+    const [row] = await this.db
+      .select({ storedName: uploads.storedName, originalName: uploads.originalName })
+      .from(uploads)
+      .where(eq(uploads.id, song.id))
+      .limit(1);
     if (!row) return err(`the uploaded file ${song.id} no longer exists`);
     // The stored name comes from our own upload handler, but a path must never leave the uploads folder.
     const path = join(this.dataDir, UPLOADS_DIR, basename(row.storedName));

@@ -22,6 +22,12 @@ const OK_CODE = 200;
 const NEEDS_LOGIN_CODE = 301;
 const NOT_FOUND_CODE = 404;
 
+const NOT_FOUND: ReadonlySet<number> = new Set([NOT_FOUND_CODE]);
+const NOT_FOUND_OR_LOGGED_OUT: ReadonlySet<number> = new Set([NOT_FOUND_CODE, NEEDS_LOGIN_CODE]);
+
+/** What every caller says when the stored cookie no longer logs in. */
+export const EXPIRED_LOGIN = `the ${SERVICE} login has expired; log in again`;
+
 const EnvelopeSchema = z.object({
   code: z.number(),
   message: z.string().nullish(),
@@ -51,11 +57,31 @@ export class NeteaseClient {
   }
 
   /** Like `call`, for look-ups where NetEase answers code 404 for an unknown id: that is ok(undefined). */
-  async find<T extends z.ZodType>(
+  find<T extends z.ZodType>(
     path: string,
     data: Record<string, unknown>,
     schema: T,
     login?: NeteaseLogin,
+  ): Promise<Result<z.output<T> | undefined>> {
+    return this.request(path, data, schema, login, NOT_FOUND);
+  }
+
+  /** Like `find`, for asking who a login is: a dead login (code 301) is ok(undefined) too, not an error. */
+  probe<T extends z.ZodType>(
+    path: string,
+    data: Record<string, unknown>,
+    schema: T,
+    login: NeteaseLogin,
+  ): Promise<Result<z.output<T> | undefined>> {
+    return this.request(path, data, schema, login, NOT_FOUND_OR_LOGGED_OUT);
+  }
+
+  private async request<T extends z.ZodType>(
+    path: string,
+    data: Record<string, unknown>,
+    schema: T,
+    login: NeteaseLogin | undefined,
+    absentCodes: ReadonlySet<number>,
   ): Promise<Result<z.output<T> | undefined>> {
     const account = login ?? (await this.login());
     const form = weapi({ ...data, csrf_token: account?.csrf ?? '' });
@@ -70,7 +96,7 @@ export class NeteaseClient {
       body: new URLSearchParams({ ...form }).toString(),
     });
     if (!json.ok) return json;
-    return readAnswer(json.value, path, schema, account !== undefined);
+    return readAnswer(json.value, path, schema, account !== undefined, absentCodes);
   }
 }
 
@@ -79,17 +105,14 @@ function readAnswer<T extends z.ZodType>(
   path: string,
   schema: T,
   loggedIn: boolean,
+  absentCodes: ReadonlySet<number>,
 ): Result<z.output<T> | undefined> {
   const envelope = EnvelopeSchema.safeParse(json);
   if (!envelope.success) return err(`${SERVICE} answered ${path} in an unexpected shape`);
   const { code, message, msg } = envelope.data;
-  if (code === NOT_FOUND_CODE) return ok(undefined);
+  if (absentCodes.has(code)) return ok(undefined);
   if (code === NEEDS_LOGIN_CODE)
-    return err(
-      loggedIn
-        ? `the ${SERVICE} login has expired; log in again`
-        : `${SERVICE} needs a login for this; log in first`,
-    );
+    return err(loggedIn ? EXPIRED_LOGIN : `${SERVICE} needs a login for this; log in first`);
   if (code !== OK_CODE) {
     const reason = message || msg;
     return err(`${SERVICE} refused ${path} (code ${code}${reason ? `: ${reason}` : ''})`);

@@ -2,10 +2,15 @@
  * The shapes of NetEase Cloud Music's weapi answers this adapter reads, validated at the edge. Only the
  * fields we use are declared; zod drops the rest.
  *
- * Shapes from Binaryify/NeteaseCloudMusicApi (module/cloudsearch.js → `result.songs`;
- * module/song_detail.js → `songs` + `privileges`; module/playlist_track_all.js → `playlist.trackIds`;
- * module/album.js → `album` + `songs`; module/personal_fm.js → `data`; module/song_url_v1.js → `data[]`
- * with `url`, `fee`, `freeTrialInfo`) and the answers its documentation and users' fixtures show.
+ * Shapes from Binaryify/NeteaseCloudMusicApi (module/cloudsearch.js → `result.songs`, `result.albums`
+ * (type 10), `result.playlists` (type 1000); module/song_detail.js → `songs` + `privileges`;
+ * module/playlist_detail.js and playlist_track_all.js → `playlist` with `trackIds`, `coverImgUrl`,
+ * `trackCount`, `description`; module/album.js → `album` + `songs`; module/personal_fm.js → `data`;
+ * module/song_url_v1.js → `data[]` with `url`, `fee`, `freeTrialInfo`; module/lyric.js → `lrc`/`tlyric`
+ * `.lyric`, `nolyric`, `uncollected`; module/personalized.js → `result[]` with `picUrl`;
+ * module/recommend_resource.js → `recommend[]`; module/recommend_songs.js → `data.dailySongs`;
+ * module/login_status.js → `account` + `profile`, both null for a dead login; module/user_playlist.js →
+ * `playlist[]`) and the answers its documentation and users' fixtures show.
  */
 import { z } from 'zod';
 
@@ -60,11 +65,34 @@ export const SongDetailSchema = z.object({
   privileges: z.array(PrivilegeSchema).default([]),
 });
 
+/**
+ * A playlist as lists show it. Search, the account's playlists and the daily recommendations name the
+ * cover `coverImgUrl`, the anonymous recommendations `picUrl`; both read as one shape.
+ */
+export const PlaylistRefSchema = z
+  .object({
+    id: z.number(),
+    name: z.string().default(''),
+    coverImgUrl: z.string().nullish(),
+    picUrl: z.string().nullish(),
+    trackCount: z.number().default(0),
+  })
+  .transform((p) => ({
+    id: p.id,
+    name: p.name,
+    coverUrl: p.coverImgUrl ?? p.picUrl ?? '',
+    songCount: p.trackCount,
+  }));
+export type PlaylistRef = z.output<typeof PlaylistRefSchema>;
+
 /** `tracks` may hold only the first part of a long playlist; `trackIds` always lists every song. */
 export const PlaylistDetailSchema = z.object({
   playlist: z.object({
     id: z.number(),
     name: z.string().default(''),
+    description: z.string().nullish(),
+    coverImgUrl: z.string().nullish(),
+    trackCount: z.number().nullish(),
     tracks: z.array(TrackSchema).default([]),
     trackIds: z.array(z.object({ id: z.number() })).default([]),
   }),
@@ -74,6 +102,36 @@ export const PlaylistDetailSchema = z.object({
 export const AlbumSchema = z.object({
   album: z.object({ id: z.number(), name: z.string().default('') }).nullish(),
   songs: z.array(TrackSchema).default([]),
+});
+
+/** An album as search lists it: `size` is its number of songs; `artist` is the main one. */
+const AlbumHitSchema = z
+  .object({
+    id: z.number(),
+    name: z.string().default(''),
+    picUrl: z.string().nullish(),
+    size: z.number().default(0),
+    artist: ArtistSchema.nullish(),
+    artists: z.array(ArtistSchema).nullish(),
+  })
+  .transform((a) => ({
+    id: a.id,
+    name: a.name,
+    artist: (a.artists?.length ? a.artists : a.artist ? [a.artist] : [])
+      .flatMap((artist) => (artist.name ? [artist.name] : []))
+      .join(' / '),
+    coverUrl: a.picUrl ?? '',
+    songCount: a.size,
+  }));
+
+export type AlbumHit = z.output<typeof AlbumHitSchema>;
+
+export const AlbumSearchSchema = z.object({
+  result: z.object({ albums: z.array(AlbumHitSchema).default([]) }).default({ albums: [] }),
+});
+
+export const PlaylistSearchSchema = z.object({
+  result: z.object({ playlists: z.array(PlaylistRefSchema).default([]) }).default({ playlists: [] }),
 });
 
 export const RadioSchema = z.object({ data: z.array(TrackSchema).default([]) });
@@ -91,3 +149,37 @@ export const SongUrlSchema = z.object({
     )
     .default([]),
 });
+
+/** One LRC text; a song without (translated) lyrics has the object missing or its `lyric` empty. */
+const LrcSchema = z.object({ lyric: z.string().nullish() }).nullish();
+
+export const LyricSchema = z.object({
+  /** Set for instrumental songs. */
+  nolyric: z.boolean().nullish(),
+  /** Set when no one has submitted lyrics yet. */
+  uncollected: z.boolean().nullish(),
+  lrc: LrcSchema,
+  tlyric: LrcSchema,
+});
+
+/** Anonymous recommendations (`/weapi/personalized/playlist`). */
+export const PersonalizedSchema = z.object({ result: z.array(PlaylistRefSchema).default([]) });
+
+/** A logged-in account's daily recommended playlists (`/weapi/v1/discovery/recommend/resource`). */
+export const RecommendResourceSchema = z.object({ recommend: z.array(PlaylistRefSchema).default([]) });
+
+/** The daily recommended songs; each track carries its own `privilege`. */
+export const DailySongsSchema = z.object({
+  data: z.object({ dailySongs: z.array(TrackSchema).default([]) }),
+});
+
+/** Who the cookie belongs to: `profile` is null when the login is dead or anonymous. */
+export const AccountSchema = z.object({
+  account: z.object({ id: z.number() }).nullish(),
+  profile: z
+    .object({ userId: z.number(), nickname: z.string().default(''), avatarUrl: z.string().nullish() })
+    .nullish(),
+});
+
+/** An account's playlists, created ones first, then collected ones. */
+export const UserPlaylistSchema = z.object({ playlist: z.array(PlaylistRefSchema).default([]) });

@@ -1,6 +1,6 @@
 /**
  * The `music_a` source at play time: asks `/weapi/song/enhance/player/url/v1` for the song's audio URL
- * at the configured level. The audio CDN wants the site's Referer and a browser User-Agent (and the
+ * at the level of the request's quality (the platform's configured one), else the source's default. The audio CDN wants the site's Referer and a browser User-Agent (and the
  * login cookie), so they travel with the URL. A VIP song without a URL is a clear refusal; a URL with
  * `freeTrialInfo` is only the trial clip, reported as a preview of that length.
  *
@@ -8,6 +8,7 @@
  * `freeTrialInfo`) from Binaryify/NeteaseCloudMusicApi (module/song_url_v1.js); level names from its
  * documentation (standard, higher, exhigh, lossless, hires, jymaster).
  */
+import type { Quality } from '../../domain/constants';
 import { err, ok, type Result } from '../../result';
 import { BROWSER_USER_AGENT } from '../http/browser';
 import type { MusicSource, ResolvedStream, StreamRequest } from '../music-source';
@@ -27,6 +28,9 @@ export const NETEASE_LEVELS = {
 } as const;
 export type NeteaseQuality = keyof typeof NETEASE_LEVELS;
 
+const isNeteaseQuality = (quality: Quality | undefined): quality is NeteaseQuality =>
+  quality !== undefined && quality in NETEASE_LEVELS;
+
 export class NeteaseSource implements MusicSource {
   readonly platform = 'music_a' as const;
 
@@ -39,9 +43,11 @@ export class NeteaseSource implements MusicSource {
     const id = neteaseId(song.id);
     if (id === undefined) return err(`NetEase Cloud Music has no song ${song.id}`);
     const login = await this.client.currentLogin();
+    // `direct` (an untouched original) is no NetEase level: the default serves it.
+    const quality = isNeteaseQuality(song.quality) ? song.quality : this.quality;
     const answer = await this.client.call(
       '/weapi/song/enhance/player/url/v1',
-      { ids: JSON.stringify([id]), level: NETEASE_LEVELS[this.quality], encodeType: 'flac' },
+      { ids: JSON.stringify([id]), level: NETEASE_LEVELS[quality], encodeType: 'flac' },
       SongUrlSchema,
       login,
     );

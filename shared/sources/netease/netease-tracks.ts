@@ -1,13 +1,13 @@
 /**
- * NetEase tracks as this app's Songs. A song NetEase marks as VIP (`fee` 1, or 4 for a bought album)
+ * NetEase tracks, albums and playlists as this app's Songs, Albums and Playlists. A song NetEase marks as VIP (`fee` 1, or 4 for a bought album)
  * or as unavailable here (`privilege.st < 0`, no copyright) stays in the list and is marked `vip`:
  * only a preview, if anything, plays. Filtering unplayable songs out is QQ Music's rule alone.
  *
  * Field meanings (`fee`, `privilege.st`) from Binaryify/NeteaseCloudMusicApi (module/song_detail.js and
  * the privilege objects its answers carry).
  */
-import type { Song } from '../../domain/schemas';
-import type { Privilege, Track } from './netease-schemas';
+import type { Album, Playlist, Song } from '../../domain/schemas';
+import type { AlbumHit, PlaylistRef, Privilege, Track } from './netease-schemas';
 
 const VIP_FEES = new Set([1, 4]);
 export const isVipFee = (fee: number) => VIP_FEES.has(fee);
@@ -32,6 +32,18 @@ export function tracksToSongs(tracks: readonly Track[], privileges: readonly Pri
   const byId = new Map(privileges.map((p) => [p.id, p]));
   return tracks.map((track) => trackToSong(track, byId.get(track.id) ?? track.privilege));
 }
+
+export const toAlbum = (album: AlbumHit): Album => ({
+  ...album,
+  id: String(album.id),
+  platform: 'music_a',
+});
+
+export const toPlaylist = (playlist: PlaylistRef): Playlist => ({
+  ...playlist,
+  id: String(playlist.id),
+  platform: 'music_a',
+});
 
 /** NetEase ids are numbers; anything else cannot name a NetEase song, playlist or album. */
 export function neteaseId(id: string): number | undefined {

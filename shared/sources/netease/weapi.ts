@@ -9,8 +9,8 @@
  */
 import { createCipheriv, randomInt } from 'node:crypto';
 
-const IV = '0102030405060708';
-const PRESET_KEY = '0CoJUm6Qyw8W8jud';
+export const IV = '0102030405060708';
+export const PRESET_KEY = '0CoJUm6Qyw8W8jud';
 const SECRET_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const SECRET_LENGTH = 16;
 export const RSA_EXPONENT = 0x10001n;

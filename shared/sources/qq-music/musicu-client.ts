@@ -5,7 +5,8 @@
  *
  * Request and answer shapes from public clients: jsososo/QQMusicApi (routes/song.js: `comm` with
  * `uin`, `ct`, `cv`, `authst`; routes/album.js: the module/method/param request) and
- * L-1124/QQMusicApi (qqmusic_api/modules/*.py: module and method names).
+ * L-1124/QQMusicApi (qqmusic_api/modules/*.py: module and method names; modules/login.py
+ * `check_expired`: the codes meaning a dead login).
  */
 import type { z } from 'zod';
 import { err, ok, type Result } from '../../result';
@@ -17,8 +18,10 @@ import { EnvelopeSchema } from './qq-music-schemas';
 export const MUSICU_URL = 'https://u.y.qq.com/cgi-bin/musicu.fcg';
 /** QQ Music refuses requests (API and audio CDN alike) that do not look like they come from its site. */
 export const QQ_REFERER = 'https://y.qq.com/';
-/** `req_0.code` QQ Music answers when the login cookie has expired or is incomplete. */
-const LOGIN_EXPIRED_CODE = 1000;
+/** `req_0.code`s QQ Music answers when the login cookie has expired or is incomplete. */
+const LOGIN_EXPIRED_CODES: ReadonlySet<number> = new Set([1000, 104400, 104401]);
+/** The error of a request refused because the stored login no longer works. */
+export const LOGIN_EXPIRED = 'the QQ Music login has expired; log in again';
 
 export interface MusicuRequest {
   module: string;
@@ -74,7 +77,7 @@ function readAnswer<T extends z.ZodType>(
   if (!envelope.success) return err(`QQ Music answered ${request.method} in an unexpected shape`);
   const { code, req_0: answer } = envelope.data;
   if (code !== 0 || !answer) return err(`QQ Music refused the request (code ${code})`);
-  if (answer.code === LOGIN_EXPIRED_CODE) return err('the QQ Music login has expired; log in again');
+  if (LOGIN_EXPIRED_CODES.has(answer.code)) return err(LOGIN_EXPIRED);
   if (answer.code !== 0) return err(`QQ Music refused ${request.method} (code ${answer.code})`);
   const data = schema.safeParse(answer.data);
   return data.success ? ok(data.data) : err(`QQ Music answered ${request.method} in an unexpected shape`);

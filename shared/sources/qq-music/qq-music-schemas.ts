@@ -5,7 +5,14 @@
  * Shapes taken from public client projects: jsososo/QQMusicApi (routes/song.js: vkey `sip` +
  * `midurlinfo[].purl`; routes/album.js: `albumSonglist` → `songList[].songInfo`, `totalNum`) and
  * L-1124/QQMusicApi (qqmusic_api/modules/song.py: `music.trackInfo.UniformRuleCtrl`/`CgiGetTrackInfo`,
- * file type codes; qqmusic_api/modules/album.py: cover URL from the album mid).
+ * file type codes; qqmusic_api/modules/album.py: cover URL from the album mid; models/base.py `SongList`:
+ * `dirinfo`/playlist fields `title`, `desc`, `picurl`, `songnum` and their aliases `tid`, `dirName`,
+ * `picUrl`, `songNum`, `name`, `logo`; models/lyric.py: `lyric`, `trans`; models/recommend.py:
+ * `List[].Playlist.basic` with `cover.default_url` and `song_cnt`, home feed `v_shelf[].v_niche[].v_card`;
+ * models/user.py: created playlists `v_playlist`, collected `v_list` + `hasmore`, homepage
+ * `Info.BaseInfo` with `Name`, `Avatar`, `EncryptedUin`). Desktop search answers `body.album.list`
+ * (`albumMID`, `albumName`, `singer_list`, `albumPic`, `song_count`) and `body.songlist.list` (`dissid`,
+ * `dissname`, `imgurl`, `song_count`) as the desktop-search clients read them.
  */
 import { z } from 'zod';
 
@@ -35,15 +42,52 @@ export const EnvelopeSchema = z.object({
   req_0: z.object({ code: z.number(), data: z.unknown().optional() }).optional(),
 });
 
-export const SearchDataSchema = z.object({
-  body: z.object({ song: z.object({ list: z.array(TrackSchema).default([]) }) }),
+/** One `DoSearchForQQMusicDesktop` result kind: `body.<kind>.list`. */
+const hits = <T extends z.ZodType>(item: T) => z.object({ list: z.array(item).default([]) });
+
+export const SearchDataSchema = z.object({ body: z.object({ song: hits(TrackSchema) }) });
+
+export const AlbumSearchDataSchema = z.object({
+  body: z.object({
+    album: hits(
+      z.object({
+        albumMID: z.string(),
+        albumName: z.string(),
+        singerName: z.string().default(''),
+        singer_list: z.array(SingerSchema).default([]),
+        albumPic: z.string().default(''),
+        song_count: z.number().default(0),
+      }),
+    ),
+  }),
+});
+
+export const PlaylistSearchDataSchema = z.object({
+  body: z.object({
+    songlist: hits(
+      z.object({
+        dissid: z.union([z.string(), z.number()]).transform(String),
+        dissname: z.string(),
+        imgurl: z.string().default(''),
+        song_count: z.number().default(0),
+      }),
+    ),
+  }),
 });
 
 export const TrackInfoDataSchema = z.object({ tracks: z.array(TrackSchema).default([]) });
 
 /** `uniform_get_Dissinfo`: an unknown playlist answers with an empty `dirinfo` (id 0) and no songs. */
 export const DissInfoDataSchema = z.object({
-  dirinfo: z.object({ id: z.number(), title: z.string().default('') }).optional(),
+  dirinfo: z
+    .object({
+      id: z.number(),
+      title: z.string().default(''),
+      desc: z.string().default(''),
+      picurl: z.string().default(''),
+      songnum: z.number().default(0),
+    })
+    .optional(),
   songlist: z.array(TrackSchema).default([]),
 });
 
@@ -58,4 +102,95 @@ export const VkeyDataSchema = z.object({
   midurlinfo: z
     .array(z.object({ filename: z.string().default(''), purl: z.string().default('') }))
     .default([]),
+});
+
+/** `GetPlayLyricInfo` without `crypt`: the LRC texts base64-encoded, empty when the song has none. */
+export const LyricDataSchema = z.object({
+  lyric: z.string().default(''),
+  trans: z.string().default(''),
+});
+
+/** `PlaylistSquare.GetRecommendFeed`: the playlist square's recommended playlists. */
+export const RecommendFeedDataSchema = z.object({
+  List: z
+    .array(
+      z.object({
+        Playlist: z.object({
+          basic: z.object({
+            tid: z.number(),
+            title: z.string(),
+            cover: z.object({ default_url: z.string().default('') }).default({ default_url: '' }),
+            song_cnt: z.number().default(0),
+          }),
+        }),
+      }),
+    )
+    .default([]),
+});
+
+/** `RecommendFeed.get_recommend_feed`: the home page's shelves of cards (the daily playlist is one). */
+export const HomeFeedDataSchema = z.object({
+  v_shelf: z
+    .array(
+      z.object({
+        v_niche: z
+          .array(
+            z.object({
+              v_card: z
+                .array(
+                  z.object({
+                    id: z.union([z.string(), z.number()]).transform(String),
+                    title: z.string().default(''),
+                  }),
+                )
+                .default([]),
+            }),
+          )
+          .default([]),
+      }),
+    )
+    .default([]),
+});
+
+/** `MbTrackRadioSvr.get_radio_track` (the "guess you like" radio, id 99): a batch of tracks. */
+export const RadioTracksDataSchema = z.object({ tracks: z.array(TrackSchema).default([]) });
+
+/** `UnifiedHomepageSrv.GetHomepageHeader`: who an account is, and its encrypted uin. */
+export const HomepageDataSchema = z.object({
+  Info: z.object({
+    BaseInfo: z.object({
+      Name: z.string().default(''),
+      Avatar: z.string().default(''),
+      EncryptedUin: z.string().default(''),
+    }),
+  }),
+});
+
+/** `PlaylistBaseRead.GetPlaylistByUin`: the playlists the account created. */
+export const CreatedPlaylistsDataSchema = z.object({
+  v_playlist: z
+    .array(
+      z.object({
+        tid: z.number(),
+        dirName: z.string(),
+        picUrl: z.string().default(''),
+        songNum: z.number().default(0),
+      }),
+    )
+    .default([]),
+});
+
+/** `PlaylistFavRead.CgiGetPlaylistFavInfo`: one page of the playlists the account collected. */
+export const CollectedPlaylistsDataSchema = z.object({
+  v_list: z
+    .array(
+      z.object({
+        tid: z.number(),
+        name: z.string(),
+        logo: z.string().default(''),
+        songnum: z.number().default(0),
+      }),
+    )
+    .default([]),
+  hasmore: z.number().default(0),
 });

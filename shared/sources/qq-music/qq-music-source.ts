@@ -9,6 +9,7 @@
  * L-1124/QQMusicApi (qqmusic_api/modules/song.py: file type codes M500/M800/C400/C600/F000).
  */
 import { randomInt } from 'node:crypto';
+import { QUALITIES, type Quality } from '../../domain/constants';
 import { err, ok, type Result } from '../../result';
 import { BROWSER_USER_AGENT } from '../http/browser';
 import type { MusicSource, ResolvedStream, StreamRequest } from '../music-source';
@@ -25,12 +26,21 @@ export const QQ_FILE_TYPES = {
   lossless: { prefix: 'F000', ext: 'flac' },
 } as const;
 export type QqQuality = keyof typeof QQ_FILE_TYPES;
+
+const isQqQuality = (quality: Quality): quality is QqQuality => quality in QQ_FILE_TYPES;
+
+/** The asked quality when QQ Music serves it, else the nearest lower one it serves (`hires` → `lossless`). */
+export function qqQualityFor(quality: Quality): QqQuality {
+  const lowerFirst = QUALITIES.slice(0, QUALITIES.indexOf(quality) + 1).reverse();
+  return lowerFirst.find(isQqQuality) ?? 'standard';
+}
 /** Asked for alongside the chosen file: most tracks have it even when the better one is VIP-only. */
 const FALLBACK_FILE = { prefix: 'C400', ext: 'm4a' } as const;
 
 export class QqMusicSource implements MusicSource {
   readonly platform = 'music_b' as const;
 
+  /** `quality` serves requests that carry none of their own. */
   constructor(
     private readonly client: MusicuClient,
     private readonly quality: QqQuality = 'exhigh',
@@ -43,7 +53,8 @@ export class QqMusicSource implements MusicSource {
     const track = found.value;
     if (!track) return err(`QQ Music does not know the song ${song.id}`);
     if (!track.file.media_mid) return err(`${track.name} has no audio on QQ Music`);
-    const url = await this.audioUrl(track, login);
+    const quality = song.quality ? qqQualityFor(song.quality) : this.quality;
+    const url = await this.audioUrl(track, quality, login);
     if (!url.ok) return url;
     if (!url.value) return err(refusal(track, login));
     return ok({
@@ -60,8 +71,12 @@ export class QqMusicSource implements MusicSource {
   }
 
   /** The first file (chosen quality, then the fallback) QQ Music hands out a path for; undefined when none. */
-  private async audioUrl(track: Track, login: QqLogin | undefined): Promise<Result<string | undefined>> {
-    const files = [QQ_FILE_TYPES[this.quality], FALLBACK_FILE].map(
+  private async audioUrl(
+    track: Track,
+    quality: QqQuality,
+    login: QqLogin | undefined,
+  ): Promise<Result<string | undefined>> {
+    const files = [QQ_FILE_TYPES[quality], FALLBACK_FILE].map(
       (f) => `${f.prefix}${track.mid}${track.file.media_mid}.${f.ext}`,
     );
     const answer = await this.client.call(

@@ -9,8 +9,8 @@
  * yt-dlp/yt-dlp: yt_dlp/utils/_utils.py (`ExtractorError`) and yt_dlp/YoutubeDL.py (`report_error`).
  */
 import type { z } from 'zod';
+import { type ProcessLimits, runBounded } from '../../exec/bounded-process';
 import { err, ok, type Result } from '../../result';
-import { type ProcessLimits, runBounded } from './bounded-process';
 
 /** What runs when YTDLP_PATH is unset: `yt-dlp` found on PATH. */
 export const DEFAULT_YTDLP = 'yt-dlp';

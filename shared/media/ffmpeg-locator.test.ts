@@ -1,7 +1,12 @@
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FFMPEG } from '../../tests/helpers/audio-signals';
-import { FFMPEG_NOT_FOUND, locateFfmpeg } from './ffmpeg-locator';
+import { FFMPEG_NOT_FOUND, FFPROBE_NOT_FOUND, locateFfmpeg, locateFfprobe } from './ffmpeg-locator';
 
+/** Where the Debian ffmpeg package installs its programs (the test machines have it). */
+const FFMPEG = '/usr/bin/ffmpeg';
+const FFPROBE = '/usr/bin/ffprobe';
 const noStatic = () => undefined;
 
 describe('locateFfmpeg', () => {
@@ -47,6 +52,41 @@ describe('locateFfmpeg', () => {
     expect(locateFfmpeg({ env: { PATH: '/nonexistent' }, resolveStaticBinary: noStatic })).toEqual({
       ok: false,
       error: FFMPEG_NOT_FOUND,
+    });
+  });
+});
+
+describe('locateFfprobe', () => {
+  it('takes the ffprobe beside the ffmpeg found', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ffprobe-locator-'));
+    try {
+      symlinkSync(FFMPEG, join(dir, 'ffmpeg'));
+      symlinkSync(FFPROBE, join(dir, 'ffprobe'));
+      const found = locateFfprobe({ env: { FFMPEG_PATH: join(dir, 'ffmpeg'), PATH: '/usr/bin' } });
+      expect(found).toEqual({ ok: true, value: join(dir, 'ffprobe') });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('falls back to PATH when the ffmpeg found has no ffprobe beside it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ffprobe-locator-'));
+    try {
+      symlinkSync(FFMPEG, join(dir, 'ffmpeg'));
+      const found = locateFfprobe({
+        env: { PATH: '/usr/bin' },
+        resolveStaticBinary: () => join(dir, 'ffmpeg'),
+      });
+      expect(found).toEqual({ ok: true, value: FFPROBE });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reports the clear error when there is none', () => {
+    expect(locateFfprobe({ env: { PATH: '/nonexistent' }, resolveStaticBinary: noStatic })).toEqual({
+      ok: false,
+      error: FFPROBE_NOT_FOUND,
     });
   });
 });

@@ -1,0 +1,83 @@
+/**
+ * Local audio upload (SPEC.md "Music data", Local upload) and the covers of uploaded songs.
+ *
+ * Guests are refused even with `addToQueue`: an upload writes up to 500 MB to the server's disk and can
+ * push older uploads out under the quota, which an anonymous visitor should not do. Guests still
+ * queue songs that were uploaded (`add-song` with a `local` song).
+ */
+import { z } from '@hono/zod-openapi';
+import { SongSchema } from '../../shared/domain/schemas';
+import { UPLOAD_EXTENSIONS } from '../../shared/sources/local/upload-name';
+import { ErrorSchema, errors, jsonResponse } from '../errors';
+import { defineRoute } from '../policy';
+
+const tags = ['Music'];
+const binary = { schema: z.string().openapi({ format: 'binary' }) };
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: ErrorSchema } },
+});
+
+export const uploadLocalAudio = defineRoute({
+  method: 'post',
+  path: '/api/music/local/upload',
+  tags,
+  summary: 'Upload an audio file (or a video, whose audio is kept)',
+  description: [
+    'The body is the raw file (not multipart), at most 500 MB; it is streamed to disk, never held in memory.',
+    `The name in \`x-filename\` (percent-encoded UTF-8 allowed) must end in one of .${UPLOAD_EXTENSIONS.join(', .')};`,
+    'only its last path segment is kept, and the file is stored under a random id.',
+    'ffprobe then checks that the bytes really hold audio (400 otherwise); a video keeps its audio track only.',
+    'Title, artist and album come from the tags (the title falls back to the file name); an embedded cover',
+    'becomes the song’s `coverUrl`. Past the disk quota (`UPLOAD_QUOTA_MB`) the oldest uploads no bot has',
+    'queued are deleted, never this one. 403 while `localAudioEnabled` is off. Guests are refused.',
+  ].join(' '),
+  policy: { access: 'authenticated', capability: 'player.queue' },
+  request: {
+    headers: z.object({
+      'x-filename': z
+        .string({ error: 'x-filename: the file name header is required' })
+        .min(1, 'x-filename: the file name header is required')
+        .max(2048)
+        .openapi({ description: 'The file name, e.g. `song.mp3` or `%E6%AD%8C.flac`', example: 'song.mp3' }),
+    }),
+    body: {
+      required: true,
+      description: 'The file bytes',
+      content: { 'audio/*': binary, 'video/*': binary, 'application/octet-stream': binary },
+    },
+  },
+  responses: {
+    200: jsonResponse(
+      z.object({ song: SongSchema }).openapi('UploadedSong'),
+      'The stored song (platform `local`)',
+    ),
+    ...errors(400, 401, 403, 500),
+    413: errorResponse('The file is larger than 500 MB'),
+    415: errorResponse('The content type is not audio/*, video/* or application/octet-stream'),
+  },
+});
+
+export const getLocalCover = defineRoute({
+  method: 'get',
+  path: '/api/music/local/cover/{id}',
+  tags,
+  summary: 'The cover picture embedded in an uploaded file',
+  description:
+    'Public, like the cover URLs of the other platforms, so pictures and the bots’ profile can load it; ' +
+    'upload ids are random and unguessable.',
+  policy: { access: 'public' },
+  request: {
+    params: z.object({
+      id: z
+        .string()
+        .min(1)
+        .max(128)
+        .openapi({ param: { name: 'id', in: 'path' } }),
+    }),
+  },
+  responses: {
+    200: { description: 'The picture', content: { 'image/jpeg': binary, 'image/png': binary } },
+    ...errors(404),
+  },
+});
