@@ -3,9 +3,9 @@ SHELL := /bin/bash
 RUN_PACKAGES := ffmpeg
 TEST_PACKAGES := ffmpeg nats-server chromium
 
-.PHONY: run test deps test-deps typecheck lint unit bench openapi client db-generate
+.PHONY: run test deps test-deps web typecheck lint unit bench openapi client db-generate
 
-run: deps
+run: deps web
 	@if [ -t 1 ]; then export LOG_PRETTY=$${LOG_PRETTY:-1}; fi; exec npx tsx main.ts
 
 deps:
@@ -14,10 +14,15 @@ deps:
 test-deps:
 	@scripts/ensure-deps.sh $(TEST_PACKAGES)
 
-test: test-deps typecheck lint unit
+# The browser UI bundle (web/dist), rebuilt only when web/src or the API client is newer than it.
+web:
+	@npx tsx scripts/build-web.ts
+
+test: test-deps typecheck lint web unit
 
 typecheck:
 	npx tsc --noEmit -p tsconfig.json
+	npx vue-tsc --noEmit -p web/tsconfig.json
 
 lint:
 	npx biome check .

@@ -30,7 +30,9 @@ import { sessionRoutes } from './session';
 import { settingsRoutes } from './settings';
 import { systemRoutes } from './system';
 import { uploadRoutes } from './uploads';
+import { queuedUploadIds } from './uploads/queued-uploads';
 import { userRoutes } from './users';
+import { webRoutes } from './web/static';
 import { WsGateway } from './ws/gateway';
 import { wsRoutes } from './ws/route';
 
@@ -68,7 +70,7 @@ export function createApp(deps: AppDeps) {
     .route('/', playerRoutes(deps, botClient, songFinder))
     .route('/', musicRoutes(deps, songFinder, catalogs))
     .route('/', savedQueueRoutes(deps, botClient))
-    .route('/', uploadRoutes(deps))
+    .route('/', uploadRoutes(deps, { referencedUploadIds: () => queuedUploadIds(deps.db, botClient) }))
     .route('/', favoriteRoutes(deps))
     .route('/', userRoutes(deps))
     .route('/', keyRoutes(deps))
@@ -95,8 +97,8 @@ export function createApp(deps: AppDeps) {
   const { upgradeWebSocket, injectWebSocket } = createNodeWebSocket({ app });
   app.route('/', wsRoutes(gateway, authenticate, upgradeWebSocket, deps.config.trustProxy));
 
-  // Until the browser UI lands (web/), the root leads to the API's try-it page.
-  app.get('/', (c) => c.redirect('/api/docs'));
+  // The browser UI (web/dist) at `/` and every history-mode route; last, so it never shadows the API.
+  app.route('/', webRoutes({ basePath: deps.config.basePath }));
 
   app.onError(errorHandler);
   app.notFound(notFoundHandler);

@@ -5,18 +5,25 @@
  */
 import { eq } from 'drizzle-orm';
 import type { Bus, Subscription } from '../shared/bus/bus';
-import { BotCommandSchema, type BotReply, BotsEventSchema } from '../shared/bus/messages';
+import {
+  BotCommandSchema,
+  type BotReply,
+  BotsEventSchema,
+  SettingsEventSchema,
+} from '../shared/bus/messages';
 import { BOTS_EVENTS, botCommandSubject, SETTINGS_EVENTS } from '../shared/bus/subjects';
 import { loadConfig } from '../shared/config';
 import type { Db } from '../shared/db/client';
 import { bots } from '../shared/db/schema';
 import { logger } from '../shared/logger';
+import { QUALITY_SETTING, readQuality } from '../shared/settings/quality';
 import { readSettings, type StoredSettings } from '../shared/settings/settings';
 import { createSources } from '../shared/sources/platform-table';
 import { SourceRegistry } from '../shared/sources/source-registry';
 import type { FrameScheduler } from './audio/frame-scheduler';
 import { type BotChat, type BotRow, BotRuntime } from './bots/bot-runtime';
 import { type Ts3Options, ts3OptionsFromEnv } from './bots/connection/ts3-options';
+import { UploadJanitor } from './upload-janitor';
 
 const log = logger('daemon');
 
@@ -48,6 +55,7 @@ export class Daemon {
   private readonly sources: SourceRegistry;
   private readonly ts3: Ts3Options;
   private settings: StoredSettings | undefined;
+  private readonly uploads: UploadJanitor;
 
   constructor(private readonly deps: DaemonDeps) {
     this.sources =
@@ -60,14 +68,23 @@ export class Daemon {
         }),
       );
     this.ts3 = deps.ts3 ?? ts3OptionsFromEnv();
+    this.uploads = new UploadJanitor({
+      db: deps.db,
+      bus: deps.bus,
+      dataDir: deps.dataDir ?? loadConfig().dataDir,
+      log,
+      ownQueues: () =>
+        new Map([...this.owned].map(([id, { runtime }]) => [id, runtime.player.queue.snapshot().songs])),
+    });
   }
 
   /** Takes on every stored bot, restores their queues, and starts the `autoStart` ones (not awaited). */
   async start(): Promise<void> {
     this.settings = await readSettings(this.deps.db);
+    this.sources.setQuality(await readQuality(this.deps.db));
     this.subscriptions.push(
       this.deps.bus.subscribe(BOTS_EVENTS, (data) => void this.onBotsEvent(data)),
-      this.deps.bus.subscribe(SETTINGS_EVENTS, () => void this.onSettingsChanged()),
+      this.deps.bus.subscribe(SETTINGS_EVENTS, (data) => void this.onSettingsChanged(data)),
     );
     const rows = await this.deps.db.select().from(bots);
     const runtimes = await Promise.all(rows.map((row) => this.own(row)));
@@ -77,6 +94,7 @@ export class Daemon {
   }
 
   async stop(): Promise<void> {
+    this.uploads.stop();
     for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
     await Promise.all([...this.owned.keys()].map((id) => this.release(id, 'shutdown')));
   }
@@ -93,6 +111,7 @@ export class Daemon {
       sources: this.sources,
       settings: this.settings,
       ts3: this.ts3,
+      uploads: this.uploads,
       ...(this.deps.scheduler ? { scheduler: this.deps.scheduler } : {}),
       ...(this.deps.chat ? { chat: this.deps.chat } : {}),
     });
@@ -143,7 +162,11 @@ export class Daemon {
     }
   }
 
-  private async onSettingsChanged(): Promise<void> {
+  private async onSettingsChanged(data: unknown): Promise<void> {
+    const event = SettingsEventSchema.safeParse(data);
+    if (event.success && event.data.keys.includes(QUALITY_SETTING)) {
+      this.sources.setQuality(await readQuality(this.deps.db));
+    }
     const settings = await readSettings(this.deps.db);
     this.settings = settings;
     for (const { runtime } of this.owned.values()) runtime.applySettings(settings);

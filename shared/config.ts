@@ -26,6 +26,10 @@ const envSchema = z.object({
   YTDLP_PATH: z.string().optional(),
   UPLOAD_QUOTA_MB: z.coerce.number().int().min(1).default(2048),
   CHAT_PREFIX: z.string().min(1).max(3).regex(/^\S+$/, 'CHAT_PREFIX must not contain spaces').default('!'),
+  BASE_PATH: z
+    .string()
+    .regex(/^(\/[\w.~-]+)*\/?$/, 'BASE_PATH must be a URL path such as /music-bot')
+    .default(''),
 });
 
 export interface AppConfig {
@@ -53,6 +57,11 @@ export interface AppConfig {
   ytDlpPath: string | undefined;
   /** Disk budget of DATA_DIR/uploads: past it the oldest unqueued uploads are evicted. */
   uploadQuotaBytes: number;
+  /**
+   * The sub-path the browser reaches the service at behind a reverse proxy that strips it (`/music-bot`),
+   * without a trailing slash; '' at the root. The web UI's links, API calls and socket are built on it.
+   */
+  basePath: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -79,5 +88,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     chatPrefix: e.CHAT_PREFIX,
     ytDlpPath: e.YTDLP_PATH || undefined,
     uploadQuotaBytes: e.UPLOAD_QUOTA_MB * 1024 * 1024,
+    basePath: e.BASE_PATH.replace(/\/+$/, ''),
   };
 }

@@ -10,18 +10,10 @@
  *   error handler logs once and answers 500. It is never turned into an "offline" status.
  */
 import { eq } from 'drizzle-orm';
-import {
-  BOT_OPS,
-  type BotOp,
-  type BotOpArgs,
-  type BotOpData,
-  parseOpArgs,
-  startsAudio,
-  timeoutOf,
-} from '../../shared/bus/bot-ops';
+import { type BotOp, type BotOpArgs, type BotOpData, startsAudio } from '../../shared/bus/bot-ops';
+import { requestOp } from '../../shared/bus/bot-request';
 import { BusError } from '../../shared/bus/bus';
-import { type Actor, BotReplySchema } from '../../shared/bus/messages';
-import { botCommandSubject } from '../../shared/bus/subjects';
+import type { Actor } from '../../shared/bus/messages';
 import { bots } from '../../shared/db/schema';
 import type { BotStatus } from '../../shared/domain/schemas';
 import { receipts } from '../../shared/receipts';
@@ -78,12 +70,16 @@ export class BotClient {
   }
 
   /**
-   * The bot's live status, or why nobody answered for it (a fail-over, a daemon still taking on a new
-   * bot, or a slow one). A bus that is down is still an error (503).
+   * A read's live answer, or why nobody answered for the bot (a fail-over, a daemon still taking on a
+   * new bot, or a slow one). A bus that is down is still an error (503).
    */
-  async probeStatus(botId: string, actor: Actor): Promise<BotStatus | Unanswered> {
+  async probe<Op extends 'status' | 'queue'>(
+    botId: string,
+    op: Op,
+    actor: Actor,
+  ): Promise<BotOpData<Op> | Unanswered> {
     try {
-      return (await this.exchange(botId, 'status', {}, actor)).data;
+      return (await this.exchange(botId, op, {} as BotOpArgs<Op>, actor)).data;
     } catch (error) {
       if (!(error instanceof BusError)) throw error;
       if (error.failure === 'no-responders' || error.failure === 'timeout') return error.failure;
@@ -93,7 +89,7 @@ export class BotClient {
 
   /** For lists: the live status, or the stored bot shown as disconnected when no daemon answers. */
   async listedStatus(bot: BotRow, actor: Actor): Promise<BotStatus> {
-    const status = await this.probeStatus(bot.id, actor);
+    const status = await this.probe(bot.id, 'status', actor);
     return typeof status === 'string' ? offlineStatus(bot) : status;
   }
 
@@ -103,18 +99,7 @@ export class BotClient {
     args: BotOpArgs<Op>,
     actor: Actor,
   ): Promise<BotOutcome<Op>> {
-    const checked = parseOpArgs(op, args);
-    if (!checked.ok) throw new Error(checked.error);
-    const timeoutMs = timeoutOf(op);
-    const raw = await this.deps.bus.request(
-      botCommandSubject(botId),
-      { op, args: checked.args, actor },
-      timeoutMs ? { timeoutMs } : {},
-    );
-    const parsed = BotReplySchema.safeParse(raw);
-    if (!parsed.success)
-      throw new Error(`malformed reply from the daemon for ${op}: ${parsed.error.message}`);
-    const { ok, status, message = '', data: rawData } = parsed.data;
+    const { ok, status, message, data } = await requestOp(this.deps.bus, botId, op, args, actor);
     if (!ok && status !== 200) {
       throw new ApiError(
         status as ConstructorParameters<typeof ApiError>[0],
@@ -122,9 +107,7 @@ export class BotClient {
         status === 409 ? { message, ok: false } : undefined,
       );
     }
-    const data = BOT_OPS[op].reply.safeParse(rawData);
-    if (!data.success) throw new Error(`malformed ${op} data from the daemon: ${data.error.message}`);
-    return { ok, message, data: data.data as BotOpData<Op> };
+    return { ok, message, data: data as BotOpData<Op> };
   }
 
   private async isStored(botId: string): Promise<boolean> {

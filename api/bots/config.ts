@@ -50,7 +50,7 @@ export function botConfigRoutes({ db, bus }: AppDeps, client: BotClient) {
   async function statusOfNewBot(bot: BotRow, principal: Principal): Promise<BotStatus> {
     const deadline = Date.now() + OWNERSHIP_WAIT_MS;
     for (;;) {
-      const status = await client.probeStatus(bot.id, actorOf(principal));
+      const status = await client.probe(bot.id, 'status', actorOf(principal));
       if (status === 'timeout') return offlineStatus(bot);
       if (status !== 'no-responders') return status;
       if (Date.now() > deadline) return offlineStatus(bot);

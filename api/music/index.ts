@@ -4,7 +4,7 @@ import * as routes from '../../openapi/routes/music';
 import { SETTINGS_EVENTS } from '../../shared/bus/subjects';
 import { QUALITY_PLATFORMS } from '../../shared/domain/constants';
 import type { Result } from '../../shared/result';
-import { readQuality, writeQuality } from '../../shared/settings/quality';
+import { QUALITY_SETTING, readQuality, writeQuality } from '../../shared/settings/quality';
 import { readSettings } from '../../shared/settings/settings';
 import { choosePlatform } from '../../shared/sources/platform-choice';
 import { type CatalogOf, type Catalogs, qualitiesOf } from '../../shared/sources/platform-table';
@@ -147,7 +147,7 @@ export function musicRoutes({ db, bus }: AppDeps, finder: SongFinder, catalogs: 
       }
       if (!targets.length) throw new ApiError(400, `quality: no source serves ${quality}`);
       await writeQuality(db, map);
-      bus.publish(SETTINGS_EVENTS, { keys: ['quality'] });
+      bus.publish(SETTINGS_EVENTS, { keys: [QUALITY_SETTING] });
       return c.json({ success: true as const, quality: qualityReport(map) }, 200);
     });
 }

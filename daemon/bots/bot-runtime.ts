@@ -23,6 +23,7 @@ import type { FrameScheduler } from '../audio/frame-scheduler';
 import type { ChatApiFactory } from '../chat/chat-api';
 import { ChatDispatcher } from '../chat/chat-dispatcher';
 import { Ts3Client } from '../ts3';
+import type { UploadEvents } from '../upload-janitor';
 import type { BotContext } from './bot-context';
 import { BotPlayer, type ResumePoint } from './bot-player';
 import { BotLifecycle, type ConnectionState } from './connection/bot-lifecycle';
@@ -33,6 +34,7 @@ import { Ts3VoiceSink } from './connection/ts3-voice-sink';
 import { runOp } from './operations/op-handlers';
 import { done, refused } from './operations/reply-builders';
 import { toQueuedSong } from './playable-song';
+import { PlaybackReporter } from './playback-reporter';
 import { coverArtAvatar } from './profile/cover-art-avatar';
 import { PROFILE_DISABLED } from './profile/profile-updater';
 import { SerialExecutor } from './serial-executor';
@@ -56,6 +58,8 @@ export interface BotRuntimeDeps {
   /** The frame clock; tests may pass their own. */
   scheduler?: FrameScheduler;
   chat?: BotChat;
+  /** Told when an upload plays and when the queue changes, so played uploads can be deleted. */
+  uploads?: UploadEvents;
 }
 
 /** How the bot answers chat commands: the REST client factory and the command prefix. */
@@ -99,10 +103,21 @@ export class BotRuntime implements BotContext {
     });
     this.player.queue.setMode(config.playMode);
     this.player.on('change', (queueChanged) => this.changed(queueChanged));
+    const reporter = new PlaybackReporter(
+      deps.sources,
+      () => ({ seconds: this.player.elapsedSeconds, paused: this.player.paused }),
+      this.log,
+    );
     this.player.on('trackStart', (song) => {
+      reporter.trackStarted(song);
       recordPlay(deps.db, config.id, song, new Date()).catch((error: unknown) =>
         this.log.warn({ err: error }, 'could not record the play history'),
       );
+      if (song.platform === 'local') deps.uploads?.played(song.id);
+    });
+    this.player.on('idle', () => reporter.finish());
+    this.player.on('change', (queueChanged) => {
+      if (queueChanged) deps.uploads?.queuesChanged();
     });
     this.lifecycle = new BotLifecycle({
       createClient: () => this.createClient(),

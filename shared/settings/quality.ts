@@ -11,7 +11,8 @@ import { qualitiesOf } from '../sources/platform-table';
 import { parseStoredValue, upsertSetting } from './stored-value';
 
 export type QualityMap = Record<Platform, Quality>;
-const KEY = 'quality';
+/** The settings row, also the key a `settings.changed` event names when it changes. */
+export const QUALITY_SETTING = 'quality';
 
 export function readQualityMap(stored: unknown): QualityMap {
   const record = typeof stored === 'object' && stored !== null ? (stored as Record<string, unknown>) : {};
@@ -30,8 +31,9 @@ export function readQualityMap(stored: unknown): QualityMap {
 }
 
 export async function readQuality(db: Db): Promise<QualityMap> {
-  const row = await db.query.settings.findFirst({ where: eq(settings.key, KEY) });
+  const row = await db.query.settings.findFirst({ where: eq(settings.key, QUALITY_SETTING) });
   return readQualityMap(row ? parseStoredValue(row.value) : undefined);
 }
 
-export const writeQuality = (db: Db, map: QualityMap): Promise<void> => upsertSetting(db, KEY, map);
+export const writeQuality = (db: Db, map: QualityMap): Promise<void> =>
+  upsertSetting(db, QUALITY_SETTING, map);

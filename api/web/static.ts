@@ -1,0 +1,91 @@
+/**
+ * Serves the built browser UI (`web/dist`) with history-mode routing: hashed assets with a year-long
+ * immutable cache, and `index.html` (never cached, so a rebuild shows at once) for every other GET that
+ * accepts HTML and is not under `/api` or `/ws`. The reverse-proxy sub-path (`BASE_PATH`) is written
+ * into the page's `<base href>` at serve time, so one build works at any path: the bundle refers to
+ * its assets relatively and reads its base from the document.
+ * Until the bundle exists (`make run` builds it first) the root leads to the API's try-it page.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Hono } from 'hono';
+import type { AppEnv } from '../env';
+
+export const WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/** Vite names everything under assets/ after its content hash: a changed file is a new URL. */
+const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
+const SHORT_CACHE = 'public, max-age=3600';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.webp': 'image/webp',
+  '.json': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
+  '.woff2': 'font/woff2',
+};
+
+/** The placeholder `web/index.html` carries; replaced by the configured base path. */
+const BASE_TAG = '<base href="/" />';
+
+export interface WebRoutesOptions {
+  /** `BASE_PATH` without a trailing slash ('' at the root). */
+  basePath: string;
+  distDir?: string;
+}
+
+const isServiceRoute = (path: string) =>
+  path === '/api' || path.startsWith('/api/') || path === '/ws' || path.startsWith('/ws/');
+
+export function webRoutes({ basePath, distDir = WEB_DIST_DIR }: WebRoutesOptions) {
+  const indexPath = join(distDir, 'index.html');
+  let cachedIndex: { mtimeMs: number; html: string } | undefined;
+
+  /** index.html with the base path written in; re-read only when a rebuild changed the file. */
+  async function indexHtml(): Promise<string | undefined> {
+    const info = await stat(indexPath).catch(() => undefined);
+    if (!info) return undefined;
+    if (cachedIndex?.mtimeMs !== info.mtimeMs) {
+      const html = (await readFile(indexPath, 'utf8')).replace(BASE_TAG, `<base href="${basePath}/" />`);
+      cachedIndex = { mtimeMs: info.mtimeMs, html };
+    }
+    return cachedIndex.html;
+  }
+
+  /** A file inside the bundle, or undefined (also for any path that would leave it). */
+  async function bundleFile(path: string): Promise<{ body: Buffer; type: string } | undefined> {
+    const file = normalize(join(distDir, decodeURIComponent(path)));
+    if (!file.startsWith(distDir + sep) || file === indexPath) return undefined;
+    const info = await stat(file).catch(() => undefined);
+    if (!info?.isFile()) return undefined;
+    return {
+      body: await readFile(file),
+      type: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+    };
+  }
+
+  return new Hono<AppEnv>().get('*', async (c, next) => {
+    const path = c.req.path;
+    if (isServiceRoute(path)) return next();
+    const file = path === '/' ? undefined : await bundleFile(path).catch(() => undefined);
+    if (file) {
+      c.header('content-type', file.type);
+      c.header('cache-control', path.startsWith('/assets/') ? IMMUTABLE_CACHE : SHORT_CACHE);
+      return c.body(new Uint8Array(file.body));
+    }
+    const accept = c.req.header('accept') ?? '';
+    const wantsPage = path === '/' || accept.includes('text/html');
+    if (!wantsPage) return next();
+    const html = await indexHtml();
+    if (html === undefined) return path === '/' ? c.redirect(`${basePath}/api/docs`) : next();
+    c.header('cache-control', 'no-cache');
+    c.header('x-robots-tag', 'noindex');
+    return c.html(html);
+  });
+}

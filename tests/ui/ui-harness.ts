@@ -1,0 +1,79 @@
+/**
+ * The set-up of the browser tests: the UI bundle (built if stale), the real service on a loopback port
+ * with its daemon, a TS3 test server for the bots to join, headless Chromium, and helpers to save a
+ * screenshot per step (test-output/ui/, gitignored) and to run an axe-core scan inside a page.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { parseLicenseRoot } from '../../daemon/ts3';
+import { ensureWebBuild } from '../../scripts/build-web';
+import { launchBrowser } from '../helpers/browser';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import { Ts3TestServer } from '../ts3-server/ts3-test-server';
+
+export const SCREENSHOT_DIR = join(process.cwd(), 'test-output', 'ui');
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface UiHarness {
+  t: TestApp;
+  server: Ts3TestServer;
+  baseUrl: string;
+  browser: Browser;
+  /** A fresh browser profile (its own cookies) with one page. */
+  newPage(options?: BrowserContextOptions): Promise<Page>;
+  close(): Promise<void>;
+}
+
+export async function startUiHarness(env: Record<string, string> = {}): Promise<UiHarness> {
+  await ensureWebBuild();
+  const server = await Ts3TestServer.start();
+  const root = parseLicenseRoot(server.rootPublicKey);
+  if (!root.ok) throw new Error(root.error);
+  const t = await startTestApp({ ts3: { licenseRoot: root.value }, env });
+  const baseUrl = await t.listen();
+  const browser = await launchBrowser();
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  return {
+    t,
+    server,
+    baseUrl,
+    browser,
+    async newPage(options = {}) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, ...options });
+      return context.newPage();
+    },
+    async close() {
+      await browser.close();
+      await t.close();
+      await server.close();
+    },
+  };
+}
+
+export const screenshot = (page: Page, name: string) =>
+  page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** Runs axe-core in the page and returns its serious and critical violations. */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE_SOURCE });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run();
+    return result.violations.map(({ id, impact, help, nodes }) => ({
+      id,
+      impact,
+      help,
+      nodes: nodes.map((n) => ({ target: n.target })),
+    }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}

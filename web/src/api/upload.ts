@@ -1,0 +1,39 @@
+/**
+ * Local file upload (`POST /api/music/local/upload`: the raw bytes, the name in `x-filename`). It goes
+ * through XMLHttpRequest because fetch reports no upload progress; the answer is the stored Song.
+ */
+import type { Schemas } from '@api/index';
+import { apiBaseUrl } from '../base';
+import { t } from '../i18n';
+import { type CallResult, errorText } from './client';
+
+export const UPLOAD_PATH = '/api/music/local/upload';
+
+export function uploadFile(
+  file: File,
+  onProgress: (fraction: number) => void,
+): Promise<CallResult<{ song: Schemas['Song'] }>> {
+  return new Promise((resolve) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `${apiBaseUrl}${UPLOAD_PATH}`);
+    xhr.setRequestHeader('content-type', file.type || 'application/octet-stream');
+    // Header values are ASCII: the server decodes the percent-encoded name.
+    xhr.setRequestHeader('x-filename', encodeURIComponent(file.name));
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        body = undefined;
+      }
+      const song = (body as { song?: Schemas['Song'] } | undefined)?.song;
+      if (xhr.status >= 200 && xhr.status < 300 && song) resolve({ ok: true, value: { song } });
+      else resolve({ ok: false, status: xhr.status, error: errorText(body, xhr.status) });
+    };
+    xhr.onerror = () => resolve({ ok: false, status: 0, error: t('error.unreachable') });
+    xhr.send(file);
+  });
+}

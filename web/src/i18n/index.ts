@@ -1,0 +1,36 @@
+/**
+ * The locale catalog: every text the UI shows goes through `t(key, params)`. English is the reference
+ * catalog; the Chinese one must have every key (a missing key is a type error).
+ */
+import { ref } from 'vue';
+import { en, type MessageKey } from './en';
+import { zh } from './zh';
+
+export type { MessageKey };
+export const LOCALES = { en: 'English', zh: '中文' } as const;
+export type Locale = keyof typeof LOCALES;
+
+const catalogs: Record<Locale, Record<MessageKey, string>> = { en, zh };
+const STORAGE_KEY = 'tsmb.locale';
+
+function initialLocale(): Locale {
+  const stored = localStorage.getItem(STORAGE_KEY);
+  if (stored === 'en' || stored === 'zh') return stored;
+  return navigator.language.toLowerCase().startsWith('zh') ? 'zh' : 'en';
+}
+
+export const locale = ref<Locale>(initialLocale());
+
+export function setLocale(next: Locale): void {
+  locale.value = next;
+  localStorage.setItem(STORAGE_KEY, next);
+  document.documentElement.lang = next === 'zh' ? 'zh-CN' : 'en';
+}
+setLocale(locale.value);
+
+/** The text of `key` in the current locale, with `{name}` placeholders filled from `params`. */
+export function t(key: MessageKey, params: Record<string, string | number> = {}): string {
+  return catalogs[locale.value][key].replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in params ? String(params[name]) : whole,
+  );
+}

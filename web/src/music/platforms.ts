@@ -1,0 +1,17 @@
+/** Platform values as the API speaks them (SPEC), with the services' names as labels. */
+import type { Schemas } from '@api/index';
+import { PLATFORMS } from '@shared/domain/constants';
+import { t } from '../i18n';
+
+export type Platform = Schemas['Platform'];
+export { PLATFORMS };
+
+export const platformLabel = (platform: Platform): string => t(`platform.${platform}`);
+
+export function formatDuration(seconds: number): string {
+  const whole = Math.max(0, Math.floor(seconds));
+  const hours = Math.floor(whole / 3600);
+  const minutes = Math.floor((whole % 3600) / 60);
+  const rest = String(whole % 60).padStart(2, '0');
+  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`;
+}

@@ -1,0 +1,107 @@
+/**
+ * Player calls on one bot, each checked against the principal's access first (a control the principal
+ * may not use is never sent) and reported as a receipt or an error in words.
+ */
+import type { Schemas } from '@api/index';
+import { api, call } from '../api/client';
+import { setElapsed } from '../stores/live';
+import { can } from '../stores/session';
+import { report } from '../stores/toasts';
+
+type PlayMode = Schemas['PlayMode'];
+type Song = Schemas['Song'];
+
+const bot = (botId: string) => ({ params: { path: { botId } } });
+
+export const canPlayer = (botId: string, action: string, method: 'POST' | 'DELETE' = 'POST') =>
+  can(method, `/api/player/{botId}/${action}`, botId);
+
+export const pause = async (botId: string) =>
+  report(await call(api.POST('/api/player/{botId}/pause', bot(botId))));
+export const resume = async (botId: string) =>
+  report(await call(api.POST('/api/player/{botId}/resume', bot(botId))));
+export const next = async (botId: string) =>
+  report(await call(api.POST('/api/player/{botId}/next', bot(botId))));
+export const prev = async (botId: string) =>
+  report(await call(api.POST('/api/player/{botId}/prev', bot(botId))));
+export const stop = async (botId: string) =>
+  report(await call(api.POST('/api/player/{botId}/stop', bot(botId))));
+export const clear = async (botId: string) =>
+  report(await call(api.POST('/api/player/{botId}/clear', bot(botId))));
+
+export const setVolume = async (botId: string, volume: number) =>
+  report(
+    await call(
+      api.POST('/api/player/{botId}/volume', {
+        ...bot(botId),
+        body: { volume: Math.round(Math.min(100, Math.max(0, volume))) },
+      }),
+    ),
+  );
+
+export const setMode = async (botId: string, mode: PlayMode) =>
+  report(await call(api.POST('/api/player/{botId}/mode', { ...bot(botId), body: { mode } })));
+
+export async function seek(botId: string, position: number): Promise<void> {
+  setElapsed(botId, position);
+  report(await call(api.POST('/api/player/{botId}/seek', { ...bot(botId), body: { position } })));
+}
+
+export const playAt = async (botId: string, index: number) =>
+  report(await call(api.POST('/api/player/{botId}/play-at', { ...bot(botId), body: { index } })));
+
+export const removeAt = async (botId: string, index: number) =>
+  report(await call(api.DELETE('/api/player/{botId}/queue/{index}', { params: { path: { botId, index } } })));
+
+export const move = async (botId: string, from: number, to: number) =>
+  report(await call(api.POST('/api/player/{botId}/move', { ...bot(botId), body: { from, to } })));
+
+/** The song-object family: what each button does with a search result. */
+export const SONG_ACTIONS = {
+  play: '/api/player/{botId}/play-song',
+  playNext: '/api/player/{botId}/play-next-song',
+  add: '/api/player/{botId}/add-song',
+} as const;
+export type SongAction = keyof typeof SONG_ACTIONS;
+
+export const canSong = (botId: string, action: SongAction) => can('POST', SONG_ACTIONS[action], botId);
+
+export const playSong = async (botId: string, action: SongAction, song: Song) =>
+  report(await call(api.POST(SONG_ACTIONS[action], { ...bot(botId), body: { song } })));
+
+/** Replaces the queue with a playlist, or appends it (`append`). */
+export async function playPlaylist(
+  botId: string,
+  playlistId: string,
+  platform: Song['platform'],
+  append = false,
+) {
+  const path = append ? '/api/player/{botId}/playlist' : '/api/player/{botId}/play-playlist';
+  return report(await call(api.POST(path, { ...bot(botId), body: { playlistId, platform } })));
+}
+
+export const playAlbum = async (botId: string, album: { id: string; platform: Song['platform'] }) =>
+  report(
+    await call(
+      api.POST('/api/player/{botId}/play-album', {
+        ...bot(botId),
+        body: { albumId: album.id, platform: album.platform },
+      }),
+    ),
+  );
+
+/** Space, n and the arrow keys drive the current bot unless focus is in a text field. */
+export function shortcutTarget(event: KeyboardEvent): boolean {
+  const target = event.target as HTMLElement | null;
+  if (event.ctrlKey || event.metaKey || event.altKey) return false;
+  if (!target) return true;
+  if (target.isContentEditable) return false;
+  const tag = target.tagName;
+  if (tag === 'TEXTAREA' || tag === 'SELECT') return false;
+  if (tag === 'INPUT') {
+    const type = (target as HTMLInputElement).type;
+    return type === 'checkbox' || type === 'radio' || type === 'button';
+  }
+  // Space on a focused button presses the button: leave it be.
+  return !(event.key === ' ' && (tag === 'BUTTON' || target.getAttribute('role') === 'slider'));
+}
