@@ -24,6 +24,7 @@ import { crossSiteCheck } from './middleware/cross-site';
 import { requestId } from './middleware/request-id';
 import { musicRoutes } from './music';
 import { SongFinder } from './music/song-finder';
+import { platformAuthRoutes } from './platform-auth';
 import { playerRoutes } from './player';
 import { savedQueueRoutes } from './saved-queues';
 import { sessionRoutes } from './session';
@@ -72,6 +73,7 @@ export function createApp(deps: AppDeps) {
     .route('/', savedQueueRoutes(deps, botClient))
     .route('/', uploadRoutes(deps, { referencedUploadIds: () => queuedUploadIds(deps.db, botClient) }))
     .route('/', favoriteRoutes(deps))
+    .route('/', platformAuthRoutes(deps))
     .route('/', userRoutes(deps))
     .route('/', keyRoutes(deps))
     .route('/', auditRoutes(deps));

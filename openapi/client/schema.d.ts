@@ -72,6 +72,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/jellyfin/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test a library_a (Jellyfin) server and its credentials
+         * @description Empty or absent fields fall back to the stored `jellyfin` settings; nothing is stored. A server that cannot be reached or refuses the credentials is `{ok: false, error}` with the reason, not an HTTP error.
+         *
+         *     **Access:** Authenticated. Capability `platform.auth`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        apiKey?: string;
+                        /** @enum {string} */
+                        authMode?: "password" | "apikey";
+                        password?: string;
+                        serverUrl?: string;
+                        userId?: string;
+                        username?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The outcome of the test */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error?: string;
+                            ok: boolean;
+                            serverName?: string;
+                            version?: string;
+                        };
+                    };
+                };
+                /** @description Missing or malformed parameter */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not authenticated, or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/bot": {
         parameters: {
             query?: never;
