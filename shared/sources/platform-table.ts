@@ -21,6 +21,7 @@ import { NeteaseCatalog } from './netease/netease-catalog';
 import { NeteaseClient } from './netease/netease-client';
 import { storedNeteaseLogin } from './netease/netease-login';
 import { NeteaseSource } from './netease/netease-source';
+import type { PlatformLogin } from './platform-login';
 import { MusicuClient } from './qq-music/musicu-client';
 import { QqMusicCatalog } from './qq-music/qq-music-catalog';
 import { storedQqLogin } from './qq-music/qq-music-login';
@@ -46,6 +47,8 @@ export interface PlatformEntry {
   qualities: readonly [Quality, ...Quality[]];
   catalog?: (ctx: SourceContext) => SongCatalog;
   source?: (ctx: SourceContext) => MusicSource;
+  /** How its shared login is made (QR, cookie, SMS), where it has one. */
+  login?: (ctx: SourceContext) => PlatformLogin;
 }
 
 export const PLATFORM_TABLE = {

@@ -1,0 +1,54 @@
+/**
+ * How a platform's shared login is made (SPEC "Platform accounts"): a QR code scanned in the platform's
+ * app, a pasted cookie, or an SMS code. Each platform that supports a way implements it in its own
+ * folder and names it in its platform-table row (`login`); the /api/auth and /api/me/music routes drive
+ * them without knowing the platform. The credential (a cookie or token) is a secret: it is stored
+ * server-side only (`platform_accounts`, or `personal_links` for a user's own account), never returned
+ * and never logged.
+ */
+import type { Result } from '../result';
+
+export type QrStatus = 'waiting' | 'scanned' | 'confirmed' | 'expired';
+
+export interface QrStart {
+  /** What the QR code encodes (the platform's login page URL or token). */
+  qrUrl: string;
+  /** The platform's own state of this attempt (its QR key, a session cookie), kept in `qr_logins.state`. */
+  state: Record<string, string>;
+}
+
+/** Who logged in, as shown to people. */
+export interface LoginProfile {
+  nickname?: string;
+  avatarUrl?: string;
+}
+
+export type QrPoll =
+  | { status: 'waiting' | 'scanned' | 'expired' }
+  /** `credential` is what to store (e.g. the whole cookie); confirmed attempts are persisted by the caller. */
+  | { status: 'confirmed'; credential: string; profile: LoginProfile };
+
+export interface QrLogin {
+  start(): Promise<Result<QrStart>>;
+  /** The platform's own states mapped to the four of SPEC; `state` is what `start` returned. */
+  poll(state: Record<string, string>): Promise<Result<QrPoll>>;
+}
+
+export interface CookieLogin {
+  /**
+   * Checks a pasted cookie with the platform: the credential to store (normalized) and who it is, or an
+   * error sentence when the platform does not accept it.
+   */
+  check(cookie: string): Promise<Result<{ credential: string; profile: LoginProfile }>>;
+}
+
+export interface SmsLogin {
+  send(phone: string): Promise<Result<void>>;
+  verify(phone: string, code: string): Promise<Result<{ credential: string; profile: LoginProfile }>>;
+}
+
+export interface PlatformLogin {
+  qr?: QrLogin;
+  cookie?: CookieLogin;
+  sms?: SmsLogin;
+}
