@@ -127,6 +127,28 @@ export function musicRoutes({ db, bus }: AppDeps, finder: SongFinder, catalogs: 
       return c.json(found(parts, 'video'), 200);
     })
 
+    .openapi(routes.libraryLatestAlbums, async (c) => {
+      const { limit = 12 } = c.req.valid('query');
+      return c.json({ albums: await ask('library_a', (catalog) => catalog.latestAlbums(limit)) }, 200);
+    })
+    .openapi(routes.libraryMostPlayed, async (c) => {
+      const { limit = 12 } = c.req.valid('query');
+      return c.json({ songs: await ask('library_a', (catalog) => catalog.mostPlayed(limit)) }, 200);
+    })
+    .openapi(routes.libraryFavorites, async (c) => {
+      const { limit = 100 } = c.req.valid('query');
+      return c.json({ songs: await ask('library_a', (catalog) => catalog.favorites(limit)) }, 200);
+    })
+    .openapi(routes.libraryGenres, async (c) => {
+      const { limit = 30 } = c.req.valid('query');
+      return c.json({ genres: await ask('library_a', (catalog) => catalog.genres(limit)) }, 200);
+    })
+    .openapi(routes.libraryGenreSongs, async (c) => {
+      const { id } = c.req.valid('param');
+      const { limit = 100 } = c.req.valid('query');
+      return c.json({ songs: await ask('library_a', (catalog) => catalog.genreSongs(id, limit)) }, 200);
+    })
+
     .openapi(routes.listProviders, async (c) => {
       const settings = await readSettings(db);
       const choice = choosePlatform(settings, undefined);

@@ -240,26 +240,30 @@ export const videoParts = defineRoute({
   },
 });
 
-const library = <P extends string>(
+/** The contract of a library_a page; `nonGuest` for the account's own data. */
+const libraryPage = <P extends string, R extends z.ZodType>(
   path: P,
   summary: string,
-  response: z.ZodType,
+  response: R,
   defaultLimit: number,
-  extra: { params?: z.ZodObject; nonGuest?: boolean } = {},
-) =>
-  defineRoute({
-    method: 'get',
-    path,
-    tags: ['Music'],
-    summary,
-    description: 'From the configured library_a server (settings `jellyfin`).',
-    policy: { access: 'authenticated', ...(extra.nonGuest && { nonGuest: true }) },
-    request: {
-      query: z.object({ limit: limitQuery(defaultLimit, 500) }),
-      ...(extra.params && { params: extra.params }),
-    },
-    responses: { 200: jsonResponse(response, summary), ...errors(400, 401, 501, 502) },
-  });
+  nonGuest = false,
+) => ({
+  method: 'get' as const,
+  path,
+  tags: ['Music'],
+  summary,
+  description: 'From the configured library_a server (settings `jellyfin`).',
+  policy: { access: 'authenticated' as const, ...(nonGuest && { nonGuest: true }) },
+  request: { query: z.object({ limit: limitQuery(defaultLimit, 500) }) },
+  responses: { 200: jsonResponse(response, summary), ...errors(400, 401, 501, 502) },
+});
+const library = <P extends string, R extends z.ZodType>(
+  path: P,
+  summary: string,
+  response: R,
+  defaultLimit: number,
+  nonGuest = false,
+) => defineRoute(libraryPage(path, summary, response, defaultLimit, nonGuest));
 
 export const libraryLatestAlbums = library(
   '/api/music/library_a/latest-albums',
@@ -273,21 +277,15 @@ export const libraryMostPlayed = library(
   songs,
   12,
 );
-export const libraryFavorites = library('/api/music/library_a/favorites', 'Favorite songs', songs, 100, {
-  nonGuest: true,
-});
+export const libraryFavorites = library('/api/music/library_a/favorites', 'Favorite songs', songs, 100, true);
 export const libraryGenres = library(
   '/api/music/library_a/genres',
   'Music genres',
   z.object({ genres: z.array(z.object({ id: z.string(), name: z.string() }).openapi('Genre')) }),
   30,
 );
-export const libraryGenreSongs = library(
-  '/api/music/library_a/genre/{id}/songs',
-  "A genre's songs",
-  songs,
-  100,
-  {
-    params: idParam,
-  },
-);
+const genreSongsPage = libraryPage('/api/music/library_a/genre/{id}/songs', "A genre's songs", songs, 100);
+export const libraryGenreSongs = defineRoute({
+  ...genreSongsPage,
+  request: { ...genreSongsPage.request, params: idParam },
+});

@@ -118,7 +118,7 @@ describe('personal FM on a connected bot', () => {
     expect(refused.error).toEqual({
       error: 'music_a: the NetEase Cloud Music login has expired; log in again',
     });
-    const none = await admin.api.POST('/api/player/{botId}/fm', { ...bot(), body: { platform: 'music_b' } });
+    const none = await admin.api.POST('/api/player/{botId}/fm', { ...bot(), body: { platform: 'local' } });
     expect(none.response.status).toBe(501);
     const queue = await admin.api.GET('/api/player/{botId}/queue', bot());
     expect(queue.data?.queue.map((s) => s.name)).toEqual(['Morning Walk', 'Night Drive']);

@@ -9,13 +9,11 @@
  *
  * Shapes from SocialSisterYi/bilibili-API-collect; see tests/fixtures/bilibili/README.md.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { HttpResponse, http } from 'msw';
-import { afterEach } from 'vitest';
 import { BILIBILI_API } from '../../shared/sources/bilibili/bilibili-client';
 import { mixinKey, signQuery } from '../../shared/sources/bilibili/wbi';
 import { useMswServer } from './msw-server';
+import { readFixture, requestsTo, usePlatformStub } from './platform-stub';
 
 export interface BilibiliRequest {
   path: string;
@@ -25,9 +23,7 @@ export interface BilibiliRequest {
   userAgent: string | null;
 }
 
-export function bilibiliFixture(name: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/bilibili', `${name}.json`), 'utf8'));
-}
+export const bilibiliFixture = (name: string) => readFixture<Record<string, unknown>>('bilibili', name);
 
 /** The key pairs `nav` hands out, first the fixture's, then the one after a rotation. */
 const KEY_PAIRS = [
@@ -55,12 +51,8 @@ const DEFAULT_ANSWERS: Record<string, (query: URLSearchParams) => object> = {
   },
 };
 
-/** What a test wants a path answered with: a JSON body, or a Response made from the request. */
-type Answer = object | ((request: BilibiliRequest) => Response | Promise<Response>);
-
 export function useBilibiliApi() {
-  const requests: BilibiliRequest[] = [];
-  const overrides = new Map<string, Answer>();
+  const stub = usePlatformStub<BilibiliRequest>();
   let keyPair = 0;
   const navAnswer = () => {
     const [img, sub] = KEY_PAIRS[keyPair]!;
@@ -90,35 +82,35 @@ export function useBilibiliApi() {
         referer: request.headers.get('referer'),
         userAgent: request.headers.get('user-agent'),
       };
-      requests.push(asked);
+      stub.requests.push(asked);
       if (
         request.method !== 'GET' ||
         asked.referer !== 'https://www.bilibili.com/' ||
         !asked.userAgent?.startsWith('Mozilla/5.0')
       )
         return new HttpResponse('risk control', { status: 412 });
-      const override = overrides.get(url.pathname);
-      if (typeof override === 'function') return override(asked);
-      if (url.pathname.includes('/wbi/') && !validSignature(url.searchParams))
-        return HttpResponse.json(VOUCHER_ANSWER);
-      if (override) return HttpResponse.json(override);
-      if (url.pathname === '/x/web-interface/nav') return HttpResponse.json(navAnswer());
-      const fixture = DEFAULT_ANSWERS[url.pathname];
-      return HttpResponse.json(fixture ? fixture(url.searchParams) : failedWith(-404, '啥都木有'));
+      return stub.reply(
+        url.pathname,
+        asked,
+        () => {
+          if (url.pathname === '/x/web-interface/nav') return HttpResponse.json(navAnswer());
+          const fixture = DEFAULT_ANSWERS[url.pathname];
+          return HttpResponse.json(fixture ? fixture(url.searchParams) : failedWith(-404, '啥都木有'));
+        },
+        // A badly signed wbi request gets the voucher even where a test set a body; a Response it makes does not.
+        () =>
+          url.pathname.includes('/wbi/') && !validSignature(url.searchParams)
+            ? HttpResponse.json(VOUCHER_ANSWER)
+            : undefined,
+      );
     }),
   );
-  afterEach(() => {
-    requests.length = 0;
-    overrides.clear();
-  });
   return {
-    requests,
+    requests: stub.requests,
     /** The requests to one path, in order. */
-    to: (path: string) => requests.filter((r) => r.path === path),
+    to: requestsTo(stub.requests),
     /** Answers `path` with this body (or Response) until the test ends. */
-    answer(path: string, body: Answer) {
-      overrides.set(path, body);
-    },
+    answer: stub.answer,
     /** Hands out the other key pair from now on, as Bilibili does once a day. */
     rotateKeys() {
       keyPair = (keyPair + 1) % KEY_PAIRS.length;

@@ -12,7 +12,7 @@
  * Shapes from jellyfin/jellyfin (Jellyfin.Api/Controllers/*.cs, MediaBrowser.Model/Dto/BaseItemDto.cs)
  * and Jellyfin's API authorization notes; see tests/fixtures/jellyfin/README.md.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpResponse, http } from 'msw';
@@ -26,6 +26,7 @@ import { JellyfinClient } from '../../shared/sources/jellyfin/jellyfin-client';
 import { storedJellyfinConfig } from '../../shared/sources/jellyfin/jellyfin-config';
 import { storedJellyfinSessions } from '../../shared/sources/jellyfin/jellyfin-session-store';
 import { useMswServer } from './msw-server';
+import { readFixture, requestsTo, usePlatformStub } from './platform-stub';
 
 export const JELLYFIN_URL = 'https://media.example.test/jellyfin';
 export const ALICE = { id: 'a1ce0000000000000000000000000001', name: 'alice', password: 'correct horse' };
@@ -39,9 +40,7 @@ export const ALICE_LOGIN: StoredSettings['jellyfin'] = {
   password: ALICE.password,
 };
 
-export function jellyfinFixture(name: string): unknown {
-  return JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/jellyfin', `${name}.json`), 'utf8'));
-}
+export const jellyfinFixture = (name: string): unknown => readFixture('jellyfin', name);
 
 const GUID = /^[0-9a-f]{32}$/;
 const ITEM_KINDS = ['Audio', 'MusicAlbum', 'Playlist', 'MusicArtist', 'AudioBook', 'MusicGenre'];
@@ -126,11 +125,10 @@ export function parseMediaBrowserHeader(header: string | null): Record<string, s
 }
 
 export function useJellyfinApi() {
-  const requests: JellyfinRequest[] = [];
+  const stub = usePlatformStub<JellyfinRequest>();
   /** Live user tokens: token → user id. */
   const tokens = new Map<string, string>();
   const deviceTokens = new Map<string, string>();
-  const overrides = new Map<string, () => Response>();
   let issued = 0;
   const library = z.object({ Items: z.array(LibraryItemSchema) }).parse(jellyfinFixture('library')).Items;
   const users = z
@@ -155,13 +153,13 @@ export function useJellyfinApi() {
         auth: auth ?? {},
         body: text ? JSON.parse(text) : undefined,
       };
-      requests.push(asked);
-      const override = overrides.get(`${request.method} ${path}`);
-      if (override) return override();
-      const complete = ['Client', 'Device', 'DeviceId', 'Version'].every((field) => auth?.[field]);
-      if ((!complete && !fromPlayer) || request.headers.has('x-emby-token'))
-        return new HttpResponse('Malformed authorization header', { status: 400 });
-      return answer(asked);
+      stub.requests.push(asked);
+      return stub.reply(`${request.method} ${path}`, asked, () => {
+        const complete = ['Client', 'Device', 'DeviceId', 'Version'].every((field) => auth?.[field]);
+        if ((!complete && !fromPlayer) || request.headers.has('x-emby-token'))
+          return new HttpResponse('Malformed authorization header', { status: 400 });
+        return answer(asked);
+      });
     });
 
   /** The user a request acts for (an API key acts for the `userId` it names), or a 401 answer. */
@@ -322,25 +320,21 @@ export function useJellyfinApi() {
   );
   // Each test meets a freshly started server: no live tokens, none issued yet.
   afterEach(() => {
-    requests.length = 0;
-    overrides.clear();
     tokens.clear();
     deviceTokens.clear();
     issued = 0;
   });
   return {
-    requests,
+    requests: stub.requests,
     /** The requests to one path, e.g. `/Items`. */
-    to: (path: string) => requests.filter((r) => r.path === path),
+    to: requestsTo(stub.requests),
     /** Ends every user token, as a server restart with a wiped session table or an admin's "sign out" does. */
     expireTokens: () => {
       tokens.clear();
       deviceTokens.clear();
     },
     /** Answers `METHOD /path-pattern` (as registered, e.g. `GET /System/Info/Public`) with this Response. */
-    answer(key: string, response: () => Response) {
-      overrides.set(key, response);
-    },
+    answer: (key: string, response: () => Response) => stub.answer(key, response),
   };
 }
 

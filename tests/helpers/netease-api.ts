@@ -10,13 +10,11 @@
  * tests/fixtures/netease/README.md.
  */
 import { createDecipheriv } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { HttpResponse, http } from 'msw';
-import { afterEach } from 'vitest';
 import { NETEASE_ORIGIN } from '../../shared/sources/netease/netease-client';
 import { IV, PRESET_KEY } from '../../shared/sources/netease/weapi';
 import { useMswServer } from './msw-server';
+import { readFixture, usePlatformStub } from './platform-stub';
 
 export interface NeteaseRequest {
   path: string;
@@ -27,9 +25,7 @@ export interface NeteaseRequest {
   payload?: Record<string, unknown>;
 }
 
-export function neteaseFixture(name: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/netease', `${name}.json`), 'utf8'));
-}
+export const neteaseFixture = (name: string) => readFixture<Record<string, unknown>>('netease', name);
 
 /** The fixture answering each path by default; album paths carry the album id. */
 const DEFAULT_ANSWERS: [RegExp, string][] = [
@@ -47,9 +43,6 @@ const DEFAULT_ANSWERS: [RegExp, string][] = [
   [/^\/weapi\/user\/playlist$/, 'user-playlist'],
 ];
 
-/** What a test wants a path answered with: a JSON body, or a Response made from the request. */
-type Answer = object | ((request: NeteaseRequest) => Response);
-
 const isWeapiForm = (form: URLSearchParams) =>
   [...form.keys()].sort().join() === 'encSecKey,params' &&
   /^[A-Za-z0-9+/]+={0,2}$/.test(form.get('params') ?? '') &&
@@ -66,8 +59,7 @@ function readPayload(params: string, secret: string): Record<string, unknown> {
 }
 
 export function useNeteaseApi(options: { weapiSecret?: string } = {}) {
-  const requests: NeteaseRequest[] = [];
-  const overrides = new Map<string, Answer>();
+  const stub = usePlatformStub<NeteaseRequest>();
   useMswServer(
     http.all(`${NETEASE_ORIGIN}/*`, async ({ request }) => {
       const { pathname } = new URL(request.url);
@@ -86,23 +78,16 @@ export function useNeteaseApi(options: { weapiSecret?: string } = {}) {
         userAgent: request.headers.get('user-agent'),
         ...(options.weapiSecret && { payload: readPayload(form.get('params')!, options.weapiSecret) }),
       };
-      requests.push(asked);
-      const override = overrides.get(pathname);
-      if (typeof override === 'function') return override(asked);
-      const fixture = DEFAULT_ANSWERS.find(([path]) => path.test(pathname))?.[1];
-      if (override === undefined && !fixture) return HttpResponse.json({ code: 404, message: 'no such api' });
-      return HttpResponse.json((override ?? neteaseFixture(fixture!)) as Record<string, unknown>);
+      stub.requests.push(asked);
+      return stub.reply(pathname, asked, () => {
+        const fixture = DEFAULT_ANSWERS.find(([path]) => path.test(pathname))?.[1];
+        return HttpResponse.json(fixture ? neteaseFixture(fixture) : { code: 404, message: 'no such api' });
+      });
     }),
   );
-  afterEach(() => {
-    requests.length = 0;
-    overrides.clear();
-  });
   return {
-    requests,
+    requests: stub.requests,
     /** Answers `path` (e.g. `/weapi/v1/radio/get`) with this body (or Response) until the test ends. */
-    answer(path: string, body: Answer) {
-      overrides.set(path, body);
-    },
+    answer: stub.answer,
   };
 }

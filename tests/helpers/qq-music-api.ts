@@ -8,13 +8,11 @@
  * Shapes from jsososo/QQMusicApi (routes/song.js, routes/album.js) and L-1124/QQMusicApi
  * (qqmusic_api/modules/*.py); see tests/fixtures/qq-music/README.md.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { HttpResponse, http } from 'msw';
-import { afterEach } from 'vitest';
 import { z } from 'zod';
 import { MUSICU_URL } from '../../shared/sources/qq-music/musicu-client';
 import { useMswServer } from './msw-server';
+import { readFixture, usePlatformStub } from './platform-stub';
 
 export const MusicuRequestSchema = z.object({
   comm: z.object({ ct: z.number(), cv: z.number(), uin: z.string(), authst: z.string().optional() }),
@@ -22,9 +20,9 @@ export const MusicuRequestSchema = z.object({
 });
 export type MusicuRequest = z.infer<typeof MusicuRequestSchema> & { cookie: string | null };
 
-export function qqFixture(name: string): unknown {
-  return JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/qq-music', `${name}.json`), 'utf8'));
-}
+/** A fixture as the JSON body of an answer. */
+const answerFixture = (name: string) => readFixture<Record<string, unknown>>('qq-music', name);
+export const qqFixture = (name: string): unknown => answerFixture(name);
 
 /** `DoSearchForQQMusicDesktop` answers per `search_type`: songs, albums, playlists. */
 const SEARCH_ANSWERS: Record<number, string> = { 0: 'search', 2: 'search-albums', 3: 'search-playlists' };
@@ -50,38 +48,27 @@ function defaultFixture(key: string, param: Record<string, unknown>): string | u
   return key === SEARCH ? SEARCH_ANSWERS[Number(param.search_type)] : DEFAULT_ANSWERS[key];
 }
 
-/** What a test wants a module.method answered with: a JSON body, or a Response made from the request. */
-type Answer = object | ((request: MusicuRequest) => Response);
-
 export function useQqMusicApi() {
-  const requests: MusicuRequest[] = [];
-  const overrides = new Map<string, Answer>();
+  const stub = usePlatformStub<MusicuRequest>();
   useMswServer(
     http.post(MUSICU_URL, async ({ request }) => {
       const parsed = MusicuRequestSchema.safeParse(await request.json());
       if (!parsed.success || request.headers.get('content-type') !== 'application/json')
         return HttpResponse.json({ code: 500001 });
-      const { module, method } = parsed.data.req_0;
+      const { module, method, param } = parsed.data.req_0;
       const asked = { ...parsed.data, cookie: request.headers.get('cookie') };
-      requests.push(asked);
+      stub.requests.push(asked);
       const key = `${module}.${method}`;
-      const override = overrides.get(key);
-      if (typeof override === 'function') return override(asked);
-      const fixture = defaultFixture(key, parsed.data.req_0.param);
-      if (override === undefined && !fixture) return HttpResponse.json({ code: 0, req_0: { code: 2000 } });
-      return HttpResponse.json((override ?? qqFixture(fixture!)) as Record<string, unknown>);
+      return stub.reply(key, asked, () => {
+        const fixture = defaultFixture(key, param);
+        return HttpResponse.json(fixture ? answerFixture(fixture) : { code: 0, req_0: { code: 2000 } });
+      });
     }),
   );
-  afterEach(() => {
-    requests.length = 0;
-    overrides.clear();
-  });
   return {
-    requests,
+    requests: stub.requests,
     /** Answers `module.method` with this body (or Response) until the test ends. */
-    answer(key: string, body: Answer) {
-      overrides.set(key, body);
-    },
+    answer: stub.answer,
   };
 }
 

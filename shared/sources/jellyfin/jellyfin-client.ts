@@ -24,6 +24,13 @@ export interface JellyfinRead<T> {
 }
 
 export class JellyfinClient {
+  /**
+   * The login under way, shared by every call that needs one: Jellyfin ends a device's old token at
+   * each new login, so concurrent logins (a search asks songs, albums and playlists at once) would
+   * cancel each other's tokens.
+   */
+  private loggingIn: Promise<Result<JellyfinSession>> | undefined;
+
   constructor(
     private readonly config: JellyfinConfigLookup,
     private readonly sessions: JellyfinSessionStore,
@@ -82,7 +89,12 @@ export class JellyfinClient {
     const answer = await send(session.value);
     if (!answer.ok) return answer;
     if (answer.value.status !== 401) return ok({ ...answer.value, session: session.value });
-    const fresh = await this.logInAgain(config.value);
+    // Another call may have logged in since this one read the token: use that login before making one.
+    const kept = await this.sessions.load();
+    const fresh =
+      kept && kept.token !== session.value.token && fits(kept, config.value)
+        ? ok(kept)
+        : await this.logInAgain(config.value);
     if (!fresh.ok) return fresh;
     const retried = await send(fresh.value);
     return retried.ok ? ok({ ...retried.value, session: fresh.value }) : retried;
@@ -93,7 +105,14 @@ export class JellyfinClient {
     return kept && fits(kept, config) ? ok(kept) : this.logInAgain(config);
   }
 
-  private async logInAgain(config: JellyfinConfig): Promise<Result<JellyfinSession>> {
+  private logInAgain(config: JellyfinConfig): Promise<Result<JellyfinSession>> {
+    this.loggingIn ??= this.logIn(config).finally(() => {
+      this.loggingIn = undefined;
+    });
+    return this.loggingIn;
+  }
+
+  private async logIn(config: JellyfinConfig): Promise<Result<JellyfinSession>> {
     const login = await logIn(config.serverUrl, config.credentials);
     if (!login.ok) return login;
     const session = { ...login.value, serverUrl: config.serverUrl };

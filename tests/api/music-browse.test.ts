@@ -1,0 +1,220 @@
+/**
+ * The browse side of /api/music — search, a song, an album, a playlist and its details, lyrics —
+ * through the real app, with msw standing in for NetEase Cloud Music (music_a, the default source) and
+ * QQ Music (music_b): the platforms' answers mapped to the API's shapes, 404 for what a platform does
+ * not know, 501 where the source has no such look-up (`local`), 400 for a disabled source and 502
+ * with the platform's sentence when it refuses.
+ */
+import { describe, expect, it } from 'vitest';
+import { receipts } from '../../shared/receipts';
+import { type Session, withAdminApp } from '../helpers/accounts';
+import { useNeteaseApi } from '../helpers/netease-api';
+import { failedWith, useQqMusicApi } from '../helpers/qq-music-api';
+
+const netease = useNeteaseApi();
+const qq = useQqMusicApi();
+let admin: Session;
+withAdminApp((_, session) => {
+  admin = session;
+});
+
+/** song-detail.json's and search.json's first track, as the API answers it. */
+const PAPER_BOATS = {
+  ...{ id: '1901371647', name: 'Paper Boats', artist: 'River Lane / Kite Hill', album: 'Harbour Lights' },
+  ...{ duration: 246, platform: 'music_a' },
+  coverUrl: 'https://p1.music.126.net/FixtureCoverHarbour0000==/109951000000000001.jpg',
+};
+const DISS_INFO = 'music.srfDissInfo.aiDissInfo.uniform_get_Dissinfo';
+const LOCAL = { platform: 'local' } as const;
+
+describe('GET /api/music/search', () => {
+  it('searches the default source (music_a) when no platform is given', async () => {
+    const { data, response } = await admin.api.GET('/api/music/search', {
+      params: { query: { q: 'paper' } },
+    });
+    expect(response.status).toBe(200);
+    expect(data?.songs[0]).toEqual(PAPER_BOATS);
+    expect(data?.songs.map((s) => s.name)).toEqual(['Paper Boats', 'Member Song']);
+    // The song-search answer has no album or playlist hits.
+    expect(data).toMatchObject({ albums: [], playlists: [] });
+    expect(qq.requests).toEqual([]);
+  });
+
+  it("answers music_b's songs, albums and playlists, asking for the page the limit and offset name", async () => {
+    const { data, response } = await admin.api.GET('/api/music/search', {
+      params: { query: { q: 'leaf', platform: 'music_b', limit: 2, offset: 2 } },
+    });
+    expect(response.status).toBe(200);
+    expect(data?.songs.map((s) => [s.id, s.name, s.platform])).toEqual([
+      ['0039MnYb0qxYhV', 'Sunny Day', 'music_b'],
+      ['001VipTrack001', 'Paid Tune', 'music_b'],
+    ]);
+    expect(data?.albums.map((a) => [a.id, a.name, a.songCount])).toEqual([
+      ['000MkMni19ClKG', 'Leaf Album', 10],
+      ['002DuetAlbum01', 'Two Voices', 4],
+    ]);
+    expect(data?.playlists.map((p) => [p.id, p.name])).toEqual([
+      ['7256912512', 'Chill Mix'],
+      ['8100000001', 'Rainy Evenings'],
+    ]);
+    expect(qq.requests.map((r) => r.req_0.param)).toEqual(
+      [0, 2, 3].map((type) => ({ query: 'leaf', search_type: type, num_per_page: 2, page_num: 2 })),
+    );
+    expect(netease.requests).toEqual([]);
+  });
+
+  it('refuses a disabled source (library_a is opt-in) with 400 before asking anyone', async () => {
+    const { error, response } = await admin.api.GET('/api/music/search', {
+      params: { query: { q: 'x', platform: 'library_a' } },
+    });
+    expect(response.status).toBe(400);
+    expect(error).toEqual({ error: receipts.sourceNotEnabled('library_a') });
+  });
+});
+
+describe('GET /api/music/song/{id}', () => {
+  it('answers the song, mapped', async () => {
+    const { data, response } = await admin.api.GET('/api/music/song/{id}', {
+      params: { path: { id: '1901371647' } },
+    });
+    expect(response.status).toBe(200);
+    expect(data).toEqual(PAPER_BOATS);
+    expect(netease.requests.map((r) => r.path)).toEqual(['/weapi/v3/song/detail']);
+  });
+
+  it('answers 404 for a song the platform does not know', async () => {
+    netease.answer('/weapi/v3/song/detail', { songs: [], privileges: [], code: 200 });
+    const { error, response } = await admin.api.GET('/api/music/song/{id}', {
+      params: { path: { id: '42' }, query: { platform: 'music_a' } },
+    });
+    expect(response.status).toBe(404);
+    expect(error).toEqual({ error: 'song not found' });
+  });
+
+  it("answers 502 with the platform's sentence when it refuses", async () => {
+    qq.answer('music.trackInfo.UniformRuleCtrl.CgiGetTrackInfo', failedWith(2001));
+    const { error, response } = await admin.api.GET('/api/music/song/{id}', {
+      params: { path: { id: '0039MnYb0qxYhV' }, query: { platform: 'music_b' } },
+    });
+    expect(response.status).toBe(502);
+    expect(error).toEqual({ error: 'music_b: QQ Music refused CgiGetTrackInfo (code 2001)' });
+  });
+});
+
+describe('GET /api/music/album/{id} and /playlist/{id}', () => {
+  it("answers an album's songs", async () => {
+    const { data, response } = await admin.api.GET('/api/music/album/{id}', {
+      params: { path: { id: '000MkMni19ClKG' }, query: { platform: 'music_b' } },
+    });
+    expect(response.status).toBe(200);
+    expect(data?.songs.map((s) => [s.name, s.platform])).toEqual([
+      ['Sunny Day', 'music_b'],
+      ['Rainy Day', 'music_b'],
+    ]);
+  });
+
+  it("answers a playlist's playable songs", async () => {
+    const { data, response } = await admin.api.GET('/api/music/playlist/{id}', {
+      params: { path: { id: '7256912512' }, query: { platform: 'music_b' } },
+    });
+    expect(response.status).toBe(200);
+    // Track B needs VIP (no login here) and Track D has no audio file.
+    expect(data).toEqual({
+      songs: ['Track A', 'Track C', 'Track E'].map((name) => expect.objectContaining({ name })),
+    });
+  });
+
+  it('answers 404 for an unknown album or playlist', async () => {
+    netease.answer('/weapi/v1/album/9', { code: 404, msg: 'not found' });
+    netease.answer('/weapi/v6/playlist/detail', { code: 404, message: '歌单不存在' });
+    const album = await admin.api.GET('/api/music/album/{id}', { params: { path: { id: '9' } } });
+    expect(album.response.status).toBe(404);
+    expect(album.error).toEqual({ error: 'album not found' });
+    const playlist = await admin.api.GET('/api/music/playlist/{id}', { params: { path: { id: '1' } } });
+    expect(playlist.response.status).toBe(404);
+    expect(playlist.error).toEqual({ error: 'playlist not found' });
+  });
+
+  it('answers 501 where the source has no albums or playlists (local)', async () => {
+    for (const path of ['/api/music/album/{id}', '/api/music/playlist/{id}'] as const) {
+      const { response } = await admin.api.GET(path, { params: { path: { id: 'any' }, query: LOCAL } });
+      expect(response.status).toBe(501);
+    }
+  });
+});
+
+describe('GET /api/music/playlist/{id}/detail', () => {
+  it("answers the playlist's name, description, cover and song count", async () => {
+    const { data, response } = await admin.api.GET('/api/music/playlist/{id}/detail', {
+      params: { path: { id: '7000000001' } },
+    });
+    expect(response.status).toBe(200);
+    expect(data).toEqual({
+      playlist: {
+        id: '7000000001',
+        name: 'Evening Mix',
+        description: 'A made-up playlist for tests.',
+        coverUrl: 'https://p1.music.126.net/FixtureCoverPlaylist000==/109951000000000009.jpg',
+        songCount: 4,
+      },
+    });
+  });
+
+  it('answers 404 for an unknown playlist', async () => {
+    qq.answer(DISS_INFO, { code: 0, req_0: { code: 0, data: { dirinfo: { id: 0 }, songlist: [] } } });
+    const { error, response } = await admin.api.GET('/api/music/playlist/{id}/detail', {
+      params: { path: { id: '1' }, query: { platform: 'music_b' } },
+    });
+    expect(response.status).toBe(404);
+    expect(error).toEqual({ error: 'playlist not found' });
+  });
+
+  it('answers 501 for a source that cannot describe playlists (local)', async () => {
+    const { error, response } = await admin.api.GET('/api/music/playlist/{id}/detail', {
+      params: { path: { id: 'any' }, query: LOCAL },
+    });
+    expect(response.status).toBe(501);
+    expect(error).toEqual({ error: 'the source local has no playlist details' });
+  });
+
+  it("answers 502 with the platform's sentence when it refuses", async () => {
+    netease.answer('/weapi/v6/playlist/detail', { code: 401, message: '无权限访问' });
+    const { error, response } = await admin.api.GET('/api/music/playlist/{id}/detail', {
+      params: { path: { id: '7000000003' } },
+    });
+    expect(response.status).toBe(502);
+    expect(error).toEqual({
+      error: 'music_a: NetEase Cloud Music refused /weapi/v6/playlist/detail (code 401: 无权限访问)',
+    });
+  });
+});
+
+describe('GET /api/music/lyrics/{id}', () => {
+  it('answers LRC text with each translation after its original line', async () => {
+    const { data, response } = await admin.api.GET('/api/music/lyrics/{id}', {
+      params: { path: { id: '1901371647' } },
+    });
+    expect(response.status).toBe(200);
+    expect(data?.lyrics.split('\n').slice(2, 4)).toEqual([
+      '[00:12.500]纸船顺着河流',
+      '[00:12.500]Paper boats float down the river',
+    ]);
+  });
+
+  it('answers 404 for a song without lyrics', async () => {
+    netease.answer('/weapi/song/lyric', { code: 200, nolyric: true });
+    const { error, response } = await admin.api.GET('/api/music/lyrics/{id}', {
+      params: { path: { id: '1' } },
+    });
+    expect(response.status).toBe(404);
+    expect(error).toEqual({ error: 'lyrics not found' });
+  });
+
+  it('answers 501 for a source without lyrics (local)', async () => {
+    const { error, response } = await admin.api.GET('/api/music/lyrics/{id}', {
+      params: { path: { id: 'any' }, query: LOCAL },
+    });
+    expect(response.status).toBe(501);
+    expect(error).toEqual({ error: 'the source local has no lyrics' });
+  });
+});
