@@ -68,24 +68,14 @@ describe('platform choice', () => {
     return { status: res.status, body: (await res.json()) as { error?: string; songs?: unknown[] } };
   };
 
-  it('refuses a disabled source with 400 and an unavailable one with 501', async () => {
+  it('refuses a disabled source with 400', async () => {
     const disabled = await search({ q: 'x', platform: 'library_a' });
     expect(disabled).toEqual({ status: 400, body: { error: 'The source library_a is not enabled.' } });
-    const unavailable = await search({ q: 'x', platform: 'music_c' });
-    expect(unavailable).toEqual({
-      status: 501,
-      body: { error: 'the source music_c is not available in this build' },
-    });
-    await admin.api.POST('/api/bot/settings', { body: { defaultPlatform: 'music_c' } });
-    const byDefault = await search({ q: 'x' });
-    expect(byDefault.body.error).toBe('the source music_c is not available in this build');
   });
 
-  it('uses the configured default, and treats local as enabled by localAudioEnabled', async () => {
-    await admin.api.POST('/api/bot/settings', {
-      body: { enabledProviders: ['music_b', 'music_c'], defaultPlatform: 'music_c' },
-    });
-    expect((await search({ q: 'x' })).body.error).toMatch(/music_c/);
+  it('treats local as enabled by localAudioEnabled, and says so when no source is enabled', async () => {
+    await admin.api.POST('/api/bot/settings', { body: { enabledProviders: [], defaultPlatform: null } });
+    expect(await search({ q: 'x' })).toEqual({ status: 400, body: { error: 'no music source is enabled' } });
     expect(await search({ q: 'nothing uploaded', platform: 'local' })).toMatchObject({
       status: 200,
       body: { songs: [] },
