@@ -26,4 +26,17 @@ describe('StderrTail', () => {
     tail.append(Buffer.from('x.ogg: No such file or directory\n'));
     expect(tail.summary()).toBe('x.ogg: No such file or directory');
   });
+
+  it('never hands out a URL query, where platforms put tokens', () => {
+    const tail = new StderrTail();
+    tail.append(
+      Buffer.from(
+        '[http @ 0x1] HTTP error 401\nhttp://jf.local:8096/Audio/ab/stream?static=true&ApiKey=s3cret: Server returned 401\n',
+      ),
+    );
+    expect(tail.summary()).toBe(
+      'http://jf.local:8096/Audio/ab/stream?…: Server returned 401 ([http] HTTP error 401)',
+    );
+    expect(tail.text()).not.toContain('s3cret');
+  });
 });

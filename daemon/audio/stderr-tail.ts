@@ -1,8 +1,14 @@
 /**
  * Keeps only the last few KB of a child's stderr: enough to explain why ffmpeg failed (its error is
- * printed last) without letting a chatty process grow memory for the length of a track.
+ * printed last) without letting a chatty process grow memory for the length of a track. ffmpeg quotes
+ * the input URL in its errors, and some platforms put a token in the URL's query (library_a's
+ * `ApiKey=`): the text handed out (to logs and to receipts people read) has every URL's query removed.
  */
 export const STDERR_TAIL_BYTES = 8 * 1024;
+
+/** A URL's query (and fragment), up to white space or the `: ` ffmpeg puts after the URL in its errors. */
+const URL_QUERY = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s?#]*)[?#](?:[^\s:]|:(?!\s|$))*/gi;
+export const redactUrlQueries = (text: string): string => text.replace(URL_QUERY, '$1?…');
 
 export class StderrTail {
   private chunks: Buffer[] = [];
@@ -18,10 +24,10 @@ export class StderrTail {
     }
   }
 
-  /** The retained text, cut to the limit at the front. */
+  /** The retained text, cut to the limit at the front, URL queries removed. */
   text(): string {
     const joined = Buffer.concat(this.chunks);
-    return joined.subarray(Math.max(0, joined.length - this.limitBytes)).toString('utf8');
+    return redactUrlQueries(joined.subarray(Math.max(0, joined.length - this.limitBytes)).toString('utf8'));
   }
 
   /**
