@@ -7,6 +7,7 @@ import type { ApiClient, Schemas } from '../../openapi/client';
 import type { PlayMode } from '../../shared/domain/constants';
 import { PLAY_MODES } from '../../shared/domain/constants';
 import { formatTime, receipts } from '../../shared/receipts';
+import { lineAt, parseLrc } from '../../shared/sources/lrc';
 import type { ChatCommand } from './parse-command';
 
 /** What a REST call answered: a receipt on success, the error text otherwise. */
@@ -34,6 +35,8 @@ interface CommandSpec {
 
 const QUEUE_LINES = 10;
 const SEARCH_LINES = 5;
+/** The line playing now and the next ones. */
+const LYRIC_LINES = 3;
 
 const path = (botId: string) => ({ params: { path: { botId } } });
 const needText = (ctx: CommandContext, usage: string) =>
@@ -239,7 +242,27 @@ export const CHAT_COMMANDS: Readonly<Record<string, CommandSpec>> = {
         }),
       ),
   },
-  lyrics: { usage: 'lyrics', run: async () => receipts.chatNotAvailable('Lyrics') },
+  lyrics: {
+    usage: 'lyrics',
+    run: async (ctx) => {
+      const view = await currentQueue(ctx);
+      if (typeof view === 'string') return view;
+      const { currentSong, elapsed } = view.status;
+      if (!currentSong) return receipts.nothingPlaying();
+      const { data, error, response } = await ctx.api.GET('/api/music/lyrics/{id}', {
+        params: { path: { id: currentSong.id }, query: { platform: currentSong.platform } },
+      });
+      if (!data)
+        return response.status === 404 || response.status === 501
+          ? receipts.chatNoLyrics(currentSong)
+          : errorText(error);
+      const lines = parseLrc(data.lyrics);
+      const from = Math.max(0, lineAt(lines, elapsed));
+      const shown = lines.slice(from, from + LYRIC_LINES);
+      if (!shown.length) return receipts.chatNoLyrics(currentSong);
+      return shown.map((l) => (l.translation ? `${l.text} / ${l.translation}` : l.text)).join('\n');
+    },
+  },
   save: {
     usage: 'save <name>',
     run: async (ctx) => {

@@ -56,3 +56,35 @@ function parseLine(raw: string): LrcLine | undefined {
 function toMs(minutes: string, seconds: string, fraction = '0'): number {
   return (Number(minutes) * 60 + Number(seconds)) * 1000 + Math.round(Number(`0.${fraction}`) * 1000);
 }
+
+/** One line as a player shows it: when it starts, its text, and the translation that shares its time. */
+export interface LyricLine {
+  seconds: number;
+  text: string;
+  translation?: string;
+}
+
+/**
+ * LRC text as time-ordered lines: a line with several time tags appears at each time; a second line at
+ * the same time is the first one's translation; tag lines (`[ar:…]`) and empty lines are left out.
+ */
+export function parseLrc(lrc: string): LyricLine[] {
+  const byTime = new Map<number, LyricLine>();
+  for (const line of parse(lrc)) {
+    const text = line.text.trim();
+    if (!text) continue;
+    for (const ms of line.times) {
+      const seen = byTime.get(ms);
+      if (!seen) byTime.set(ms, { seconds: ms / 1000, text });
+      else seen.translation ??= text;
+    }
+  }
+  return [...byTime.values()].sort((a, b) => a.seconds - b.seconds);
+}
+
+/** The index of the last line that has started at `seconds`, or -1 before the first. */
+export function lineAt(lines: readonly LyricLine[], seconds: number): number {
+  let found = -1;
+  for (let i = 0; i < lines.length && lines[i]!.seconds <= seconds; i++) found = i;
+  return found;
+}

@@ -108,6 +108,14 @@ describe('personal FM on a connected bot', () => {
     expect(radioCookies()).toEqual([SHARED_COOKIE]);
   });
 
+  it("answers chat !lyrics with the current song's lines and their translations", async () => {
+    const reply = await chatFor(t, botId).handle('!lyrics', { nickname: 'Listener', serverGroups: [8] });
+    // Early in the song a credits line is current; the lines after it carry their translations.
+    expect(reply?.split('\n')).toHaveLength(3);
+    expect(reply).toMatch(/^作(词|曲) : /);
+    expect(reply).toContain('纸船顺着河流 / Paper boats float down the river');
+  });
+
   it('answers 502 and keeps the queue when NetEase refuses; 501 for a platform without FM', async () => {
     api.answer(RADIO, { code: 301, msg: '需要登录' });
     const refused = await admin.api.POST('/api/player/{botId}/fm', {
