@@ -20,6 +20,7 @@ import type { AppDeps, AppEnv } from './env';
 import { errorHandler, notFoundHandler, validationHook } from './errors';
 import { favoriteRoutes } from './favorites';
 import { keyRoutes } from './keys';
+import { meMusicRoutes } from './me-music';
 import { crossSiteCheck } from './middleware/cross-site';
 import { requestId } from './middleware/request-id';
 import { musicRoutes } from './music';
@@ -29,6 +30,7 @@ import { playerRoutes } from './player';
 import { savedQueueRoutes } from './saved-queues';
 import { sessionRoutes } from './session';
 import { settingsRoutes } from './settings';
+import { spotifyRoutes } from './spotify';
 import { systemRoutes } from './system';
 import { uploadRoutes } from './uploads';
 import { queuedUploadIds } from './uploads/queued-uploads';
@@ -50,6 +52,7 @@ export function createApp(deps: AppDeps) {
     db: deps.db,
     dataDir: deps.config.dataDir,
     ytDlpPath: deps.config.ytDlpPath,
+    librespotPath: deps.config.librespotPath,
   });
   const songFinder = new SongFinder(deps, catalogs);
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -73,7 +76,9 @@ export function createApp(deps: AppDeps) {
     .route('/', savedQueueRoutes(deps, botClient))
     .route('/', uploadRoutes(deps, { referencedUploadIds: () => queuedUploadIds(deps.db, botClient) }))
     .route('/', favoriteRoutes(deps))
-    .route('/', platformAuthRoutes(deps))
+    .route('/', platformAuthRoutes(deps, catalogs))
+    .route('/', spotifyRoutes(deps))
+    .route('/', meMusicRoutes(deps))
     .route('/', userRoutes(deps))
     .route('/', keyRoutes(deps))
     .route('/', auditRoutes(deps));

@@ -35,6 +35,8 @@ export interface DaemonDeps {
   dataDir?: string;
   /** The yt-dlp executable (`video_b`); unset means `yt-dlp` on PATH. */
   ytDlpPath?: string | undefined;
+  /** The librespot executable (`streaming_a`); unset means `librespot` on PATH. */
+  librespotPath?: string | undefined;
   /** The music sources; defaults to every adapter this daemon has. */
   sources?: SourceRegistry;
   /** Defaults to `TS3_LICENSE_ROOT` from the environment. */
@@ -65,6 +67,7 @@ export class Daemon {
           db: deps.db,
           dataDir: deps.dataDir ?? loadConfig().dataDir,
           ytDlpPath: deps.ytDlpPath,
+          librespotPath: deps.librespotPath,
         }),
       );
     this.ts3 = deps.ts3 ?? ts3OptionsFromEnv();

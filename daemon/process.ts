@@ -22,6 +22,7 @@ export async function startDaemon(config: AppConfig, { db, bus }: Backends, chat
     daemonId: config.daemonId,
     dataDir: config.dataDir,
     ytDlpPath: config.ytDlpPath,
+    librespotPath: config.librespotPath,
     ...(chat ? { chat } : {}),
   });
   await daemon.start();

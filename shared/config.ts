@@ -24,6 +24,7 @@ const envSchema = z.object({
   SERVICE_TOKEN: z.string().min(32, 'SERVICE_TOKEN must be at least 32 characters').optional(),
   API_URL: z.string().url().optional(),
   YTDLP_PATH: z.string().optional(),
+  LIBRESPOT_PATH: z.string().optional(),
   UPLOAD_QUOTA_MB: z.coerce.number().int().min(1).default(2048),
   CHAT_PREFIX: z.string().min(1).max(3).regex(/^\S+$/, 'CHAT_PREFIX must not contain spaces').default('!'),
   BASE_PATH: z
@@ -55,6 +56,8 @@ export interface AppConfig {
   chatPrefix: string;
   /** The yt-dlp executable (`video_b`); unset means `yt-dlp` on PATH. */
   ytDlpPath: string | undefined;
+  /** The librespot executable (`streaming_a` audio); unset means `librespot` on PATH. */
+  librespotPath: string | undefined;
   /** Disk budget of DATA_DIR/uploads: past it the oldest unqueued uploads are evicted. */
   uploadQuotaBytes: number;
   /**
@@ -87,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     apiUrl: e.API_URL,
     chatPrefix: e.CHAT_PREFIX,
     ytDlpPath: e.YTDLP_PATH || undefined,
+    librespotPath: e.LIBRESPOT_PATH || undefined,
     uploadQuotaBytes: e.UPLOAD_QUOTA_MB * 1024 * 1024,
     basePath: e.BASE_PATH.replace(/\/+$/, ''),
   };

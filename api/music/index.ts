@@ -44,13 +44,6 @@ export function musicRoutes({ db, bus }: AppDeps, finder: SongFinder, catalogs: 
     if (!answer.ok) throw new ApiError(502, `${platform}: ${answer.error}`);
     return answer.value;
   };
-  const platformResult = <T>(
-    result: { ok: true; value: T } | { ok: false; error: string },
-    platform: string,
-  ) => {
-    if (!result.ok) throw new ApiError(502, `${platform}: ${result.error}`);
-    return result.value;
-  };
 
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
     .openapi(routes.searchMusic, async (c) => {

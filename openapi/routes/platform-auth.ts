@@ -1,19 +1,179 @@
-/** Platform accounts (SPEC.md "Platform accounts: /api/auth"): the logins every bot shares. */
+/**
+ * Platform accounts (SPEC.md "Platform accounts: /api/auth"): the logins every bot shares, made by QR
+ * code, pasted cookie or SMS code and stored server-side. The credential itself (a cookie or token)
+ * never appears in any answer.
+ */
 import { z } from '@hono/zod-openapi';
+import { PlatformSchema } from '../../shared/domain/schemas';
 import { errors, jsonBody, jsonResponse } from '../errors';
 import { defineRoute } from '../policy';
+import { SuccessSchema } from './common';
 
+const tags = ['Platform accounts'];
+const manage = { access: 'authenticated', capability: 'platform.auth' } as const;
+const read = { access: 'authenticated', nonGuest: true } as const;
 const optionalText = (max: number) => z.string().max(max).optional();
+
+/** The platforms whose shared login can be made by QR code. */
+export const QR_PLATFORMS = ['music_a', 'music_b', 'video_a', 'music_c'] as const;
+export const QrPlatformSchema = z
+  .enum(QR_PLATFORMS, { error: `platform must be one of ${QR_PLATFORMS.join(', ')} for a QR login` })
+  .openapi('QrPlatform');
+
+export const AccountStatusSchema = z
+  .object({
+    platform: PlatformSchema,
+    loggedIn: z.boolean(),
+    nickname: z.string().optional(),
+    avatarUrl: z.string().optional(),
+  })
+  .openapi('PlatformAccountStatus');
+
+export const QrCodeSchema = z
+  .object({
+    qrUrl: z
+      .string()
+      .openapi({ description: 'What the code encodes (the platform login page), or its picture' }),
+    qrImg: z.string().openapi({ description: 'The code as a PNG data URL (`data:image/png;base64,…`)' }),
+    key: z.string().openapi({ description: 'Names this attempt when polling its status' }),
+  })
+  .openapi('QrCode');
+
+export const QrStatusSchema = z
+  .object({ status: z.enum(['waiting', 'scanned', 'confirmed', 'expired']) })
+  .openapi('QrStatus');
+
+export const QrKeySchema = z.string().min(1, 'key must not be empty').max(128);
+
+export const getAccountStatus = defineRoute({
+  method: 'get',
+  path: '/api/auth/status',
+  tags,
+  summary: "Whether a platform's shared login works, and as whom",
+  description:
+    'A login the platform no longer accepts, and a platform without one, are `loggedIn: false`. For ' +
+    '`video_b` the status reports the yt-dlp tool (not installed: `loggedIn: false`, the nickname says ' +
+    'so); `local` is always logged in. 502 when the platform cannot be reached.',
+  policy: read,
+  request: { query: z.object({ platform: PlatformSchema }) },
+  responses: {
+    200: jsonResponse(AccountStatusSchema, 'The login status'),
+    ...errors(400, 401, 403, 502),
+  },
+});
+
+export const startQrLogin = defineRoute({
+  method: 'post',
+  path: '/api/auth/qrcode',
+  tags,
+  summary: "Start a QR login of a platform's shared account",
+  description:
+    'Scan the code with the platform app, then poll `GET /api/auth/qrcode/status` with the key; an ' +
+    'attempt expires after 5 minutes. 501 for a platform this build cannot log in by QR code yet.',
+  policy: manage,
+  request: { body: jsonBody(z.object({ platform: QrPlatformSchema }).strict()) },
+  responses: {
+    200: jsonResponse(QrCodeSchema, 'The code to scan'),
+    ...errors(400, 401, 403, 501, 502),
+  },
+});
+
+export const pollQrLogin = defineRoute({
+  method: 'get',
+  path: '/api/auth/qrcode/status',
+  tags,
+  summary: 'The state of a QR login attempt',
+  description:
+    '`confirmed` stores the login as the shared account of the platform (and stays `confirmed` on ' +
+    'later polls); 404 for a key this platform has no attempt under.',
+  policy: read,
+  request: { query: z.object({ key: QrKeySchema, platform: QrPlatformSchema }) },
+  responses: {
+    200: jsonResponse(QrStatusSchema, 'The attempt state'),
+    ...errors(400, 401, 403, 404, 501, 502),
+  },
+});
+
+const PhoneSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{5,20}$/, 'phone must be 5 to 20 digits');
+
+export const sendSmsCode = defineRoute({
+  method: 'post',
+  path: '/api/auth/sms/send',
+  tags,
+  summary: 'Text a login code to a phone (music_a)',
+  description: 'The phone number is a mainland China number (country code 86). 502 when NetEase refuses.',
+  policy: manage,
+  request: { body: jsonBody(z.object({ phone: PhoneSchema }).strict()) },
+  responses: {
+    200: jsonResponse(SuccessSchema, 'The code was sent'),
+    ...errors(400, 401, 403, 502),
+  },
+});
+
+export const verifySmsCode = defineRoute({
+  method: 'post',
+  path: '/api/auth/sms/verify',
+  tags,
+  summary: 'Log the shared music_a account in with a texted code',
+  description: 'A code NetEase refuses is a 400 with its reason; nothing is stored then.',
+  policy: manage,
+  request: {
+    body: jsonBody(
+      z
+        .object({
+          phone: PhoneSchema,
+          code: z
+            .string()
+            .trim()
+            .regex(/^\d{4,8}$/, 'code must be 4 to 8 digits'),
+        })
+        .strict(),
+    ),
+  },
+  responses: {
+    200: jsonResponse(SuccessSchema, 'The login is stored'),
+    ...errors(400, 401, 403),
+  },
+});
+
+export const setCookieLogin = defineRoute({
+  method: 'post',
+  path: '/api/auth/cookie',
+  tags,
+  summary: "Store a pasted cookie as a platform's shared login",
+  description:
+    'The cookie is checked with the platform first; one it refuses (or that cannot be checked) is a ' +
+    '400 with the reason. `video_b`, `library_a`, `local` and `streaming_a` take no cookie (400); 501 ' +
+    'for a platform this build cannot log in yet.',
+  policy: manage,
+  request: {
+    body: jsonBody(
+      z
+        .object({
+          platform: PlatformSchema,
+          cookie: z.string().trim().min(1, 'cookie must not be empty').max(16_384),
+        })
+        .strict(),
+    ),
+  },
+  responses: {
+    200: jsonResponse(SuccessSchema, 'The login is stored'),
+    ...errors(400, 401, 403, 501),
+  },
+});
 
 export const testJellyfin = defineRoute({
   method: 'post',
   path: '/api/auth/jellyfin/test',
-  tags: ['Platform accounts'],
+  tags,
   summary: 'Test a library_a (Jellyfin) server and its credentials',
   description:
     'Empty or absent fields fall back to the stored `jellyfin` settings; nothing is stored. A server that ' +
     'cannot be reached or refuses the credentials is `{ok: false, error}` with the reason, not an HTTP error.',
-  policy: { access: 'authenticated', capability: 'platform.auth' },
+  policy: manage,
   request: {
     body: jsonBody(
       z

@@ -15,6 +15,12 @@ export interface QrStart {
   qrUrl: string;
   /** The platform's own state of this attempt (its QR key, a session cookie), kept in `qr_logins.state`. */
   state: Record<string, string>;
+  /**
+   * The platform's own picture of the code (a PNG data URL), for a platform that hands out the picture
+   * rather than what it encodes (QQ's `ptqrshow`); `qrUrl` is then that picture too. Without it the api
+   * draws the code from `qrUrl`.
+   */
+  qrImg?: string;
 }
 
 /** Who logged in, as shown to people. */

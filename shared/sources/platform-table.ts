@@ -9,24 +9,39 @@ import type { Db } from '../db/client';
 import type { Platform, Quality } from '../domain/constants';
 import { BilibiliCatalog } from './bilibili/bilibili-catalog';
 import { BilibiliClient } from './bilibili/bilibili-client';
+import { bilibiliCookieLogin } from './bilibili/bilibili-cookie-login';
 import { storedBilibiliLogin } from './bilibili/bilibili-login';
+import { bilibiliQrLogin } from './bilibili/bilibili-qr-login';
 import { BilibiliSource } from './bilibili/bilibili-source';
 import { JellyfinCatalog } from './jellyfin/jellyfin-catalog';
 import { storedJellyfinClient } from './jellyfin/jellyfin-client';
 import { JellyfinSource } from './jellyfin/jellyfin-source';
+import { KugouCatalog } from './kugou/kugou-catalog';
+import { KugouClient } from './kugou/kugou-client';
+import { storedKugouLogin } from './kugou/kugou-login';
+import { kugouLogin } from './kugou/kugou-platform-login';
+import { KugouSource } from './kugou/kugou-source';
 import { LocalCatalog } from './local/local-catalog';
 import { LocalSource } from './local/local-source';
 import type { MusicSource } from './music-source';
 import { NeteaseCatalog } from './netease/netease-catalog';
 import { NeteaseClient } from './netease/netease-client';
+import { neteaseCookieLogin } from './netease/netease-cookie-login';
 import { storedNeteaseLogin } from './netease/netease-login';
+import { neteaseQrLogin } from './netease/netease-qr-login';
+import { neteaseSmsLogin } from './netease/netease-sms-login';
 import { NeteaseSource } from './netease/netease-source';
 import type { PlatformLogin } from './platform-login';
 import { MusicuClient } from './qq-music/musicu-client';
 import { QqMusicCatalog } from './qq-music/qq-music-catalog';
+import { qqCookieLogin } from './qq-music/qq-music-cookie-login';
 import { storedQqLogin } from './qq-music/qq-music-login';
+import { qqMusicQrLogin } from './qq-music/qq-music-qr-login';
 import { QqMusicSource } from './qq-music/qq-music-source';
 import type { SongCatalog } from './song-catalog';
+import { SpotifyCatalog } from './spotify/spotify-catalog';
+import { storedSpotifyClient } from './spotify/spotify-client';
+import { SpotifySource } from './spotify/spotify-source';
 import { YoutubeCatalog } from './youtube/youtube-catalog';
 import { YoutubeSource } from './youtube/youtube-source';
 import { YtDlp } from './youtube/yt-dlp';
@@ -38,6 +53,8 @@ export interface SourceContext {
   dataDir: string;
   /** YTDLP_PATH: the yt-dlp executable for `video_b`; unset means `yt-dlp` on PATH. */
   ytDlpPath?: string | undefined;
+  /** LIBRESPOT_PATH: the librespot executable for `streaming_a`; unset means `librespot` on PATH. */
+  librespotPath?: string | undefined;
 }
 
 export interface PlatformEntry {
@@ -57,19 +74,28 @@ export const PLATFORM_TABLE = {
     qualities: ['exhigh', 'standard', 'higher', 'lossless', 'hires', 'master'],
     catalog: ({ db }) => new NeteaseCatalog(new NeteaseClient(storedNeteaseLogin(db))),
     source: ({ db }) => new NeteaseSource(new NeteaseClient(storedNeteaseLogin(db))),
+    login: () => ({ qr: neteaseQrLogin, cookie: neteaseCookieLogin, sms: neteaseSmsLogin }),
   },
   music_b: {
     label: 'QQ Music',
     qualities: ['exhigh', 'standard', 'higher', 'lossless'],
     catalog: ({ db }) => new QqMusicCatalog(new MusicuClient(storedQqLogin(db))),
     source: ({ db }) => new QqMusicSource(new MusicuClient(storedQqLogin(db))),
+    login: () => ({ qr: qqMusicQrLogin, cookie: qqCookieLogin }),
   },
-  music_c: { label: 'Kugou Music', qualities: ['exhigh', 'standard', 'lossless', 'hires'] },
+  music_c: {
+    label: 'Kugou Music',
+    qualities: ['exhigh', 'standard', 'lossless', 'hires'],
+    catalog: ({ db }) => new KugouCatalog(new KugouClient(storedKugouLogin(db))),
+    source: ({ db }) => new KugouSource(new KugouClient(storedKugouLogin(db))),
+    login: kugouLogin,
+  },
   video_a: {
     label: 'Bilibili',
     qualities: ['exhigh', 'standard', 'higher', 'lossless'],
     catalog: ({ db }) => new BilibiliCatalog(new BilibiliClient(storedBilibiliLogin(db))),
     source: ({ db }) => new BilibiliSource(new BilibiliClient(storedBilibiliLogin(db))),
+    login: () => ({ qr: bilibiliQrLogin, cookie: bilibiliCookieLogin }),
   },
   video_b: {
     label: 'YouTube',
@@ -83,7 +109,13 @@ export const PLATFORM_TABLE = {
     catalog: ({ db }) => new JellyfinCatalog(storedJellyfinClient(db)),
     source: ({ db }) => new JellyfinSource(storedJellyfinClient(db)),
   },
-  streaming_a: { label: 'Spotify', qualities: ['exhigh', 'standard', 'higher'] },
+  streaming_a: {
+    label: 'Spotify',
+    // The stream's bitrate is the `spotify.bitrate` setting (librespot's own choice of 96/160/320).
+    qualities: ['exhigh', 'standard', 'higher'],
+    catalog: ({ db }) => new SpotifyCatalog(storedSpotifyClient(db)),
+    source: ({ db, librespotPath }) => new SpotifySource(storedSpotifyClient(db), { path: librespotPath }),
+  },
   local: {
     label: 'Uploaded files',
     qualities: ['direct'],

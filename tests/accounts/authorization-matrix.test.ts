@@ -11,7 +11,11 @@ import { apiKeys } from '../../shared/db/schema';
 import { CAPABILITIES } from '../../shared/domain/constants';
 import { createKey, createMember, insertBot, setupAdmin } from '../helpers/accounts';
 import type { CookieJar } from '../helpers/cookie-jar';
+import { useMswServer } from '../helpers/msw-server';
 import { startTestApp, TEST_ORIGIN, type TestApp } from '../helpers/test-app';
+
+// Routes that reach a music platform (a QR login, a search) must never leave this machine.
+useMswServer();
 
 type Outcome = 'allow' | 401 | 403;
 interface Caller {

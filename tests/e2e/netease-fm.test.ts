@@ -11,6 +11,7 @@ import { receipts } from '../../shared/receipts';
 import type { Session } from '../helpers/accounts';
 import { type AudioCdn, startAudioCdn } from '../helpers/audio-cdn';
 import { chatFor } from '../helpers/chat';
+import { FM_IDS, fmSongUrls } from '../helpers/fm-song-urls';
 import { useNeteaseApi } from '../helpers/netease-api';
 import type { TestApp } from '../helpers/test-app';
 import { startVoiceApp, type VoiceApp } from '../helpers/voice-app';
@@ -18,7 +19,6 @@ import { startVoiceApp, type VoiceApp } from '../helpers/voice-app';
 const api = useNeteaseApi();
 const SHARED_COOKIE = 'MUSIC_U=shared_bot_login; __csrf=sharedcsrf';
 const PERSONAL_COOKIE = 'MUSIC_U=admins_own_account; __csrf=personalcsrf';
-const FM_IDS = [1901371651, 1901371652];
 const RADIO = '/weapi/v1/radio/get';
 let t: TestApp;
 let admin: Session;
@@ -44,18 +44,8 @@ afterAll(async () => {
   await cdn?.close();
 });
 
-/** The payload is encrypted, so the song-url answer carries a loopback URL for every FM song. */
 function answerSongUrls() {
-  api.answer('/weapi/song/enhance/player/url/v1', {
-    code: 200,
-    data: FM_IDS.map((id) => ({
-      id,
-      url: `${audioBase}tone.mp3?id=${id}`,
-      code: 200,
-      fee: 8,
-      freeTrialInfo: null,
-    })),
-  });
+  api.answer('/weapi/song/enhance/player/url/v1', fmSongUrls(audioBase));
 }
 
 const bot = () => ({ params: { path: { botId } } });

@@ -231,12 +231,15 @@ describe('Jellyfin catalog: personal pages', () => {
 });
 
 describe('Jellyfin catalog without a configuration', () => {
-  it('answers every look-up with a readable error', async () => {
+  it('answers every look-up with a readable error, and its status as logged out', async () => {
     await jellyfin.configure({ serverUrl: '' });
     const error = { ok: false, error: 'Jellyfin is not configured' };
     expect(await catalog.search('x', 5)).toEqual(error);
     expect(await catalog.song(LANTERN.id)).toEqual(error);
-    expect(await catalog.accountStatus()).toEqual(error);
+    expect(await catalog.accountStatus()).toEqual({
+      ok: true,
+      value: { loggedIn: false, nickname: 'Jellyfin is not configured' },
+    });
     expect(await catalog.genres(5)).toEqual(error);
     expect(api.requests).toEqual([]);
   });

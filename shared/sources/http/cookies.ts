@@ -11,3 +11,19 @@ export function cookieValues(cookie: string): Map<string, string> {
   }
   return values;
 }
+
+/**
+ * The cookies a response sets (`Set-Cookie`), as one `name=value; …` string in the form `cookieValues`
+ * reads: attributes are dropped, and so are cookies the platform deletes (empty or `deleted` values).
+ */
+export function setCookies(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0]?.trim() ?? '')
+    .filter((pair) => {
+      const at = pair.indexOf('=');
+      const value = pair.slice(at + 1);
+      return at > 0 && value !== '' && value !== 'deleted';
+    })
+    .join('; ');
+}

@@ -13,10 +13,12 @@ import type { Album, Playlist, PlaylistDetail, Song } from '../../domain/schemas
 import { ok, type Result } from '../../result';
 import type { AccountStatus, SongCatalog, SongList } from '../song-catalog';
 import type { JellyfinClient } from './jellyfin-client';
+import { NOT_CONFIGURED } from './jellyfin-config';
 import type { JellyfinQuery } from './jellyfin-http';
 import { isJellyfinId } from './jellyfin-ids';
 import { findItem } from './jellyfin-item-lookup';
 import { itemToAlbum, itemToPlaylist, itemToPlaylistDetail, itemToSong } from './jellyfin-items';
+import { INVALID_API_KEY, WRONG_PASSWORD } from './jellyfin-login';
 import { lyricsToLrc } from './jellyfin-lyrics';
 import { type Item, ItemsSchema, LyricsSchema, UserSchema } from './jellyfin-schemas';
 
@@ -43,6 +45,9 @@ const PLAYLISTS = {
 const isSong = (item: Item) => item.Type === 'Audio';
 const itemToGenre = (_: string, item: Item): Genre => ({ id: item.Id, name: item.Name ?? '' });
 const asItem = (_: string, item: Item) => item;
+
+/** Why a status is "not logged in" rather than an error: nothing to log in with, or a refused login. */
+const LOGGED_OUT_REASONS = new Set([NOT_CONFIGURED, WRONG_PASSWORD, INVALID_API_KEY]);
 
 export class JellyfinCatalog implements SongCatalog {
   constructor(private readonly client: JellyfinClient) {}
@@ -111,9 +116,13 @@ export class JellyfinCatalog implements SongCatalog {
     return first ? this.listed(`/Items/${first.Id}/InstantMix`, { Limit: FM_BATCH }, itemToSong) : ok([]);
   }
 
+  /** Not configured, or credentials the server refuses, is "not logged in" (with the reason); only an unreachable server is an error. */
   async accountStatus(): Promise<Result<AccountStatus>> {
     const session = await this.client.session();
-    if (!session.ok) return session;
+    if (!session.ok)
+      return LOGGED_OUT_REASONS.has(session.error)
+        ? ok({ loggedIn: false, nickname: session.error })
+        : session;
     const user = await this.client.get(`/Users/${session.value.userId}`, {}, UserSchema);
     if (!user.ok) return user;
     const { data, session: current } = user.value;

@@ -17,7 +17,7 @@ import { weapi } from './weapi';
 export const NETEASE_ORIGIN = 'https://music.163.com';
 /** NetEase refuses API and audio requests that do not come from its site. */
 export const NETEASE_REFERER = 'https://music.163.com/';
-const SERVICE = 'NetEase Cloud Music';
+export const SERVICE = 'NetEase Cloud Music';
 const OK_CODE = 200;
 const NEEDS_LOGIN_CODE = 301;
 const NOT_FOUND_CODE = 404;
@@ -84,20 +84,25 @@ export class NeteaseClient {
     absentCodes: ReadonlySet<number>,
   ): Promise<Result<z.output<T> | undefined>> {
     const account = login ?? (await this.login());
-    const form = weapi({ ...data, csrf_token: account?.csrf ?? '' });
-    const json = await fetchJson(SERVICE, `${NETEASE_ORIGIN}${path}`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        referer: NETEASE_REFERER,
-        'user-agent': BROWSER_USER_AGENT,
-        ...(account && { cookie: account.cookie }),
-      },
-      body: new URLSearchParams({ ...form }).toString(),
-    });
+    const json = await fetchJson(SERVICE, `${NETEASE_ORIGIN}${path}`, weapiRequest(data, account));
     if (!json.ok) return json;
     return readAnswer(json.value, path, schema, account !== undefined, absentCodes);
   }
+}
+
+/** The web player's request for a weapi call: the encrypted form, its headers and the login cookie. */
+export function weapiRequest(data: Record<string, unknown>, login: NeteaseLogin | undefined): RequestInit {
+  const form = weapi({ ...data, csrf_token: login?.csrf ?? '' });
+  return {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      referer: NETEASE_REFERER,
+      'user-agent': BROWSER_USER_AGENT,
+      ...(login && { cookie: login.cookie }),
+    },
+    body: new URLSearchParams({ ...form }).toString(),
+  };
 }
 
 function readAnswer<T extends z.ZodType>(

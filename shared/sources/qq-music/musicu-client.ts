@@ -37,10 +37,12 @@ export class MusicuClient {
     return this.login();
   }
 
+  /** `comm` adds to the request's common part (a login exchange names its `tmeLoginType` there). */
   async call<T extends z.ZodType>(
     request: MusicuRequest,
     dataSchema: T,
     login?: QqLogin,
+    comm?: Record<string, unknown>,
   ): Promise<Result<z.output<T>>> {
     const account = login ?? (await this.login());
     const body = {
@@ -50,6 +52,7 @@ export class MusicuClient {
         format: 'json',
         uin: account?.uin ?? '0',
         ...(account && { authst: account.musicKey }),
+        ...comm,
       },
       req_0: request,
     };

@@ -5,28 +5,21 @@
  * restart. `/api/auth/status` reports it for `video_b` (SPEC: when missing, `loggedIn` is false and the
  * nickname says the tool is not installed).
  */
+import { cachedToolStatus, STATUS_MAX_AGE_MS, type ToolStatus } from '../../exec/tool-status';
 import type { AccountStatus } from '../song-catalog';
 import { DEFAULT_YTDLP, YtDlp } from './yt-dlp';
 
-export type YtDlpStatus = { available: true; version: string } | { available: false; reason: string };
+export type YtDlpStatus = ToolStatus;
+export { STATUS_MAX_AGE_MS };
 
-/** How long an answer is trusted before yt-dlp is asked again. */
-export const STATUS_MAX_AGE_MS = 30_000;
 /** `--version` answers at once; a slow one is as good as broken. */
 const VERSION_TIMEOUT_MS = 10_000;
 const VERSION_OUTPUT_BYTES = 4_096;
 
-const checked = new Map<string, { status: Promise<YtDlpStatus>; atMs: number }>();
+const cachedStatus = cachedToolStatus((path) => askVersion(path));
 
 /** yt-dlp at `path` (unset: `yt-dlp` on PATH): its version, or why it cannot run. Never throws. */
-export function ytDlpStatus(path: string = DEFAULT_YTDLP): Promise<YtDlpStatus> {
-  const now = Date.now();
-  const cached = checked.get(path);
-  if (cached && now - cached.atMs < STATUS_MAX_AGE_MS) return cached.status;
-  const status = askVersion(path);
-  checked.set(path, { status, atMs: now });
-  return status;
-}
+export const ytDlpStatus = (path: string = DEFAULT_YTDLP): Promise<YtDlpStatus> => cachedStatus(path);
 
 /** The `video_b` login status: yt-dlp needs no login, so "logged in" means "yt-dlp runs". */
 export async function ytDlpAccountStatus(path?: string): Promise<AccountStatus> {

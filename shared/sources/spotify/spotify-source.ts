@@ -1,0 +1,62 @@
+/**
+ * The `streaming_a` source at play time: Spotify's audio comes from librespot (the sidecar, see
+ * librespot.ts), never from a URL of Spotify's. Resolving a song checks what can be checked at once —
+ * the source is configured, librespot is installed, the account is logged in and knows the track —
+ * and answers a loopback URL of the PCM relay (pcm-relay.ts); the decoder's request to it starts
+ * librespot and the track. The track's length from the Web API ends the stream, since librespot
+ * idles after a track rather than exiting.
+ *
+ * One Spotify account plays on one device at a time: two bots playing Spotify at once take the
+ * playback from each other (Spotify's rule, not ours).
+ */
+import { err, ok, type Result } from '../../result';
+import type { MusicSource, ResolvedStream, StreamRequest } from '../music-source';
+import { DEFAULT_LIBRESPOT } from './librespot';
+import { type LibrespotOptions, startLibrespot } from './librespot-run';
+import { librespotStatus } from './librespot-status';
+import { PcmRelay, type RelayOptions } from './pcm-relay';
+import type { SpotifyClient } from './spotify-client';
+import { spotifyId } from './spotify-ids';
+import { TrackSchema } from './spotify-schemas';
+
+export interface SpotifySourceOptions extends LibrespotOptions {
+  relay?: RelayOptions;
+}
+
+export class SpotifySource implements MusicSource {
+  readonly platform = 'streaming_a' as const;
+  private readonly relay: PcmRelay;
+  private readonly librespotPath: string;
+
+  constructor(
+    private readonly client: SpotifyClient,
+    options: SpotifySourceOptions = {},
+  ) {
+    this.librespotPath = options.path ?? DEFAULT_LIBRESPOT;
+    this.relay = new PcmRelay(
+      (track) => startLibrespot(client, track.trackId, { ...options, path: this.librespotPath }),
+      options.relay,
+    );
+  }
+
+  async resolveStream(song: StreamRequest): Promise<Result<ResolvedStream>> {
+    const configured = await this.client.configured();
+    if (!configured.ok) return configured;
+    const trackId = spotifyId(song.id, 'track');
+    if (!trackId) return err(`"${song.id}" is not a Spotify track id or link`);
+    const sidecar = await librespotStatus(this.librespotPath);
+    if (!sidecar.available) return err(sidecar.reason);
+    const track = await this.client.find(`/tracks/${trackId}`, { market: 'from_token' }, TrackSchema);
+    if (!track.ok) return track;
+    if (!track.value) return err(`Spotify does not know the track ${trackId}`);
+    if (track.value.is_playable === false)
+      return err(`Spotify cannot play the track ${trackId} in this country`);
+    const url = await this.relay.urlFor({ trackId, durationMs: track.value.duration_ms });
+    return ok({ input: { kind: 'url', url } });
+  }
+
+  /** Stops the relay's server (tests; the daemon keeps it for its lifetime). */
+  close(): Promise<void> {
+    return this.relay.close();
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * GET /api/auth/status for every platform without a stored login: the catalogs' own answers (logged
+ * out, the missing yt-dlp named for video_b), `local` always logged in, and the platforms without a
+ * catalog logged out. No platform is asked: nothing is stored to ask with.
+ */
+import { describe, expect, it } from 'vitest';
+import { type Session, withAdminApp } from '../helpers/accounts';
+import { useMswServer } from '../helpers/msw-server';
+
+// No handlers: any request to a platform fails the test file.
+useMswServer();
+let admin: Session;
+withAdminApp(
+  (_, session) => {
+    admin = session;
+  },
+  { env: { YTDLP_PATH: '/nonexistent/yt-dlp' } },
+);
+
+const status = (
+  platform: 'music_a' | 'music_b' | 'music_c' | 'video_a' | 'video_b' | 'local' | 'streaming_a',
+) => admin.api.GET('/api/auth/status', { params: { query: { platform } } });
+
+describe('GET /api/auth/status without stored logins', () => {
+  it.each(['music_a', 'music_b', 'video_a', 'music_c', 'streaming_a'] as const)(
+    '%s is logged out',
+    async (platform) => {
+      const { data, response } = await status(platform);
+      expect(response.status).toBe(200);
+      expect(data).toEqual({ platform, loggedIn: false });
+    },
+  );
+
+  it('reports uploads as always logged in', async () => {
+    expect((await status('local')).data).toEqual({ platform: 'local', loggedIn: true, nickname: 'uploads' });
+  });
+
+  it('reports a missing yt-dlp for video_b in the nickname', async () => {
+    const { data } = await status('video_b');
+    expect(data).toMatchObject({ platform: 'video_b', loggedIn: false });
+    expect(data?.nickname).toMatch(/not installed|not found/i);
+  });
+
+  it('refuses an unknown platform with 400', async () => {
+    const { response } = await status('nowhere' as 'local');
+    expect(response.status).toBe(400);
+  });
+});
