@@ -23,6 +23,8 @@ export interface UiHarness {
   browser: Browser;
   /** A fresh browser profile (its own cookies) with one page. */
   newPage(options?: BrowserContextOptions): Promise<Page>;
+  /** A phone-sized touch page (390×844) signed in as `from` is. */
+  phonePage(from: Page): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -35,14 +37,25 @@ export async function startUiHarness(env: Record<string, string> = {}): Promise<
   const baseUrl = await t.listen();
   const browser = await launchBrowser();
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const newPage = async (options: BrowserContextOptions = {}) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, ...options });
+    return context.newPage();
+  };
   return {
     t,
     server,
     baseUrl,
     browser,
-    async newPage(options = {}) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, ...options });
-      return context.newPage();
+    newPage,
+    async phonePage(from) {
+      const phone = await newPage({
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+        hasTouch: true,
+        storageState: await from.context().storageState(),
+      });
+      phone.setDefaultTimeout(8000);
+      return phone;
     },
     async close() {
       await browser.close();

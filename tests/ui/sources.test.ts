@@ -1,0 +1,228 @@
+/**
+ * The browser UI's music platforms and uploads against the real service, its daemon and a TS3 test
+ * server, with NetEase's login endpoints and a Jellyfin server stood in by msw (in the api's process,
+ * where the platform calls are made): a file uploaded through the Upload tab and played from the
+ * search results, the sources screen (a source switched off, qualities set and refused, the NetEase QR
+ * login walked to confirmed, a code that expires, Jellyfin's connection test), the setup wizard's
+ * layout, a phone-sized screen and axe-core scans of the new screens.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PASSWORD, type Session, setupAdmin } from '../helpers/accounts';
+import { ALICE, JELLYFIN_URL, useJellyfinApi } from '../helpers/jellyfin-api';
+import { LISTENER, useNeteaseLoginApi } from '../helpers/netease-login-api';
+import { plainWav } from '../uploads/media-files';
+import { screenshot, seriousViolations, startUiHarness, type UiHarness } from './ui-harness';
+
+const SECRET = vi.hoisted(() => 'PinnedLoginKey16');
+vi.mock(import('../../shared/sources/netease/weapi'), async (importOriginal) => {
+  const real = await importOriginal();
+  return { ...real, weapi: (payload: object) => real.weapi(payload, SECRET) };
+});
+
+const netease = useNeteaseLoginApi(SECRET);
+useJellyfinApi();
+
+let ui: UiHarness;
+let admin: Session;
+let page: Page;
+
+beforeAll(async () => {
+  ui = await startUiHarness();
+  admin = await setupAdmin(ui.t, 'owner');
+  const bot = await admin.api.POST('/api/bot', {
+    body: { name: 'Attic', nickname: 'DJ Attic', serverAddress: '127.0.0.1', serverPort: ui.server.port },
+  });
+  expect(bot.response.status).toBe(201);
+  const started = await admin.api.POST('/api/bot/{id}/start', { params: { path: { id: bot.data!.id } } });
+  expect(started.response.status).toBe(200);
+  page = await ui.newPage();
+  page.setDefaultTimeout(8000);
+  await page.goto(`${ui.baseUrl}/login`);
+  await page.getByLabel('Username').fill('owner');
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Bots' }).waitFor();
+}, 90_000);
+
+afterAll(async () => {
+  await ui?.close();
+});
+
+const settings = async () => (await admin.api.GET('/api/bot/settings')).data!;
+const sourceCard = (name: string) =>
+  page.getByRole('listitem').filter({ has: page.getByRole('heading', { name }) });
+
+describe('upload', () => {
+  it('uploads a file through the Upload tab and plays it from the search results', async () => {
+    const wav = plainWav(mkdtempSync(join(tmpdir(), 'ui-upload-')), 20);
+    const file = join(mkdtempSync(join(tmpdir(), 'ui-upload-')), 'Harbour Probe.wav');
+    writeFileSync(file, wav);
+    await page.getByRole('link', { name: 'Music', exact: true }).click();
+    await page.getByRole('tab', { name: 'Upload' }).click();
+    await page.getByLabel('Choose files').setInputFiles(file);
+    await page.getByText('Uploaded', { exact: true }).waitFor();
+    await screenshot(page, 'sources-01-uploaded');
+
+    await page.getByRole('tab', { name: 'Search' }).click();
+    await page.getByLabel('Search for songs, albums or playlists').fill('Harbour Probe');
+    await page.getByLabel('Source').selectOption('local');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('button', { name: /^Play: Harbour Probe/ }).click();
+    await page.getByText(/Now playing: Harbour Probe/).waitFor();
+
+    await page.getByRole('link', { name: 'Player', exact: true }).click();
+    await page.locator('.now-title', { hasText: 'Harbour Probe' }).waitFor();
+    const slider = page.getByRole('slider', { name: 'Position' });
+    const before = Number(await slider.getAttribute('aria-valuenow'));
+    await expect.poll(async () => Number(await slider.getAttribute('aria-valuenow'))).toBeGreaterThan(before);
+    await screenshot(page, 'sources-02-playing-upload');
+  }, 30_000);
+});
+
+describe('sources screen', () => {
+  it('switches a source off and sets a quality; a quality the source cannot serve is refused in words', async () => {
+    await page.goto(`${ui.baseUrl}/settings/sources`);
+    await page.getByRole('heading', { name: 'Music platforms', level: 2 }).waitFor();
+    await page.getByText('Loading…').first().waitFor({ state: 'detached' });
+    await screenshot(page, 'sources-03-sources');
+    await page.getByRole('checkbox', { name: 'Enabled Bilibili' }).uncheck();
+    await page.getByText('Saved.').first().waitFor();
+    expect((await settings()).enabledProviders).not.toContain('video_a');
+
+    await page.getByRole('combobox', { name: 'Quality NetEase Cloud Music' }).selectOption('lossless');
+    await expect.poll(async () => (await admin.api.GET('/api/music/quality')).data?.music_a).toBe('lossless');
+
+    const bilibili = page.getByRole('combobox', { name: 'Quality Bilibili' });
+    const kept = await bilibili.inputValue();
+    await bilibili.selectOption('master');
+    await sourceCard('Bilibili')
+      .getByRole('alert')
+      .getByText(/video_a serves .*not master/)
+      .waitFor();
+    expect(await bilibili.inputValue()).toBe(kept);
+    expect((await admin.api.GET('/api/music/quality')).data?.video_a).toBe(kept);
+  });
+
+  it('logs NetEase in by QR code: waiting, scanned, confirmed, shown in words', async () => {
+    const card = sourceCard('NetEase Cloud Music');
+    await card.getByText('not logged in').waitFor();
+    await card.getByRole('button', { name: 'Log in with a QR code' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Log in to NetEase Cloud Music' });
+    const code = dialog.getByRole('img', { name: 'QR code to scan with the phone app' });
+    await code.waitFor();
+    expect(await code.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    await dialog.getByText('Waiting for the code to be scanned…').waitFor();
+    expect((await seriousViolations(page)).map((v) => v.id)).toEqual([]);
+    await screenshot(page, 'sources-03-qr-waiting');
+
+    const unikey = netease.lastUnikey();
+    netease.scan(unikey);
+    await dialog.getByText('Scanned: confirm the login on your phone.').waitFor({ timeout: 5000 });
+    netease.addAccount('ui_qr_music_u');
+    netease.confirm(unikey, 'ui_qr_music_u');
+    await dialog.getByText('Logged in.').waitFor({ timeout: 5000 });
+    await screenshot(page, 'sources-04-qr-confirmed');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await card.getByText(`logged in as ${LISTENER.nickname}`).waitFor();
+  });
+
+  it('offers a new code once one expired, and stops polling when the dialog closes', async () => {
+    const card = sourceCard('NetEase Cloud Music');
+    await card.getByRole('button', { name: 'Log in with a QR code' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Log in to NetEase Cloud Music' });
+    await dialog.getByText('Waiting for the code to be scanned…').waitFor();
+    netease.expire(netease.lastUnikey());
+    await dialog.getByText('The code expired.').waitFor({ timeout: 5000 });
+    const first = netease.lastUnikey();
+    await dialog.getByRole('button', { name: 'Get a new code' }).click();
+    await dialog.getByText('Waiting for the code to be scanned…').waitFor();
+    expect(netease.lastUnikey()).not.toBe(first);
+
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    const polls = () => netease.requests.filter((r) => r.path === '/weapi/login/qrcode/client/login').length;
+    const closedAt = polls();
+    await page.waitForTimeout(4500);
+    expect(polls()).toBe(closedAt);
+  });
+
+  it("tests the Jellyfin server's connection with what the form holds", async () => {
+    const card = sourceCard('Jellyfin');
+    await card.getByLabel('Server address').fill(JELLYFIN_URL);
+    await card.getByRole('textbox', { name: 'Username' }).fill(ALICE.name);
+    await card.getByRole('textbox', { name: 'Password' }).fill('not the password');
+    await card.getByRole('button', { name: 'Test connection' }).click();
+    await card.getByRole('alert').waitFor();
+    await card.getByRole('textbox', { name: 'Password' }).fill(ALICE.password);
+    await card.getByRole('button', { name: 'Test connection' }).click();
+    await card.getByText('Connected to Attic Media (Jellyfin 10.10.7).').waitFor();
+    // Nothing was stored by the test; saving keeps the password write-only.
+    expect((await settings()).jellyfin.hasPassword).toBe(false);
+    await card.getByRole('button', { name: 'Save the server' }).click();
+    await expect
+      .poll(async () => (await settings()).jellyfin)
+      .toMatchObject({ username: ALICE.name, hasPassword: true });
+    await expect
+      .poll(() => card.getByRole('textbox', { name: 'Password' }).getAttribute('placeholder'))
+      .toBe('stored; type to replace');
+    expect(await card.getByRole('textbox', { name: 'Password' }).inputValue()).toBe('');
+  });
+
+  it('has no serious axe-core violation on the sources and account screens, in both themes', async () => {
+    const found: string[] = [];
+    for (const theme of ['light', 'dark']) {
+      await page.evaluate((value) => localStorage.setItem('tsmb.theme', value), theme);
+      for (const path of ['/settings/sources', '/settings/account']) {
+        await page.goto(`${ui.baseUrl}${path}`);
+        await page.locator('h2').first().waitFor();
+        await page.getByText('Loading…').first().waitFor({ state: 'detached' });
+        for (const v of await seriousViolations(page))
+          found.push(`${theme} ${path}: ${v.id} (${v.help}) ${JSON.stringify(v.nodes.slice(0, 3))}`);
+      }
+    }
+    await page.getByRole('heading', { name: 'My NetEase account' }).waitFor();
+    await page.getByText('No account is linked.').waitFor();
+    await screenshot(page, 'sources-05-account');
+    expect(found).toEqual([]);
+  });
+});
+
+describe('layout', () => {
+  it('keeps the setup wizard centred on every step', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    for (const step of ['language', 'bot', 'platforms', 'done']) {
+      await page.goto(`${ui.baseUrl}/setup?step=${step}`);
+      const box = (await page.locator('.card.wizard').boundingBox())!;
+      expect(Math.abs(box.x + box.width / 2 - 640), step).toBeLessThan(2);
+      if (step === 'platforms') {
+        await page.getByText(`NetEase Cloud Music: logged in as ${LISTENER.nickname}`).waitFor();
+        await page.getByRole('button', { name: 'Log in to NetEase Cloud Music with a QR code' }).waitFor();
+        await screenshot(page, 'sources-06-setup-platforms');
+      }
+    }
+  });
+
+  it('fits the sources screen and every music tab on a phone', async () => {
+    const phone = await ui.phonePage(page);
+    await phone.goto(`${ui.baseUrl}/settings/sources`);
+    await phone.getByRole('heading', { name: 'NetEase Cloud Music' }).waitFor();
+    await screenshot(phone, 'sources-07-phone');
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(phone, 'sources-07-phone');
+
+    await phone.goto(`${ui.baseUrl}/music`);
+    await phone.getByLabel('Search for songs, albums or playlists').fill('Harbour Probe');
+    await phone.getByLabel('Source').selectOption('local');
+    await phone.getByRole('button', { name: 'Search', exact: true }).click();
+    await phone.getByRole('tab', { name: /^Playlists \(0\)$/ }).waitFor();
+    for (const tab of await phone.getByRole('tab').all()) {
+      const box = (await tab.boundingBox())!;
+      expect(box.x + box.width, (await tab.textContent()) ?? '').toBeLessThanOrEqual(390);
+    }
+    await screenshot(phone, 'sources-08-phone-music');
+    await phone.context().close();
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * The platform-login calls the settings, the setup wizard and the account page share (SPEC.md
+ * "Platform accounts: /api/auth" and "Personal music account: /api/me/music"): a login's status, and
+ * the two QR flows — the bots' shared login and your own linked NetEase account — as start/poll pairs.
+ */
+import type { Schemas } from '@api/index';
+import { api, type CallResult, call } from '../api/client';
+import type { Platform } from '../music/platforms';
+
+type QrPlatform = Schemas['QrPlatform'];
+
+/** How a QR attempt is started and polled; `QrLogin` takes one. */
+export interface QrFlow {
+  start(): Promise<CallResult<Schemas['QrCode']>>;
+  poll(key: string): Promise<CallResult<Schemas['QrStatus']>>;
+}
+
+/** The platforms `POST /api/auth/qrcode` takes (its `QrPlatform` enum). */
+const QR_PLATFORMS = ['music_a', 'music_b', 'video_a', 'music_c'] as const satisfies readonly QrPlatform[];
+/** The platforms `POST /api/auth/cookie` refuses: their login is not a cookie. */
+const NO_COOKIE: readonly Platform[] = ['video_b', 'library_a', 'local', 'streaming_a'];
+
+export const isQrPlatform = (platform: Platform): platform is QrPlatform =>
+  (QR_PLATFORMS as readonly Platform[]).includes(platform);
+export const takesCookie = (platform: Platform): boolean => !NO_COOKIE.includes(platform);
+/** Only NetEase logs in by a texted code. */
+export const takesSms = (platform: Platform): boolean => platform === 'music_a';
+
+export const loginStatus = (platform: Platform) =>
+  call(api.GET('/api/auth/status', { params: { query: { platform } } }));
+
+/** The bots' shared login of a platform. */
+export const sharedQr = (platform: QrPlatform): QrFlow => ({
+  start: () => call(api.POST('/api/auth/qrcode', { body: { platform } })),
+  poll: (key) => call(api.GET('/api/auth/qrcode/status', { params: { query: { key, platform } } })),
+});
+
+/** Your own NetEase account, linked to you and never to the bots. */
+export const personalQr: QrFlow = {
+  start: () => call(api.POST('/api/me/music/music_a/qrcode')),
+  poll: (key) => call(api.GET('/api/me/music/music_a/qrcode/status', { params: { query: { key } } })),
+};
