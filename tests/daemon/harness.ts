@@ -14,8 +14,8 @@ import { BOTS_EVENTS, botCommandSubject, SETTINGS_EVENTS } from '../../shared/bu
 import { type Db, migrateDb, openDb } from '../../shared/db/client';
 import { bots, settings } from '../../shared/db/schema';
 import { type BotStatus, BotStatusSchema, type QueuedSong, type Song } from '../../shared/domain/schemas';
-import { UPLOADS_DIR } from '../../shared/sources/local/local-source';
-import type { SourceRegistry } from '../../shared/sources/source-registry';
+import { LocalSource, UPLOADS_DIR } from '../../shared/sources/local/local-source';
+import { SourceRegistry } from '../../shared/sources/source-registry';
 import { addToneUpload, type Tone } from '../helpers/tone-uploads';
 import type { Ts3TestServer } from '../ts3-server/ts3-test-server';
 
@@ -52,15 +52,18 @@ export class DaemonHarness {
     return new DaemonHarness(db, dataDir, { licenseRoot: root.value, ...ts3 });
   }
 
-  /** `sources` replaces the default (uploads only), e.g. with a test source for a platform. */
-  async startDaemon(sources?: SourceRegistry): Promise<Daemon> {
+  /**
+   * `sources` replaces the default, uploads only (no platform adapter, so nothing here can reach the
+   * internet), e.g. with a test source for a platform.
+   */
+  async startDaemon(sources = new SourceRegistry([new LocalSource(this.db, this.dataDir)])): Promise<Daemon> {
     this.daemon = new Daemon({
       db: this.db,
       bus: this.bus,
       daemonId: 'e2e',
       dataDir: this.dataDir,
       ts3: this.ts3,
-      ...(sources ? { sources } : {}),
+      sources,
     });
     await this.daemon.start();
     return this.daemon;
