@@ -1,7 +1,9 @@
 /**
  * Resolves who is calling, in this order: the chat service (its token), an API key
- * (`Authorization: Bearer` or `X-API-Key`), the member session cookie, the guest session cookie. An unknown or revoked key is a 401
- * `invalid api key` even when a cookie is present too: a broken key must never silently fall back.
+ * (`Authorization: Bearer` or `X-API-Key`), the member session cookie, the guest session cookie. An
+ * unknown or revoked key is a 401 `invalid api key` even when a cookie is present too: a broken key
+ * must never silently fall back. A key or a session costs one database read, which also loads the
+ * whole principal (load-principal.ts), so every change to it holds on the very next request.
  */
 import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
@@ -10,14 +12,16 @@ import { ACT_FOR_HEADER, SERVICE_TOKEN_HEADER } from '../../shared/service-heade
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { apiKeyFromHeaders, hashApiKey } from './api-key';
-import { loadPrincipal } from './load-principal';
+import { createPrincipalLoader } from './load-principal';
 import type { Principal } from './principal';
 import { servicePrincipal } from './service-principal';
 import {
   clearSessionCookie,
   readSessionCookie,
+  renewSession,
   type SessionKind,
   type SessionStores,
+  sessionState,
   writeSessionCookie,
 } from './sessions';
 
@@ -28,17 +32,18 @@ export type Authenticator = (c: Context<AppEnv>) => Promise<Principal | undefine
 
 export function createAuthenticator(deps: AppDeps, stores: SessionStores): Authenticator {
   const { db } = deps;
+  const loader = createPrincipalLoader(db);
 
   async function fromApiKey(rawKey: string): Promise<Principal> {
-    const key = await db.query.apiKeys.findFirst({ where: eq(apiKeys.keyHash, hashApiKey(rawKey)) });
-    const principal = key && (await loadPrincipal(db, key.userId, { kind: 'api-key', keyId: key.id }));
+    const key = await loader.byApiKeyHash(hashApiKey(rawKey));
+    const principal = key?.principal;
     if (!key || !principal || principal.role === 'guest') throw new ApiError(401, 'invalid api key');
     const now = Date.now();
     if (!key.lastUsedAt || now - key.lastUsedAt.getTime() >= LAST_USED_WRITE_INTERVAL_MS) {
       await db
         .update(apiKeys)
         .set({ lastUsedAt: new Date(now) })
-        .where(eq(apiKeys.id, key.id));
+        .where(eq(apiKeys.id, key.keyId));
     }
     return principal;
   }
@@ -46,15 +51,19 @@ export function createAuthenticator(deps: AppDeps, stores: SessionStores): Authe
   async function fromSession(c: Context<AppEnv>, kind: SessionKind): Promise<Principal | undefined> {
     const sessionId = readSessionCookie(c, kind);
     if (!sessionId) return undefined;
-    const { session, user } = await stores[kind].validateSession(sessionId);
-    const principal =
-      session && (await loadPrincipal(db, user.id, { kind: 'session', sessionId: session.id }));
+    const found = await loader.bySessionId(sessionId);
+    const state = found && sessionState(kind, found.expiresAt);
+    if (state?.state === 'expired') await stores[kind].invalidateSession(sessionId);
+    const principal = state?.state === 'expired' ? undefined : found?.principal;
     // A guest row behind the member cookie (or the reverse) is not a valid session of that kind.
-    if (!session || !principal || (principal.role === 'guest') !== (kind === 'guest')) {
+    if (!state || !principal || (principal.role === 'guest') !== (kind === 'guest')) {
       clearSessionCookie(c, kind);
       return undefined;
     }
-    if (session.fresh) writeSessionCookie(c, kind, session, deps.config.trustProxy);
+    if (state.state === 'renew') {
+      await renewSession(db, sessionId, state.expiresAt);
+      writeSessionCookie(c, kind, { id: sessionId, expiresAt: state.expiresAt }, deps.config.trustProxy);
+    }
     return principal;
   }
 

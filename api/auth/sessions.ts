@@ -1,9 +1,12 @@
 /**
  * Browser sessions (lucia v3 over the drizzle adapter). Members and guests have separate cookies
  * because their lifetimes differ (7 days and 1 day, both rolling: lucia extends a session that is
- * used after half its lifetime, and we re-send the cookie then).
+ * used after half its lifetime, and we re-send the cookie then). Lucia creates and ends sessions; a
+ * request's session is checked by the one-statement principal read (load-principal.ts) with the same
+ * rules lucia applies (`sessionState`).
  */
 import { DrizzleSQLiteAdapter } from '@lucia-auth/adapter-drizzle';
+import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { Lucia, TimeSpan } from 'lucia';
@@ -21,12 +24,43 @@ export interface SessionStores {
   guest: Lucia;
 }
 
+const SESSION_LIFETIME: Record<SessionKind, TimeSpan> = {
+  member: new TimeSpan(7, 'd'),
+  guest: new TimeSpan(1, 'd'),
+};
+export const SESSION_LIFETIME_MS: Record<SessionKind, number> = {
+  member: SESSION_LIFETIME.member.milliseconds(),
+  guest: SESSION_LIFETIME.guest.milliseconds(),
+};
+
 export function createSessionStores(db: Db): SessionStores {
   const adapter = new DrizzleSQLiteAdapter(db, sessions, users);
   return {
-    member: new Lucia(adapter, { sessionExpiresIn: new TimeSpan(7, 'd') }),
-    guest: new Lucia(adapter, { sessionExpiresIn: new TimeSpan(1, 'd') }),
+    member: new Lucia(adapter, { sessionExpiresIn: SESSION_LIFETIME.member }),
+    guest: new Lucia(adapter, { sessionExpiresIn: SESSION_LIFETIME.guest }),
   };
+}
+
+/**
+ * What a stored session is worth at `now`, by lucia's rules: past its end it is expired (and gets
+ * deleted); in the second half of its lifetime it is renewed to a full lifetime from now.
+ */
+export type SessionState = { state: 'expired' } | { state: 'valid' } | { state: 'renew'; expiresAt: Date };
+
+export function sessionState(kind: SessionKind, expiresAt: Date, now = Date.now()): SessionState {
+  const lifetimeMs = SESSION_LIFETIME_MS[kind];
+  if (now >= expiresAt.getTime()) return { state: 'expired' };
+  if (now >= expiresAt.getTime() - lifetimeMs / 2)
+    return { state: 'renew', expiresAt: new Date(now + lifetimeMs) };
+  return { state: 'valid' };
+}
+
+/** Stores a renewed end (epoch seconds, as lucia's adapter keeps it). */
+export async function renewSession(db: Db, sessionId: string, expiresAt: Date): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ expiresAt: Math.floor(expiresAt.getTime() / 1000) })
+    .where(eq(sessions.id, sessionId));
 }
 
 const cookieName = (kind: SessionKind) => (kind === 'member' ? MEMBER_SESSION_COOKIE : GUEST_SESSION_COOKIE);

@@ -1,0 +1,155 @@
+/**
+ * The cost of authentication on the REST API. One process serves the real app (libSQL temp file,
+ * in-process bus, no daemon) and, beside it, a bare Hono route; a load client in another process
+ * (bench/http-load.ts) drives each target with the same connections and duration:
+ *   - bare Hono: `GET /bare` on a one-route Hono app (the ceiling of this machine),
+ *   - public: `GET /api/health` (the app's middleware, no authentication),
+ *   - service token: `GET /api/bot` authenticated without any database read (the chat service's
+ *     token), i.e. what the route costs when authentication is free,
+ *   - key: `GET /api/bot` with a member's API key,
+ *   - cookie: `GET /api/bot` with the same member's session cookie,
+ *   - cookie, light route: `GET /api/session/me` (its handler reads nothing), so the row shows
+ *     authentication on top of the app's middleware alone.
+ * The member has a grant on one bot, so the whole principal is loaded (user, grants). Targets run in
+ * interleaved rounds and each reports its best round, so background load on the machine colours all
+ * of them alike; server CPU per request (this process, the client excluded) is reported beside the
+ * rates because it hardly depends on that load. Goal: each authenticated target serves at least 1/3
+ * of the bare route's requests per second.
+ */
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { MEMBER_SESSION_COOKIE } from '../api/auth/sessions';
+import { rootLogger } from '../shared/logger';
+import { SERVICE_TOKEN_HEADER } from '../shared/service-headers';
+import { createKey, createMember, insertBot, setupAdmin } from '../tests/helpers/accounts';
+import { startTestApp } from '../tests/helpers/test-app';
+import { type LoadResult, loadFromAnotherProcess } from './http-load';
+
+const CONNECTIONS = 50;
+const ROUNDS = 3;
+const WARMUP_MS = 1000;
+const DURATION_MS = 3000;
+const GOAL_RATIO = 1 / 3;
+
+// One log line per request would bury the figures and measure the terminal.
+rootLogger.level = 'error';
+
+const t = await startTestApp({ withDaemon: false });
+const admin = await setupAdmin(t);
+const botId = await insertBot(t);
+const member = await createMember(t, admin, { capabilities: ['player.control'], bots: [botId] });
+const rawKey = await createKey(member);
+const sessionId = member.jar.get(MEMBER_SESSION_COOKIE);
+if (!sessionId) throw new Error('the member login set no session cookie');
+const appUrl = await t.listen();
+
+const bare = new Hono().get('/bare', (c) => c.json({ ok: true }));
+const bareServer = await new Promise<{ url: string; close(): void }>((resolve) => {
+  const server = serve({ fetch: bare.fetch, hostname: '127.0.0.1', port: 0 }, (info) =>
+    resolve({ url: `http://127.0.0.1:${info.port}/bare`, close: () => server.close() }),
+  );
+});
+
+interface Target {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  authenticated: boolean;
+}
+const targets: Target[] = [
+  { name: 'bare Hono GET /bare', url: bareServer.url, headers: {}, authenticated: false },
+  { name: 'public GET /api/health', url: `${appUrl}/api/health`, headers: {}, authenticated: false },
+  {
+    name: 'GET /api/bot (service token, no DB)',
+    url: `${appUrl}/api/bot`,
+    headers: { [SERVICE_TOKEN_HEADER]: t.config.serviceToken },
+    authenticated: false,
+  },
+  {
+    name: 'GET /api/bot (API key)',
+    url: `${appUrl}/api/bot`,
+    headers: { authorization: `Bearer ${rawKey}` },
+    authenticated: true,
+  },
+  {
+    name: 'GET /api/bot (cookie)',
+    url: `${appUrl}/api/bot`,
+    headers: { cookie: `${MEMBER_SESSION_COOKIE}=${sessionId}` },
+    authenticated: true,
+  },
+  {
+    name: 'GET /api/session/me (cookie)',
+    url: `${appUrl}/api/session/me`,
+    headers: { cookie: `${MEMBER_SESSION_COOKIE}=${sessionId}` },
+    authenticated: true,
+  },
+];
+
+interface Round extends LoadResult {
+  cpuUsPerRequest: number;
+}
+
+/** One round of one target: the client's figures and this process's CPU time per request. */
+async function measure(target: Target): Promise<Round> {
+  const plan = {
+    url: target.url,
+    headers: target.headers,
+    connections: CONNECTIONS,
+    warmupMs: WARMUP_MS,
+    durationMs: DURATION_MS,
+  };
+  // The CPU window spans the warm-up too; so does the count it is divided by (an estimate from the rate).
+  const cpuBefore = process.cpuUsage();
+  const result = await loadFromAnotherProcess(plan);
+  const cpu = process.cpuUsage(cpuBefore);
+  const served = result.perSecond * ((WARMUP_MS + DURATION_MS) / 1000);
+  return { ...result, cpuUsPerRequest: (cpu.user + cpu.system) / served };
+}
+
+const rounds = new Map<Target, Round[]>(targets.map((target) => [target, []]));
+for (let round = 0; round < ROUNDS; round++) {
+  for (const target of targets) rounds.get(target)!.push(await measure(target));
+}
+bareServer.close();
+await t.close();
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const best = (list: Round[]) => list.reduce((a, b) => (b.perSecond > a.perSecond ? b : a));
+const bareBest = best(rounds.get(targets[0]!)!);
+const bareCpu = median(rounds.get(targets[0]!)!.map((r) => r.cpuUsPerRequest));
+
+console.log(
+  `${CONNECTIONS} connections; ${ROUNDS} interleaved rounds of ${DURATION_MS / 1000} s (after ${WARMUP_MS / 1000} s warm-up) per target; best round shown, CPU median`,
+);
+console.table(
+  targets.map((target) => {
+    const list = rounds.get(target)!;
+    const top = best(list);
+    const cpu = median(list.map((r) => r.cpuUsPerRequest));
+    return {
+      target: target.name,
+      'req/s': Math.round(top.perSecond),
+      'p50 ms': top.p50Ms.toFixed(2),
+      'p99 ms': top.p99Ms.toFixed(2),
+      '× bare req/s': (top.perSecond / bareBest.perSecond).toFixed(2),
+      'server CPU µs/req': Math.round(cpu),
+      '× bare CPU': (cpu / bareCpu).toFixed(1),
+      failures: list.reduce((sum, r) => sum + r.failures, 0),
+    };
+  }),
+);
+const cpuOf = (index: number) => median(rounds.get(targets[index]!)!.map((r) => r.cpuUsPerRequest));
+console.log(
+  `authentication's own CPU per request (GET /api/bot minus the service-token row): API key ${Math.round(cpuOf(3) - cpuOf(2))} µs, cookie ${Math.round(cpuOf(4) - cpuOf(2))} µs`,
+);
+const failed = targets.filter((target) => rounds.get(target)!.some((r) => r.failures > 0));
+const belowGoal = targets.filter(
+  (target) => target.authenticated && best(rounds.get(target)!).perSecond / bareBest.perSecond < GOAL_RATIO,
+);
+if (failed.length) console.log(`not every answer was 200: ${failed.map((f) => f.name).join(', ')}`);
+console.log(
+  belowGoal.length
+    ? `below the goal of ${GOAL_RATIO.toFixed(2)} × bare: ${belowGoal.map((b) => b.name).join(', ')}`
+    : `every authenticated target serves at least ${GOAL_RATIO.toFixed(2)} × bare`,
+);
+process.exit(failed.length ? 1 : 0);

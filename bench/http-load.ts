@@ -1,0 +1,95 @@
+/**
+ * A plain HTTP load client, run as its own process (`fork` with tsx) so it does not share the event
+ * loop of the server it measures: N keep-alive connections, each sending the next GET as soon as the
+ * previous answer is read, for a fixed duration. Answers with the request count, requests/s, p50/p99
+ * latency and the number of answers that were not 200.
+ */
+import { fork } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const LoadPlanSchema = z.object({
+  url: z.string(),
+  headers: z.record(z.string(), z.string()),
+  connections: z.number().int().positive(),
+  warmupMs: z.number().nonnegative(),
+  durationMs: z.number().positive(),
+});
+export type LoadPlan = z.infer<typeof LoadPlanSchema>;
+
+const LoadResultSchema = z.object({
+  requests: z.number(),
+  perSecond: z.number(),
+  p50Ms: z.number(),
+  p99Ms: z.number(),
+  /** Answers other than 200, or failed requests: a measurement with any is not a fair one. */
+  failures: z.number(),
+});
+export type LoadResult = z.infer<typeof LoadResultSchema>;
+
+function get(agent: Agent, url: URL, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent, headers }, (res) => {
+      res.resume();
+      res.once('end', () => resolve(res.statusCode ?? 0));
+      res.once('error', reject);
+    });
+    req.once('error', reject);
+    req.end();
+  });
+}
+
+const percentile = (sorted: Float64Array, p: number) =>
+  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+
+async function runPlan(plan: LoadPlan): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: plan.connections });
+  const url = new URL(plan.url);
+  const latencies: number[] = [];
+  let failures = 0;
+  const started = performance.now();
+  const measureFrom = started + plan.warmupMs;
+  const end = measureFrom + plan.durationMs;
+
+  async function connection(): Promise<void> {
+    while (performance.now() < end) {
+      const sent = performance.now();
+      const status = await get(agent, url, plan.headers).catch(() => 0);
+      if (sent < measureFrom) continue;
+      latencies.push(performance.now() - sent);
+      if (status !== 200) failures++;
+    }
+  }
+  await Promise.all(Array.from({ length: plan.connections }, connection));
+  agent.destroy();
+  const sorted = Float64Array.from(latencies).sort();
+  return {
+    requests: latencies.length,
+    perSecond: latencies.length / (plan.durationMs / 1000),
+    p50Ms: percentile(sorted, 0.5),
+    p99Ms: percentile(sorted, 0.99),
+    failures,
+  };
+}
+
+/** Runs one plan in a fresh client process and resolves with its figures. */
+export function loadFromAnotherProcess(plan: LoadPlan): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(import.meta.url), [], { execArgv: ['--import', 'tsx'] });
+    child.once('message', (result) => resolve(LoadResultSchema.parse(result)));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`the load client exited with ${code}`));
+    });
+    child.send(plan);
+  });
+}
+
+// In the forked client: wait for the plan, run it, report, leave.
+if (process.send && process.argv[1] === fileURLToPath(import.meta.url)) {
+  process.once('message', async (plan) => {
+    const result = await runPlan(LoadPlanSchema.parse(plan));
+    process.send!(result, () => process.exit(0));
+  });
+}

@@ -1,0 +1,132 @@
+/**
+ * Authentication reads the whole principal in one statement on every request (api/auth/load-principal.ts),
+ * so nothing about a principal can go stale: these tests count the reads, change accounts behind the
+ * api's back (plain SQL, cascades) and check the very next request, and check lucia's session rules
+ * that the one-statement path re-implements.
+ */
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SESSION_LIFETIME_MS, sessionState } from '../../api/auth/sessions';
+import { botGrants, bots, sessions, settings, users } from '../../shared/db/schema';
+import { GUEST_PRINCIPAL_ID } from '../../shared/domain/constants';
+import { createKey, createMember, insertBot, type Session, setupAdmin } from '../helpers/accounts';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+
+let t: TestApp;
+let admin: Session;
+beforeAll(async () => {
+  t = await startTestApp({ withDaemon: false });
+  admin = await setupAdmin(t);
+});
+afterAll(() => t?.close());
+
+/** The database statements one call makes. */
+async function statementsOf(call: () => Promise<unknown>): Promise<number> {
+  const execute = vi.spyOn(t.db.$client, 'execute');
+  try {
+    await call();
+    return execute.mock.calls.length;
+  } finally {
+    execute.mockRestore();
+  }
+}
+
+describe('authentication cost', () => {
+  it('authenticates a session cookie or an API key with one database read', async () => {
+    const botId = await insertBot(t);
+    const member = await createMember(t, admin, { bots: [botId] });
+    // /api/session/me reads nothing itself; a key is refused there only after authentication.
+    expect(await statementsOf(() => member.api.GET('/api/session/me'))).toBe(1);
+    const key = await createKey(member);
+    await t.withKey(key).GET('/api/session/me'); // the first use writes lastUsedAt
+    expect(await statementsOf(() => t.withKey(key).GET('/api/session/me'))).toBe(1);
+  });
+});
+
+describe('changes made outside the account routes', () => {
+  it('shows role, capability and grant changes on the very next request', async () => {
+    const [one, two] = [await insertBot(t), await insertBot(t)];
+    const member = await createMember(t, admin, { capabilities: ['player.control'], bots: [one] });
+    const api = t.withKey(await createKey(member));
+    const reachable = async () => (await api.GET('/api/bot')).data?.bots.map((b) => b.id);
+    expect(await reachable()).toEqual([one]);
+
+    await t.db.insert(botGrants).values({ userId: member.id, botId: two });
+    expect(await reachable()).toEqual([one, two]);
+    await t.db.delete(bots).where(eq(bots.id, one)); // the grant goes by cascade
+    expect(await reachable()).toEqual([two]);
+
+    expect((await api.GET('/api/users')).response.status).toBe(403);
+    await t.db.update(users).set({ role: 'admin' }).where(eq(users.id, member.id));
+    expect((await api.GET('/api/users')).response.status).toBe(200);
+    await t.db.update(users).set({ role: 'member', capabilities: [] }).where(eq(users.id, member.id));
+    const me = await member.api.GET('/api/session/me');
+    expect(me.data).toMatchObject({ user: { role: 'member' }, capabilities: [], bots: [two] });
+
+    await t.db.delete(users).where(eq(users.id, member.id));
+    expect((await api.GET('/api/bot')).response.status).toBe(401);
+    expect((await member.api.GET('/api/session/me')).response.status).toBe(401);
+  });
+
+  it('follows the stored guest-mode row on the very next request', async () => {
+    const botId = await insertBot(t);
+    const enabled = await admin.api.POST('/api/bot/settings', {
+      body: { guestMode: { enabled: true, bots: [botId] } },
+    });
+    expect(enabled.response.status).toBe(200);
+    const guest = t.browser();
+    expect((await guest.api.POST('/api/session/guest')).response.status).toBe(200);
+    expect((await guest.api.GET('/api/session/me')).data?.bots).toEqual([botId]);
+
+    const stored = (enabled: boolean, bots: 'all' | string[]) =>
+      t.db
+        .update(settings)
+        .set({ value: JSON.stringify({ enabled, bots, permissions: { addToQueue: false } }) })
+        .where(eq(settings.key, 'guestMode'));
+    await stored(true, 'all');
+    expect((await guest.api.GET('/api/session/me')).data).toMatchObject({
+      bots: 'all',
+      guestPermissions: { addToQueue: false },
+    });
+    await stored(false, 'all');
+    expect((await guest.api.GET('/api/session/me')).response.status).toBe(401);
+  });
+});
+
+describe('session lifetime (lucia rules)', () => {
+  it('keeps, renews in the second half of its life, and ends a session at its end', () => {
+    const now = Date.parse('2026-01-10T00:00:00Z');
+    const day = 86_400_000;
+    expect(sessionState('member', new Date(now + 6 * day), now)).toEqual({ state: 'valid' });
+    expect(sessionState('member', new Date(now + 3 * day), now)).toEqual({
+      state: 'renew',
+      expiresAt: new Date(now + SESSION_LIFETIME_MS.member),
+    });
+    expect(sessionState('guest', new Date(now + 0.6 * day), now)).toEqual({ state: 'valid' });
+    expect(sessionState('guest', new Date(now + 0.4 * day), now).state).toBe('renew');
+    expect(sessionState('member', new Date(now), now)).toEqual({ state: 'expired' });
+  });
+
+  it('refuses an expired session, deletes it and clears the cookie', async () => {
+    const member = await createMember(t, admin);
+    const sessionId = member.jar.get('tsmb_session')!;
+    const past = Math.floor(Date.now() / 1000) - 1;
+    await t.db.update(sessions).set({ expiresAt: past }).where(eq(sessions.id, sessionId));
+    const me = await member.api.GET('/api/session/me');
+    expect(me.response.status).toBe(401);
+    expect(await t.db.query.sessions.findFirst({ where: eq(sessions.id, sessionId) })).toBeUndefined();
+    expect(member.jar.get('tsmb_session')).toBeUndefined();
+  });
+
+  it('refuses a guest session behind the member cookie', async () => {
+    await admin.api.POST('/api/bot/settings', { body: { guestMode: { enabled: true } } });
+    const guest = t.browser();
+    await guest.api.POST('/api/session/guest');
+    const guestSessionId = guest.jar.get('tsmb_guest')!;
+    const [row] = await t.db.select().from(sessions).where(eq(sessions.id, guestSessionId));
+    expect(row?.userId).toBe(GUEST_PRINCIPAL_ID);
+    const impostor = t.browser();
+    impostor.jar.set('tsmb_session', guestSessionId);
+    expect((await impostor.api.GET('/api/session/me')).response.status).toBe(401);
+  });
+});
