@@ -23,6 +23,7 @@ import { SourceRegistry } from '../shared/sources/source-registry';
 import type { FrameScheduler } from './audio/frame-scheduler';
 import { type BotChat, type BotRow, BotRuntime } from './bots/bot-runtime';
 import { type Ts3Options, ts3OptionsFromEnv } from './bots/connection/ts3-options';
+import { LoginRefresher } from './login-refresher';
 import { UploadJanitor } from './upload-janitor';
 
 const log = logger('daemon');
@@ -58,18 +59,17 @@ export class Daemon {
   private readonly ts3: Ts3Options;
   private settings: StoredSettings | undefined;
   private readonly uploads: UploadJanitor;
+  private readonly logins: LoginRefresher;
 
   constructor(private readonly deps: DaemonDeps) {
-    this.sources =
-      deps.sources ??
-      new SourceRegistry(
-        createSources({
-          db: deps.db,
-          dataDir: deps.dataDir ?? loadConfig().dataDir,
-          ytDlpPath: deps.ytDlpPath,
-          librespotPath: deps.librespotPath,
-        }),
-      );
+    const ctx = {
+      db: deps.db,
+      dataDir: deps.dataDir ?? loadConfig().dataDir,
+      ytDlpPath: deps.ytDlpPath,
+      librespotPath: deps.librespotPath,
+    };
+    this.sources = deps.sources ?? new SourceRegistry(createSources(ctx));
+    this.logins = new LoginRefresher({ ctx, log });
     this.ts3 = deps.ts3 ?? ts3OptionsFromEnv();
     this.uploads = new UploadJanitor({
       db: deps.db,
@@ -93,11 +93,13 @@ export class Daemon {
     const runtimes = await Promise.all(rows.map((row) => this.own(row)));
     await this.deps.bus.flush();
     for (const runtime of runtimes) if (runtime?.autoStart) this.autoStart(runtime);
+    this.logins.start();
     log.info({ daemonId: this.deps.daemonId, bots: this.owned.size }, 'daemon started');
   }
 
   async stop(): Promise<void> {
     this.uploads.stop();
+    this.logins.stop();
     for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
     await Promise.all([...this.owned.keys()].map((id) => this.release(id, 'shutdown')));
   }

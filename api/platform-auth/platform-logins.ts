@@ -15,8 +15,8 @@ const log = logger('api.platform-auth');
 
 const LOGIN_WAYS = { qr: 'QR', cookie: 'cookie', sms: 'SMS' } as const;
 
-/** The platform's `way` of logging in; 501 when this build has none. */
-export function loginWay<W extends keyof PlatformLogin>(
+/** The platform's `way` of logging in (its `refresh` is the daemon's); 501 when this build has none. */
+export function loginWay<W extends keyof typeof LOGIN_WAYS>(
   platform: Platform,
   way: W,
   ctx: SourceContext,

@@ -53,8 +53,21 @@ export interface SmsLogin {
   verify(phone: string, code: string): Promise<Result<{ credential: string; profile: LoginProfile }>>;
 }
 
+/**
+ * What refreshing a stored login ends in: the credential to store in place of the old one (the same
+ * one when the platform saw no need to renew it), or 'expired' when the platform no longer accepts the
+ * old one, so it shows as logged out until someone logs in again.
+ */
+export type RefreshOutcome = { credential: string } | 'expired';
+
 export interface PlatformLogin {
   qr?: QrLogin;
   cookie?: CookieLogin;
   sms?: SmsLogin;
+  /**
+   * Renews a stored credential where the platform allows it (the daemon does so at start and twice a
+   * day): a new credential to store, 'expired', or an error sentence when the platform could not be
+   * reached or refused in some other way; then nothing changes and the old credential stays.
+   */
+  refresh?(credential: string): Promise<Result<RefreshOutcome>>;
 }

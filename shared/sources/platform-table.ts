@@ -11,6 +11,7 @@ import { BilibiliCatalog } from './bilibili/bilibili-catalog';
 import { BilibiliClient } from './bilibili/bilibili-client';
 import { bilibiliCookieLogin } from './bilibili/bilibili-cookie-login';
 import { storedBilibiliLogin } from './bilibili/bilibili-login';
+import { refreshBilibiliLogin } from './bilibili/bilibili-login-refresh';
 import { bilibiliQrLogin } from './bilibili/bilibili-qr-login';
 import { BilibiliSource } from './bilibili/bilibili-source';
 import { JellyfinCatalog } from './jellyfin/jellyfin-catalog';
@@ -19,6 +20,7 @@ import { JellyfinSource } from './jellyfin/jellyfin-source';
 import { KugouCatalog } from './kugou/kugou-catalog';
 import { KugouClient } from './kugou/kugou-client';
 import { storedKugouLogin } from './kugou/kugou-login';
+import { refreshKugouLogin } from './kugou/kugou-login-refresh';
 import { kugouLogin } from './kugou/kugou-platform-login';
 import { KugouSource } from './kugou/kugou-source';
 import { LocalCatalog } from './local/local-catalog';
@@ -28,6 +30,7 @@ import { NeteaseCatalog } from './netease/netease-catalog';
 import { NeteaseClient } from './netease/netease-client';
 import { neteaseCookieLogin } from './netease/netease-cookie-login';
 import { storedNeteaseLogin } from './netease/netease-login';
+import { refreshNeteaseLogin } from './netease/netease-login-refresh';
 import { neteaseQrLogin } from './netease/netease-qr-login';
 import { neteaseSmsLogin } from './netease/netease-sms-login';
 import { NeteaseSource } from './netease/netease-source';
@@ -74,7 +77,12 @@ export const PLATFORM_TABLE = {
     qualities: ['exhigh', 'standard', 'higher', 'lossless', 'hires', 'master'],
     catalog: ({ db }) => new NeteaseCatalog(new NeteaseClient(storedNeteaseLogin(db))),
     source: ({ db }) => new NeteaseSource(new NeteaseClient(storedNeteaseLogin(db))),
-    login: () => ({ qr: neteaseQrLogin, cookie: neteaseCookieLogin, sms: neteaseSmsLogin }),
+    login: () => ({
+      qr: neteaseQrLogin,
+      cookie: neteaseCookieLogin,
+      sms: neteaseSmsLogin,
+      refresh: refreshNeteaseLogin,
+    }),
   },
   music_b: {
     label: 'QQ Music',
@@ -88,14 +96,14 @@ export const PLATFORM_TABLE = {
     qualities: ['exhigh', 'standard', 'lossless', 'hires'],
     catalog: ({ db }) => new KugouCatalog(new KugouClient(storedKugouLogin(db))),
     source: ({ db }) => new KugouSource(new KugouClient(storedKugouLogin(db))),
-    login: kugouLogin,
+    login: (ctx) => ({ ...kugouLogin(ctx), refresh: (credential) => refreshKugouLogin(credential) }),
   },
   video_a: {
     label: 'Bilibili',
     qualities: ['exhigh', 'standard', 'higher', 'lossless'],
     catalog: ({ db }) => new BilibiliCatalog(new BilibiliClient(storedBilibiliLogin(db))),
     source: ({ db }) => new BilibiliSource(new BilibiliClient(storedBilibiliLogin(db))),
-    login: () => ({ qr: bilibiliQrLogin, cookie: bilibiliCookieLogin }),
+    login: () => ({ qr: bilibiliQrLogin, cookie: bilibiliCookieLogin, refresh: refreshBilibiliLogin }),
   },
   video_b: {
     label: 'YouTube',

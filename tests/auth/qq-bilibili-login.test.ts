@@ -117,6 +117,8 @@ describe('video_a QR login', () => {
       DedeUserID: '40000001',
       DedeUserID__ckMd5: 'fixtureckmd5',
       sid: 'fixturesid',
+      // The poll's refresh token, kept to renew the login (bilibili-login-refresh.ts).
+      ac_time_value: 'fixturerefreshtoken0001',
     });
     expect(await stored('video_a')).toMatchObject({
       nickname: 'Listener Nine',

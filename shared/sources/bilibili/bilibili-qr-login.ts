@@ -2,7 +2,8 @@
  * Bilibili's QR login for the web: `passport-login/web/qrcode/generate` hands out the URL the code
  * shows and a `qrcode_key`; `passport-login/web/qrcode/poll` with that key answers the attempt's state
  * in `data.code`: 86101 waiting, 86090 scanned, 86038 expired, 0 confirmed with the login cookies
- * (`SESSDATA`, `bili_jct`, `DedeUserID`, …) in Set-Cookie.
+ * (`SESSDATA`, `bili_jct`, `DedeUserID`, …) in Set-Cookie and the `refresh_token` that later renews
+ * them, stored with the cookie (bilibili-login-refresh.ts).
  *
  * Shapes from SocialSisterYi/bilibili-API-collect (docs/login/login_action/QR.md).
  */
@@ -15,6 +16,7 @@ import type { QrLogin, QrStatus } from '../platform-login';
 import { BILIBILI_REFERER } from './bilibili-client';
 import { bilibiliCookieLogin } from './bilibili-cookie-login';
 import { SERVICE } from './bilibili-errors';
+import { withRefreshToken } from './bilibili-login-refresh';
 
 const PASSPORT = 'https://passport.bilibili.com/x/passport-login/web/qrcode';
 const init = { headers: { referer: BILIBILI_REFERER, 'user-agent': BROWSER_USER_AGENT } };
@@ -25,7 +27,11 @@ const GeneratedSchema = z.object({
 });
 const PolledSchema = z.object({
   code: z.literal(0),
-  data: z.object({ code: z.number(), message: z.string().optional() }),
+  data: z.object({
+    code: z.number(),
+    message: z.string().optional(),
+    refresh_token: z.string().optional(),
+  }),
 });
 
 const STATES: Record<number, Exclude<QrStatus, 'confirmed'>> = {
@@ -54,12 +60,18 @@ export const bilibiliQrLogin: QrLogin = {
     if (!json.ok) return json;
     const polled = PolledSchema.safeParse(json.value);
     if (!polled.success) return err(`${SERVICE} answered the QR login poll in an unexpected shape`);
-    const { code, message } = polled.data.data;
+    const { code, message, refresh_token } = polled.data.data;
     const status = STATES[code];
     if (status) return ok({ status });
     if (code !== CONFIRMED)
       return err(`${SERVICE} refused the QR login (code ${code}${message ? `: ${message}` : ''})`);
     const login = await bilibiliCookieLogin.check(setCookies(response.value));
-    return login.ok ? ok({ status: 'confirmed', ...login.value }) : login;
+    if (!login.ok) return login;
+    const { credential, profile } = login.value;
+    return ok({
+      status: 'confirmed',
+      credential: refresh_token ? withRefreshToken(credential, refresh_token) : credential,
+      profile,
+    });
   },
 };

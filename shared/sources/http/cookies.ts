@@ -27,3 +27,14 @@ export function setCookies(response: Response): string {
     })
     .join('; ');
 }
+
+/**
+ * `stored` with the values of `update` (both `name=value; …`): a name in both takes the new value in
+ * its old place, a new name is added at the end, the rest stays. For logins whose refresh answers only
+ * the cookies it renews.
+ */
+export function mergeCookies(stored: string, update: string): string {
+  const merged = cookieValues(stored);
+  for (const [name, value] of cookieValues(update)) merged.set(name, value);
+  return [...merged].map(([name, value]) => `${name}=${value}`).join('; ');
+}

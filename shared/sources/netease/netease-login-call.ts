@@ -12,6 +12,7 @@ import { err, ok, type Result } from '../../result';
 import { setCookies } from '../http/cookies';
 import { fetchResponse, readJson } from '../http/fetch-json';
 import { NETEASE_ORIGIN, SERVICE, weapiRequest } from './netease-client';
+import type { NeteaseLogin } from './netease-login';
 
 /** What every login answer carries. */
 export const LoginAnswerSchema = z.object({
@@ -26,12 +27,14 @@ export interface LoginAnswer<T> {
   cookie: string;
 }
 
+/** `login` is sent along by the calls that renew a login rather than make one (the token refresh). */
 export async function loginCall<T extends z.ZodType>(
   path: string,
   data: Record<string, unknown>,
   schema: T,
+  login?: NeteaseLogin,
 ): Promise<Result<LoginAnswer<z.output<T>>>> {
-  const response = await fetchResponse(SERVICE, `${NETEASE_ORIGIN}${path}`, weapiRequest(data, undefined));
+  const response = await fetchResponse(SERVICE, `${NETEASE_ORIGIN}${path}`, weapiRequest(data, login));
   if (!response.ok) return response;
   const json = await readJson(SERVICE, response.value);
   if (!json.ok) return json;
