@@ -11,11 +11,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PASSWORD, type Session, setupAdmin } from '../helpers/accounts';
+import { type Session, setupAdmin } from '../helpers/accounts';
 import { ALICE, JELLYFIN_URL, useJellyfinApi } from '../helpers/jellyfin-api';
 import { LISTENER, useNeteaseLoginApi } from '../helpers/netease-login-api';
 import { plainWav } from '../uploads/media-files';
-import { screenshot, seriousViolations, startUiHarness, type UiHarness } from './ui-harness';
+import {
+  connectedBot,
+  screenshot,
+  seriousViolations,
+  signedInPage,
+  startUiHarness,
+  type UiHarness,
+} from './ui-harness';
 
 const SECRET = vi.hoisted(() => 'PinnedLoginKey16');
 vi.mock(import('../../shared/sources/netease/weapi'), async (importOriginal) => {
@@ -33,19 +40,8 @@ let page: Page;
 beforeAll(async () => {
   ui = await startUiHarness();
   admin = await setupAdmin(ui.t, 'owner');
-  const bot = await admin.api.POST('/api/bot', {
-    body: { name: 'Attic', nickname: 'DJ Attic', serverAddress: '127.0.0.1', serverPort: ui.server.port },
-  });
-  expect(bot.response.status).toBe(201);
-  const started = await admin.api.POST('/api/bot/{id}/start', { params: { path: { id: bot.data!.id } } });
-  expect(started.response.status).toBe(200);
-  page = await ui.newPage();
-  page.setDefaultTimeout(8000);
-  await page.goto(`${ui.baseUrl}/login`);
-  await page.getByLabel('Username').fill('owner');
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Bots' }).waitFor();
+  await connectedBot(ui, admin, 'Attic');
+  page = await signedInPage(ui, 'owner');
 }, 90_000);
 
 afterAll(async () => {

@@ -7,8 +7,10 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { parseLicenseRoot } from '../../daemon/ts3';
 import { ensureWebBuild } from '../../scripts/build-web';
+import { PASSWORD, type Session } from '../helpers/accounts';
 import { launchBrowser } from '../helpers/browser';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { Ts3TestServer } from '../ts3-server/ts3-test-server';
@@ -63,6 +65,29 @@ export async function startUiHarness(env: Record<string, string> = {}): Promise<
       await server.close();
     },
   };
+}
+
+/** A bot on the TS3 test server, created and connected through the admin's API; its id. */
+export async function connectedBot(ui: UiHarness, admin: Session, name: string): Promise<string> {
+  const bot = await admin.api.POST('/api/bot', {
+    body: { name, nickname: `DJ ${name}`, serverAddress: '127.0.0.1', serverPort: ui.server.port },
+  });
+  expect(bot.response.status).toBe(201);
+  const started = await admin.api.POST('/api/bot/{id}/start', { params: { path: { id: bot.data!.id } } });
+  expect(started.response.status).toBe(200);
+  return bot.data!.id;
+}
+
+/** A fresh page signed in through the login form, showing the dashboard. */
+export async function signedInPage(ui: UiHarness, username: string): Promise<Page> {
+  const page = await ui.newPage();
+  page.setDefaultTimeout(8000);
+  await page.goto(`${ui.baseUrl}/login`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Bots' }).waitFor();
+  return page;
 }
 
 export const screenshot = (page: Page, name: string) =>

@@ -37,7 +37,18 @@ export const router = createRouter({
       component: () => import('./views/MusicView.vue'),
       meta: { locked: true },
     },
+    {
+      path: '/bot/:botId/music/:kind(album|playlist)/:platform/:id',
+      name: 'bot-collection',
+      component: () => import('./views/CollectionView.vue'),
+      meta: { locked: true },
+    },
     { path: '/music', name: 'music', component: () => import('./views/MusicView.vue') },
+    {
+      path: '/music/:kind(album|playlist)/:platform/:id',
+      name: 'collection',
+      component: () => import('./views/CollectionView.vue'),
+    },
     { path: '/settings/:tab?', name: 'settings', component: () => import('./views/SettingsView.vue') },
     { path: '/:unknown(.*)*', redirect: '/' },
   ],

@@ -1,0 +1,262 @@
+/**
+ * The browser UI's music home, collection pages and lyrics against the real service, its daemon and a
+ * TS3 test server, with NetEase's weapi and a Jellyfin server stood in by msw (in the api's process,
+ * where the platform calls are made) and NetEase's audio CDN by a loopback tone server: the home's
+ * NetEase and Jellyfin shelves (one that fails says why), a NetEase search with its songs, albums and
+ * playlists, a playlist's and an album's page with play all and favorites, a lyrics line that seeks
+ * the bot there, axe-core scans of the new views in both themes and a phone-sized home.
+ */
+import { HttpResponse } from 'msw';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type Session, setupAdmin } from '../helpers/accounts';
+import { type AudioCdn, startAudioCdn } from '../helpers/audio-cdn';
+import { ALICE_LOGIN, useJellyfinApi } from '../helpers/jellyfin-api';
+import { neteaseFixture, useNeteaseApi } from '../helpers/netease-api';
+import {
+  connectedBot,
+  screenshot,
+  seriousViolations,
+  signedInPage,
+  startUiHarness,
+  type UiHarness,
+} from './ui-harness';
+
+const SECRET = vi.hoisted(() => 'PinnedLoginKey16');
+vi.mock(import('../../shared/sources/netease/weapi'), async (importOriginal) => {
+  const real = await importOriginal();
+  return { ...real, weapi: (payload: object) => real.weapi(payload, SECRET) };
+});
+
+const netease = useNeteaseApi({ weapiSecret: SECRET });
+useJellyfinApi();
+
+/** cloudsearch answers by its `type`: 1 songs, 10 albums, 1000 playlists (netease-catalog.ts). */
+const SEARCH_FIXTURES: Record<number, string> = {
+  1: 'search',
+  10: 'search-albums',
+  1000: 'search-playlists',
+};
+const PAPER_BOATS = 1901371647;
+
+let ui: UiHarness;
+let admin: Session;
+let page: Page;
+let botId = '';
+let cdn: AudioCdn;
+
+beforeAll(async () => {
+  cdn = await startAudioCdn(60);
+  ui = await startUiHarness();
+  admin = await setupAdmin(ui.t, 'owner');
+  const saved = await admin.api.POST('/api/bot/settings', {
+    body: { enabledProviders: ['music_a', 'library_a'], defaultPlatform: 'music_a', jellyfin: ALICE_LOGIN },
+  });
+  expect(saved.response.status).toBe(200);
+  botId = await connectedBot(ui, admin, 'Deck');
+  page = await signedInPage(ui, 'owner');
+}, 90_000);
+
+afterAll(async () => {
+  await ui?.close();
+  await cdn?.close();
+});
+
+const source = (name: string) => page.getByRole('region', { name, exact: true });
+const shelf = (sourceName: string, title: string) =>
+  source(sourceName)
+    .locator('.home-section')
+    .filter({ has: page.getByRole('heading', { name: title, exact: true }) });
+
+function answerSearch() {
+  netease.answer('/weapi/cloudsearch/get/web', ({ payload }) =>
+    HttpResponse.json(neteaseFixture(SEARCH_FIXTURES[Number(payload?.type)] ?? 'search')),
+  );
+}
+
+async function searchNetease() {
+  answerSearch();
+  await page.goto(`${ui.baseUrl}/music`);
+  await page.getByLabel('Search for songs, albums or playlists').fill('paper');
+  await page.getByLabel('Source').selectOption('music_a');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+}
+
+/** Jumps (no smooth scrolling, which would still move during a screenshot) to the page's top or bottom. */
+const scrollTo = (target: Page, where: 'top' | 'bottom') =>
+  target.evaluate(
+    (bottom) => window.scrollTo({ top: bottom ? document.body.scrollHeight : 0, behavior: 'instant' }),
+    where === 'bottom',
+  );
+
+async function waitForShelves(target: Page) {
+  await target.getByText('Loading…').first().waitFor({ state: 'detached' });
+}
+
+describe('music home', () => {
+  it("shows NetEase's recommended playlists, says why daily songs are unavailable, and the library shelves", async () => {
+    await page.getByRole('link', { name: 'Music', exact: true }).click();
+    await page.getByRole('tab', { name: 'Discover' }).click();
+    const recommended = shelf('NetEase Cloud Music', 'Recommended playlists');
+    for (const name of ['Rainy Day Piano', 'Road Trip Anthems', 'Quiet Study'])
+      await recommended.getByRole('link', { name }).waitFor();
+    await recommended.getByText('80 songs').waitFor();
+    // Without a shared login NetEase has no daily songs for anyone: the shelf says so in words.
+    await shelf('NetEase Cloud Music', 'Songs of the day')
+      .getByText(/^Not available right now: music_a: .*log/i)
+      .waitFor();
+    await source('NetEase Cloud Music')
+      .getByRole('button', { name: 'Personal FM: NetEase Cloud Music' })
+      .waitFor();
+
+    // Jellyfin has no recommendations (501): those shelves are left out, its library ones shown.
+    await source('Jellyfin').scrollIntoViewIfNeeded();
+    await shelf('Jellyfin', 'Newest albums').getByRole('link', { name: 'Crossings' }).waitFor();
+    await shelf('Jellyfin', 'Most played').getByText('Lantern Song').waitFor();
+    await shelf('Jellyfin', 'Genres').getByRole('button', { name: 'Jazz' }).click();
+    expect(await source('Jellyfin').getByRole('heading', { name: 'Recommended playlists' }).count()).toBe(0);
+    await waitForShelves(page);
+    await scrollTo(page, 'top');
+    await screenshot(page, 'discover-01-home');
+  }, 30_000);
+
+  it('has no serious axe-core violation on the home, in both themes, and fits a phone', async () => {
+    const found: string[] = [];
+    for (const theme of ['light', 'dark']) {
+      await page.evaluate((value) => localStorage.setItem('tsmb.theme', value), theme);
+      await page.goto(`${ui.baseUrl}/music`);
+      await page.getByRole('tab', { name: 'Discover' }).click();
+      await shelf('NetEase Cloud Music', 'Recommended playlists').getByRole('link').first().waitFor();
+      await scrollTo(page, 'bottom');
+      await waitForShelves(page);
+      for (const v of await seriousViolations(page))
+        found.push(`${theme}: ${v.id} (${v.help}) ${JSON.stringify(v.nodes.slice(0, 3))}`);
+    }
+    expect(found).toEqual([]);
+
+    const phone = await ui.phonePage(page);
+    await phone.goto(`${ui.baseUrl}/music`);
+    await phone.getByRole('tab', { name: 'Discover' }).click();
+    await phone.getByRole('link', { name: 'Rainy Day Piano' }).waitFor();
+    await scrollTo(phone, 'bottom');
+    await waitForShelves(phone);
+    await scrollTo(phone, 'top');
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(phone, 'discover-02-phone-home');
+    await phone.context().close();
+  }, 40_000);
+});
+
+describe('search and collections', () => {
+  it("searches NetEase: the fixture's songs, albums and playlists each in their tab", async () => {
+    await searchNetease();
+    const results = page.locator('#result-panel');
+    await results.getByText('Paper Boats').waitFor();
+    await results.getByText('Member Song').waitFor();
+    await page.getByRole('tab', { name: 'Albums (2)' }).click();
+    await results.getByRole('link', { name: 'Harbour Lights' }).waitFor();
+    await results.getByRole('link', { name: 'Paper Boats (Single)' }).waitFor();
+    await page.getByRole('tab', { name: 'Playlists (2)' }).click();
+    await results.getByRole('link', { name: 'Evening Mix' }).waitFor();
+    await results.getByRole('link', { name: 'Paper & Ink' }).waitFor();
+    await screenshot(page, 'discover-03-search-playlists');
+  });
+
+  it("opens a playlist's page: its details and songs, play all, and a favorite that toggles", async () => {
+    await page.locator('#result-panel').getByRole('link', { name: 'Evening Mix' }).click();
+    await page.waitForURL(/\/music\/playlist\/music_a\/7000000001$/);
+    await page.getByRole('heading', { name: 'Evening Mix', level: 1 }).waitFor();
+    await page.getByText('A made-up playlist for tests.').waitFor();
+    const songs = page.locator('.song-row .song-title');
+    await expect.poll(() => songs.allTextContents()).toEqual(['Paper Boats', 'Member Song', 'Gone Tune']);
+
+    await page.getByRole('button', { name: 'Add Evening Mix to favorites' }).click();
+    await page.getByRole('button', { name: 'Remove Evening Mix from favorites' }).waitFor();
+    const favorites = async () => (await admin.api.GET('/api/favorites')).data?.favorites.map((f) => f.name);
+    expect(await favorites()).toEqual(['Evening Mix']);
+    await page.reload();
+    await page.getByRole('button', { name: 'Remove Evening Mix from favorites' }).click();
+    await page.getByRole('button', { name: 'Add Evening Mix to favorites' }).waitFor();
+    expect(await favorites()).toEqual([]);
+
+    await page.getByRole('button', { name: 'Play all: Evening Mix' }).waitFor();
+    await page.getByRole('button', { name: 'Add all to the queue: Evening Mix' }).waitFor();
+    await screenshot(page, 'discover-04-playlist');
+  });
+
+  it("opens an album's page from the search results, and the search is kept when coming back", async () => {
+    await searchNetease();
+    await page.getByRole('tab', { name: 'Albums (2)' }).click();
+    await page.locator('#result-panel').getByRole('link', { name: 'Harbour Lights' }).click();
+    await page.getByRole('heading', { name: 'Harbour Lights', level: 1 }).waitFor();
+    await page
+      .locator('.collection-text')
+      .getByText(/^River Lane/)
+      .waitFor();
+    await expect
+      .poll(() => page.locator('.song-row .song-title').allTextContents())
+      .toEqual(['Paper Boats', 'Late Track']);
+    await page.getByRole('button', { name: 'Play all: Harbour Lights' }).waitFor();
+    // Favorites hold playlists only.
+    expect(await page.getByRole('button', { name: /favorites/ }).count()).toBe(0);
+    await screenshot(page, 'discover-05-album');
+    // Back on the music page the search is still there, on the tab it was left on.
+    await page.getByRole('link', { name: 'Back to the music page' }).click();
+    await page.getByRole('tab', { name: 'Albums (2)', selected: true }).waitFor();
+    await page.locator('#result-panel').getByRole('link', { name: 'Harbour Lights' }).click();
+  });
+});
+
+describe('lyrics', () => {
+  it("jumps to a lyrics line's time when it is clicked", async () => {
+    netease.answer('/weapi/song/enhance/player/url/v1', {
+      code: 200,
+      data: [
+        {
+          id: PAPER_BOATS,
+          url: `${cdn.baseUrl}tone.mp3?id=${PAPER_BOATS}`,
+          code: 200,
+          fee: 8,
+          freeTrialInfo: null,
+        },
+      ],
+    });
+    // On the album's page: play all replaces the queue with its songs, Paper Boats first.
+    await page.getByRole('button', { name: 'Play all: Harbour Lights' }).click();
+    await page.getByText(/Now playing: Paper Boats/).waitFor();
+    await page.goto(`${ui.baseUrl}/player/${botId}`);
+    await page.getByRole('tab', { name: 'Lyrics' }).click();
+    const line = page.getByRole('button', { name: /^漂向远方的港口/ });
+    await line.waitFor();
+    const status = async () =>
+      (await admin.api.GET('/api/player/{botId}/queue', { params: { path: { botId } } })).data!.status;
+    await expect.poll(async () => (await status()).playing, { timeout: 15_000 }).toBe(true);
+    expect((await status()).elapsed).toBeLessThan(15);
+    await line.click();
+    // The line starts at 00:17.25; the bot reports the seek offset plus what it has played since.
+    await expect
+      .poll(async () => (await status()).elapsed, { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(17.25);
+    expect((await status()).elapsed).toBeLessThan(30);
+    await expect.poll(() => line.getAttribute('aria-current')).toBe('true');
+    await screenshot(page, 'discover-06-lyrics');
+
+    const found: string[] = [];
+    for (const theme of ['light', 'dark']) {
+      await page.evaluate((value) => localStorage.setItem('tsmb.theme', value), theme);
+      for (const path of [`/player/${botId}`, '/music/album/music_a/150000001']) {
+        await page.goto(`${ui.baseUrl}${path}`);
+        await page.locator('h1').first().waitFor();
+        if (path.startsWith('/player')) {
+          await page.getByRole('tab', { name: 'Lyrics' }).click();
+          await line.waitFor();
+        } else {
+          await page.locator('.song-row').first().waitFor();
+        }
+        for (const v of await seriousViolations(page))
+          found.push(`${theme} ${path}: ${v.id} (${v.help}) ${JSON.stringify(v.nodes.slice(0, 3))}`);
+      }
+    }
+    expect(found).toEqual([]);
+  }, 40_000);
+});
