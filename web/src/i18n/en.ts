@@ -154,7 +154,7 @@ export const en = {
   'music.play': 'Play',
   'music.playNext': 'Play next',
   'music.add': 'Add to the queue',
-  'music.songCount': '{count} songs',
+  'music.songCount': '{count} song|{count} songs',
   'music.favorite': 'Add {name} to favorites',
   'music.favorited': '{name} is in your favorites.',
   'upload.notAllowed': 'You may not upload files.',

@@ -28,9 +28,12 @@ export function setLocale(next: Locale): void {
 }
 setLocale(locale.value);
 
-/** The text of `key` in the current locale, with `{name}` placeholders filled from `params`. */
+/**
+ * The text of `key` in the current locale, with `{name}` placeholders filled from `params`. A text
+ * written `one|other` is a plural: the first form when `params.count` is 1, the second otherwise.
+ */
 export function t(key: MessageKey, params: Record<string, string | number> = {}): string {
-  return catalogs[locale.value][key].replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in params ? String(params[name]) : whole,
-  );
+  const forms = catalogs[locale.value][key].split('|');
+  const text = (params.count === 1 ? forms[0] : forms.at(-1)) ?? '';
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
