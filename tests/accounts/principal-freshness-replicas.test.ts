@@ -5,17 +5,14 @@
  * capability or grant change, a deleted user, and guest mode switched, re-scoped or switched off.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient } from '../../openapi/client';
-import { migrateDb, openDb } from '../../shared/db/client';
-import { bots } from '../../shared/db/schema';
 import { PASSWORD, uniqueName } from '../helpers/accounts';
-import { CookieJar } from '../helpers/cookie-jar';
+import { botRow } from '../helpers/bot-row';
+import { CookieJar, sendingCookies } from '../helpers/cookie-jar';
 import { type NatsServerHandle, startNatsServer } from '../helpers/nats-server';
-import { type RunningService, runService } from '../helpers/run-service';
+import { preparedDataDir, type RunningService, runService } from '../helpers/run-service';
 
 let nats: NatsServerHandle;
 let apiA: RunningService;
@@ -24,21 +21,7 @@ let dataDir: string;
 const [botOne, botTwo] = [randomUUID(), randomUUID()];
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'tsmb-replicas-'));
-  // Migrated up front, so the two processes do not race to apply the migrations.
-  const db = openDb({ url: `file:${join(dataDir, 'bot.db')}` });
-  await migrateDb(db);
-  const now = new Date();
-  const bot = (id: string, name: string) => ({
-    id,
-    name,
-    serverAddress: '127.0.0.1',
-    nickname: name,
-    createdAt: now,
-    updatedAt: now,
-  });
-  await db.insert(bots).values([bot(botOne, 'One'), bot(botTwo, 'Two')]);
-  db.$client.close();
+  dataDir = await preparedDataDir('tsmb-replicas-', [botRow(botOne, 'One'), botRow(botTwo, 'Two')]);
   nats = await startNatsServer();
   // Behind a "trusted proxy" each test browser has its own address, so logins stay under the limit.
   const env = { DATA_DIR: dataDir, NATS_URL: nats.url, TRUST_PROXY: '1', LOG_LEVEL: 'warn' };
@@ -69,13 +52,7 @@ function caller(headers: Record<string, string> = {}): Caller {
     createApiClient({
       baseUrl: service.baseUrl,
       headers: { 'x-forwarded-for': address, ...headers },
-      fetch: async (request) => {
-        const cookie = jar.header();
-        if (cookie) request.headers.set('cookie', cookie);
-        const response = await fetch(request);
-        jar.store(response);
-        return response;
-      },
+      fetch: sendingCookies(jar, fetch),
     });
   return { a: client(apiA), b: client(apiB), jar };
 }

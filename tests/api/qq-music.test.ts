@@ -3,21 +3,16 @@
  * mapped songs, a platform failure is a 502 (never a 500), and a playlist on a disconnected bot is
  * refused before the queue changes.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { receipts } from '../../shared/receipts';
 import { insertBot, type Session, withAdminApp } from '../helpers/accounts';
 import { failedWith, useQqMusicApi } from '../helpers/qq-music-api';
-import type { TestApp } from '../helpers/test-app';
 
 const api = useQqMusicApi();
-let t: TestApp;
 let admin: Session;
 let botId: string;
-withAdminApp((app, session) => {
-  t = app;
+withAdminApp(async (t, session) => {
   admin = session;
-});
-beforeAll(async () => {
   botId = await insertBot(t);
 });
 

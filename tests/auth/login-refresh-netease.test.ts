@@ -9,10 +9,9 @@ import { refreshNeteaseLogin } from '../../shared/sources/netease/netease-login-
 import { useNeteaseRefreshApi } from '../helpers/netease-refresh-api';
 
 const SECRET = vi.hoisted(() => 'PinnedRefresh016');
-vi.mock(import('../../shared/sources/netease/weapi'), async (importOriginal) => {
-  const real = await importOriginal();
-  return { ...real, weapi: (payload: object) => real.weapi(payload, SECRET) };
-});
+vi.mock(import('../../shared/sources/netease/weapi'), async (importOriginal) =>
+  (await import('../helpers/weapi-pin')).weapiPinnedTo(SECRET, await importOriginal()),
+);
 
 const netease = useNeteaseRefreshApi(SECRET);
 const STORED = 'MUSIC_U=old_music_u; __csrf=oldcsrf; NMTID=00Ofixture-nmtid; os=pc';

@@ -20,21 +20,14 @@ import { useBilibiliRefreshApi } from '../helpers/bilibili-refresh-api';
 import { useKugouRefreshApi } from '../helpers/kugou-refresh-api';
 import { useNeteaseRefreshApi } from '../helpers/netease-refresh-api';
 
-const logLines = vi.hoisted(() => {
-  process.env.LOG_LEVEL = 'trace';
-  return [] as string[];
-});
-vi.mock(import('pino'), async (importOriginal) => {
-  const real = await importOriginal();
-  const sink = { write: (line: string) => void logLines.push(line) };
-  const pino = ((options: Parameters<typeof real.pino>[0]) => real.pino(options, sink)) as typeof real.pino;
-  return { ...real, pino, default: pino };
-});
+const logLines = vi.hoisted((): string[] => []);
+vi.mock(import('pino'), async (importOriginal) =>
+  (await import('../helpers/log-capture')).pinoAtTraceInto(logLines, await importOriginal()),
+);
 const SECRET = vi.hoisted(() => 'PinnedRefresh016');
-vi.mock(import('../../shared/sources/netease/weapi'), async (importOriginal) => {
-  const real = await importOriginal();
-  return { ...real, weapi: (payload: object) => real.weapi(payload, SECRET) };
-});
+vi.mock(import('../../shared/sources/netease/weapi'), async (importOriginal) =>
+  (await import('../helpers/weapi-pin')).weapiPinnedTo(SECRET, await importOriginal()),
+);
 
 const netease = useNeteaseRefreshApi(SECRET);
 const kugou = useKugouRefreshApi();

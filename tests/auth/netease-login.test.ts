@@ -14,10 +14,9 @@ import { LISTENER, useNeteaseLoginApi } from '../helpers/netease-login-api';
 import type { TestApp } from '../helpers/test-app';
 
 const SECRET = vi.hoisted(() => 'PinnedLoginKey16');
-vi.mock(import('../../shared/sources/netease/weapi'), async (importOriginal) => {
-  const real = await importOriginal();
-  return { ...real, weapi: (payload: object) => real.weapi(payload, SECRET) };
-});
+vi.mock(import('../../shared/sources/netease/weapi'), async (importOriginal) =>
+  (await import('../helpers/weapi-pin')).weapiPinnedTo(SECRET, await importOriginal()),
+);
 
 /** The account-check path answers HTTP 500 while this is set: NetEase cannot be reached. */
 let neteaseDown = false;

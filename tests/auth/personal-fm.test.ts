@@ -4,23 +4,21 @@
  * radio with that account's cookie; another member's FM, and chat `!fm`, use the shared login.
  * The radio's song URLs point at a loopback tone server so the bot really plays.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { platformAccounts } from '../../shared/db/schema';
 import { cookieValues } from '../../shared/sources/http/cookies';
 import { createMember, type Session } from '../helpers/accounts';
-import { type AudioCdn, startAudioCdn } from '../helpers/audio-cdn';
 import { chatFor } from '../helpers/chat';
 import { fmSongUrls } from '../helpers/fm-song-urls';
 import { useNeteaseApi } from '../helpers/netease-api';
 import { LISTENER, useNeteaseLoginApi } from '../helpers/netease-login-api';
 import type { TestApp } from '../helpers/test-app';
-import { startVoiceApp, type VoiceApp } from '../helpers/voice-app';
+import { useVoicePlayback } from '../helpers/voice-app';
 
 const SECRET = vi.hoisted(() => 'PinnedFmLinking1');
-vi.mock(import('../../shared/sources/netease/weapi'), async (importOriginal) => {
-  const real = await importOriginal();
-  return { ...real, weapi: (payload: object) => real.weapi(payload, SECRET) };
-});
+vi.mock(import('../../shared/sources/netease/weapi'), async (importOriginal) =>
+  (await import('../helpers/weapi-pin')).weapiPinnedTo(SECRET, await importOriginal()),
+);
 
 // The login stand-in first: the data stand-in's catch-all would otherwise take the login paths.
 const login = useNeteaseLoginApi(SECRET);
@@ -31,27 +29,19 @@ let admin: Session;
 let alice: Session;
 let bob: Session;
 let botId: string;
-let app: VoiceApp;
-let cdn: AudioCdn;
+const playback = useVoicePlayback({ name: 'Linked FM', nickname: 'Linked FM Bot' });
 
 beforeAll(async () => {
-  cdn = await startAudioCdn();
-  app = await startVoiceApp({ name: 'Linked FM', nickname: 'Linked FM Bot' });
-  ({ t, admin, botId } = app);
+  ({ t, admin, botId } = playback.app);
   await t.db
     .insert(platformAccounts)
     .values({ platform: 'music_a', credential: SHARED_COOKIE, updatedAt: new Date() });
   alice = await createMember(t, admin, { capabilities: ['player.control'], bots: 'all' });
   bob = await createMember(t, admin, { capabilities: ['player.control'], bots: 'all' });
-}, 60_000);
-
-afterAll(async () => {
-  await app?.close();
-  await cdn?.close();
 });
 
 function answerSongUrls() {
-  api.answer('/weapi/song/enhance/player/url/v1', fmSongUrls(cdn.baseUrl));
+  api.answer('/weapi/song/enhance/player/url/v1', fmSongUrls(playback.cdn.baseUrl));
 }
 
 /** The MUSIC_U of each radio request, in order. */
@@ -80,7 +70,7 @@ describe("FM as the caller's linked account", () => {
     const aliceFm = await fm(alice);
     expect(aliceFm.data).toMatchObject({ ok: true });
     expect(radioLogins()).toEqual(['alice_own_account']);
-    await expect.poll(() => cdn.requests.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(() => playback.cdn.requests.length, { timeout: 15_000 }).toBeGreaterThan(0);
 
     answerSongUrls();
     expect((await fm(bob)).data).toMatchObject({ ok: true });

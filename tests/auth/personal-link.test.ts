@@ -10,10 +10,9 @@ import { LISTENER, useNeteaseLoginApi } from '../helpers/netease-login-api';
 import type { TestApp } from '../helpers/test-app';
 
 const SECRET = vi.hoisted(() => 'PinnedPersonal16');
-vi.mock(import('../../shared/sources/netease/weapi'), async (importOriginal) => {
-  const real = await importOriginal();
-  return { ...real, weapi: (payload: object) => real.weapi(payload, SECRET) };
-});
+vi.mock(import('../../shared/sources/netease/weapi'), async (importOriginal) =>
+  (await import('../helpers/weapi-pin')).weapiPinnedTo(SECRET, await importOriginal()),
+);
 
 const netease = useNeteaseLoginApi(SECRET);
 let t: TestApp;

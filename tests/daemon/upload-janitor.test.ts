@@ -17,6 +17,7 @@ import type { Song } from '../../shared/domain/schemas';
 import { logger } from '../../shared/logger';
 import { UPLOADS_DIR } from '../../shared/sources/local/local-source';
 import { markUploadPlayed } from '../../shared/sources/local/upload-retention';
+import { botRow } from '../helpers/bot-row';
 import { addToneUpload } from '../helpers/tone-uploads';
 
 let dataDir: string;
@@ -34,15 +35,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'janitor-'));
   db = openDb({ url: `file:${join(dataDir, 'bot.db')}` });
   await migrateDb(db);
-  const now = new Date();
-  await db.insert(bots).values({
-    id: 'own',
-    name: 'own',
-    serverAddress: '127.0.0.1',
-    nickname: 'own',
-    createdAt: now,
-    updatedAt: now,
-  });
+  await db.insert(bots).values(botRow('own', 'own'));
   janitor = new UploadJanitor({
     db,
     bus,
@@ -73,15 +66,7 @@ describe('upload janitor', () => {
   });
 
   it("asks other daemons' bots over the bus, and deletes nothing when one does not answer", async () => {
-    const now = new Date();
-    await db.insert(bots).values({
-      id: 'remote',
-      name: 'remote',
-      serverAddress: '127.0.0.1',
-      nickname: 'r',
-      createdAt: now,
-      updatedAt: now,
-    });
+    await db.insert(bots).values(botRow('remote', 'remote', 'r'));
     const song = await addToneUpload(db, dataDir, 'remote', [{ frequencyHz: 440, seconds: 1 }]);
     await markUploadPlayed(db, song.id);
     const status = {

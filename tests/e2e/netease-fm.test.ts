@@ -5,47 +5,34 @@
  * service principal has no link), and ffmpeg's request to the tone server proves the URL and NetEase's
  * headers reach the decoder.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { personalLinks, platformAccounts } from '../../shared/db/schema';
 import { receipts } from '../../shared/receipts';
 import type { Session } from '../helpers/accounts';
-import { type AudioCdn, startAudioCdn } from '../helpers/audio-cdn';
 import { chatFor } from '../helpers/chat';
 import { FM_IDS, fmSongUrls } from '../helpers/fm-song-urls';
 import { useNeteaseApi } from '../helpers/netease-api';
 import type { TestApp } from '../helpers/test-app';
-import { startVoiceApp, type VoiceApp } from '../helpers/voice-app';
+import { useVoicePlayback } from '../helpers/voice-app';
 
 const api = useNeteaseApi();
 const SHARED_COOKIE = 'MUSIC_U=shared_bot_login; __csrf=sharedcsrf';
 const PERSONAL_COOKIE = 'MUSIC_U=admins_own_account; __csrf=personalcsrf';
 const RADIO = '/weapi/v1/radio/get';
+const playback = useVoicePlayback({ name: 'NetEase', nickname: 'FM Bot' });
 let t: TestApp;
 let admin: Session;
 let botId: string;
-let app: VoiceApp;
-let cdn: AudioCdn;
-let audioBase: string;
-let audioRequests: AudioCdn['requests'];
 
 beforeAll(async () => {
-  cdn = await startAudioCdn();
-  audioBase = cdn.baseUrl;
-  audioRequests = cdn.requests;
-  app = await startVoiceApp({ name: 'NetEase', nickname: 'FM Bot' });
-  ({ t, admin, botId } = app);
+  ({ t, admin, botId } = playback.app);
   await t.db
     .insert(platformAccounts)
     .values({ platform: 'music_a', credential: SHARED_COOKIE, updatedAt: new Date() });
-}, 60_000);
-
-afterAll(async () => {
-  await app?.close();
-  await cdn?.close();
 });
 
 function answerSongUrls() {
-  api.answer('/weapi/song/enhance/player/url/v1', fmSongUrls(audioBase));
+  api.answer('/weapi/song/enhance/player/url/v1', fmSongUrls(playback.cdn.baseUrl));
 }
 
 const bot = () => ({ params: { path: { botId } } });
@@ -66,9 +53,9 @@ describe('personal FM on a connected bot', () => {
     expect(fm.data).toEqual({ ok: true, message: loadedFm });
     expect(radioCookies()).toEqual([SHARED_COOKIE]);
 
-    await expect.poll(() => audioRequests.length, { timeout: 15_000 }).toBeGreaterThan(0);
-    expect(audioRequests[0]!.url).toBe(`/tone.mp3?id=${FM_IDS[0]}`);
-    expect(audioRequests[0]!.headers).toMatchObject({
+    await expect.poll(() => playback.cdn.requests.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(playback.cdn.requests[0]!.url).toBe(`/tone.mp3?id=${FM_IDS[0]}`);
+    expect(playback.cdn.requests[0]!.headers).toMatchObject({
       referer: 'https://music.163.com/',
       'user-agent': expect.stringContaining('Mozilla/5.0'),
       cookie: SHARED_COOKIE,

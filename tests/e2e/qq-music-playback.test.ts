@@ -4,34 +4,21 @@
  * that URL, so the request the server sees proves the URL and QQ Music's headers reach the decoder.
  */
 import { HttpResponse } from 'msw';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { receipts } from '../../shared/receipts';
 import type { Session } from '../helpers/accounts';
-import { type AudioCdn, startAudioCdn } from '../helpers/audio-cdn';
 import { chatFor } from '../helpers/chat';
 import { qqFixture, useQqMusicApi } from '../helpers/qq-music-api';
-import { startVoiceApp, type VoiceApp } from '../helpers/voice-app';
+import { useVoicePlayback } from '../helpers/voice-app';
 
 const api = useQqMusicApi();
 const SONG_ID = '0039MnYb0qxYhV';
+const playback = useVoicePlayback({ name: 'QQ', nickname: 'QQ Bot' });
 let admin: Session;
 let botId: string;
-let app: VoiceApp;
-let cdn: AudioCdn;
-let audioBase: string;
-let audioRequests: AudioCdn['requests'];
 
-beforeAll(async () => {
-  cdn = await startAudioCdn();
-  audioBase = cdn.baseUrl;
-  audioRequests = cdn.requests;
-  app = await startVoiceApp({ name: 'QQ', nickname: 'QQ Bot' });
-  ({ admin, botId } = app);
-}, 60_000);
-
-afterAll(async () => {
-  await app?.close();
-  await cdn?.close();
+beforeAll(() => {
+  ({ admin, botId } = playback.app);
 });
 
 /** Answers for playing any fixture song: its details and a vkey path on the loopback CDN. */
@@ -43,7 +30,7 @@ function answerPlayback(): void {
       code: 0,
       req_0: {
         code: 0,
-        data: { sip: [audioBase], midurlinfo: [{ filename, purl: 'tone.mp3?vkey=E2EKEY' }] },
+        data: { sip: [playback.cdn.baseUrl], midurlinfo: [{ filename, purl: 'tone.mp3?vkey=E2EKEY' }] },
       },
     });
   });
@@ -63,7 +50,7 @@ function answerPlayback(): void {
 describe('a music_b song on a connected bot', () => {
   it('streams the vkey URL with the Referer and User-Agent QQ Music wants', async () => {
     const vkey = qqFixture('vkey') as { req_0: { data: { sip: string[]; midurlinfo: { purl: string }[] } } };
-    vkey.req_0.data.sip = [audioBase];
+    vkey.req_0.data.sip = [playback.cdn.baseUrl];
     vkey.req_0.data.midurlinfo[0]!.purl = 'tone.mp3?vkey=E2EKEY&fromtag=66';
     api.answer('vkey.GetVkeyServer.CgiGetVkey', vkey);
 
@@ -79,9 +66,9 @@ describe('a music_b song on a connected bot', () => {
     });
     expect(played.response.status).toBe(200);
 
-    await expect.poll(() => audioRequests.length, { timeout: 15_000 }).toBeGreaterThan(0);
-    expect(audioRequests[0]!.url).toBe('/tone.mp3?vkey=E2EKEY&fromtag=66');
-    expect(audioRequests[0]!.headers).toMatchObject({
+    await expect.poll(() => playback.cdn.requests.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(playback.cdn.requests[0]!.url).toBe('/tone.mp3?vkey=E2EKEY&fromtag=66');
+    expect(playback.cdn.requests[0]!.headers).toMatchObject({
       referer: 'https://y.qq.com/',
       'user-agent': expect.stringContaining('Mozilla/5.0'),
     });
@@ -114,7 +101,7 @@ describe('a music_b song on a connected bot', () => {
 
   it('answers !playlist and !album with the REST receipts', async () => {
     answerPlayback();
-    const chat = chatFor(app.t, botId);
+    const chat = chatFor(playback.app.t, botId);
     const path = { params: { path: { botId } } };
     const restPlaylist = await admin.api.POST('/api/player/{botId}/play-playlist', {
       ...path,

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { ApiClient } from '../../openapi/client';
 import { bots } from '../../shared/db/schema';
+import { botRow } from './bot-row';
 import type { CookieJar } from './cookie-jar';
 import { startTestApp, type TestApp, type TestAppOptions } from './test-app';
 
@@ -66,15 +67,7 @@ export async function createKey(session: Session, name = 'test key'): Promise<st
 /** Inserts a bot row and tells the daemon, as bot creation will. */
 export async function insertBot(t: TestApp, name = uniqueName('bot')): Promise<string> {
   const id = randomUUID();
-  const now = new Date();
-  await t.db.insert(bots).values({
-    id,
-    name,
-    serverAddress: '127.0.0.1',
-    nickname: name,
-    createdAt: now,
-    updatedAt: now,
-  });
+  await t.db.insert(bots).values(botRow(id, name));
   t.bus.publish('bots.events', { type: 'botCreated', botId: id });
   await new Promise((r) => setTimeout(r, 20));
   return id;
@@ -82,13 +75,17 @@ export async function insertBot(t: TestApp, name = uniqueName('bot')): Promise<s
 
 /**
  * One app per test file with its first admin signed in: registers the set-up and tear-down hooks and
- * hands both to `ready` once they exist.
+ * hands both to `ready` once they exist (the file's tests start once `ready` has finished, so it may
+ * also add what they all share, e.g. a bot).
  */
-export function withAdminApp(ready: (t: TestApp, admin: Session) => void, options?: TestAppOptions): void {
+export function withAdminApp(
+  ready: (t: TestApp, admin: Session) => void | Promise<void>,
+  options?: TestAppOptions,
+): void {
   let app: TestApp | undefined;
   beforeAll(async () => {
     app = await startTestApp(options);
-    ready(app, await setupAdmin(app));
+    await ready(app, await setupAdmin(app));
   });
   afterAll(() => app?.close());
 }

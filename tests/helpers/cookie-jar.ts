@@ -28,3 +28,17 @@ export class CookieJar {
     }
   }
 }
+
+/** `send` as a browser calls it for one site: each request carries the jar's cookies, each answer's go in. */
+export function sendingCookies(
+  jar: CookieJar | undefined,
+  send: (request: Request) => Promise<Response>,
+): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const cookie = jar?.header();
+    if (cookie) request.headers.set('cookie', cookie);
+    const response = await send(request);
+    jar?.store(response);
+    return response;
+  };
+}

@@ -381,3 +381,9 @@ export function useJellyfinSettings(login: StoredSettings['jellyfin']) {
       }),
   };
 }
+
+/** The stand-in server and settings that log in as alice: the set-up of the adapter's own tests. */
+export const useJellyfinAsAlice = () => ({
+  api: useJellyfinApi(),
+  jellyfin: useJellyfinSettings(ALICE_LOGIN),
+});

@@ -9,12 +9,11 @@
  * Shapes from Binaryify/NeteaseCloudMusicApi (util/request.js, util/crypto.js, module/*.js); see
  * tests/fixtures/netease/README.md.
  */
-import { createDecipheriv } from 'node:crypto';
 import { HttpResponse, http } from 'msw';
 import { NETEASE_ORIGIN } from '../../shared/sources/netease/netease-client';
-import { IV, PRESET_KEY } from '../../shared/sources/netease/weapi';
 import { useMswServer } from './msw-server';
 import { readFixture, usePlatformStub } from './platform-stub';
+import { isWeapiForm, readWeapiPayload } from './weapi-form';
 
 export interface NeteaseRequest {
   path: string;
@@ -43,21 +42,6 @@ const DEFAULT_ANSWERS: [RegExp, string][] = [
   [/^\/weapi\/user\/playlist$/, 'user-playlist'],
 ];
 
-const isWeapiForm = (form: URLSearchParams) =>
-  [...form.keys()].sort().join() === 'encSecKey,params' &&
-  /^[A-Za-z0-9+/]+={0,2}$/.test(form.get('params') ?? '') &&
-  /^[0-9a-f]{256}$/.test(form.get('encSecKey') ?? '');
-
-function aesDecrypt(base64: string, key: string): string {
-  const decipher = createDecipheriv('aes-128-cbc', Buffer.from(key), Buffer.from(IV));
-  return Buffer.concat([decipher.update(Buffer.from(base64, 'base64')), decipher.final()]).toString('utf8');
-}
-
-/** Undoes both AES layers: the pinned secret outside, the preset key inside. */
-function readPayload(params: string, secret: string): Record<string, unknown> {
-  return JSON.parse(aesDecrypt(aesDecrypt(params, secret), PRESET_KEY));
-}
-
 export function useNeteaseApi(options: { weapiSecret?: string } = {}) {
   const stub = usePlatformStub<NeteaseRequest>();
   useMswServer(
@@ -76,7 +60,7 @@ export function useNeteaseApi(options: { weapiSecret?: string } = {}) {
         cookie: request.headers.get('cookie'),
         referer: request.headers.get('referer'),
         userAgent: request.headers.get('user-agent'),
-        ...(options.weapiSecret && { payload: readPayload(form.get('params')!, options.weapiSecret) }),
+        ...(options.weapiSecret && { payload: readWeapiPayload(form, options.weapiSecret) }),
       };
       stub.requests.push(asked);
       return stub.reply(pathname, asked, () => {

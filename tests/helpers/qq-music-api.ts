@@ -10,6 +10,7 @@
  */
 import { HttpResponse, http } from 'msw';
 import { z } from 'zod';
+import type { Playlist } from '../../shared/domain/schemas';
 import { MUSICU_URL } from '../../shared/sources/qq-music/musicu-client';
 import { useMswServer } from './msw-server';
 import { readFixture, usePlatformStub } from './platform-stub';
@@ -23,6 +24,18 @@ export type MusicuRequest = z.infer<typeof MusicuRequestSchema> & { cookie: stri
 /** A fixture as the JSON body of an answer. */
 const answerFixture = (name: string) => readFixture<Record<string, unknown>>('qq-music', name);
 export const qqFixture = (name: string): unknown => answerFixture(name);
+
+/**
+ * The fixtures' "Rainy Evenings" playlist (a playlist search hit, and one the login's account
+ * collected), as the catalog maps it.
+ */
+export const RAINY_EVENINGS: Playlist = {
+  id: '8100000001',
+  name: 'Rainy Evenings',
+  coverUrl: 'http://qpic.y.qq.com/music_cover/FixtureCoverRain/300?n=1',
+  songCount: 30,
+  platform: 'music_b',
+};
 
 /** `DoSearchForQQMusicDesktop` answers per `search_type`: songs, albums, playlists. */
 const SEARCH_ANSWERS: Record<number, string> = { 0: 'search', 2: 'search-albums', 3: 'search-playlists' };

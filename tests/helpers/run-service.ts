@@ -1,8 +1,14 @@
 /**
- * Runs the service the way a user does (`make run`) in its own process group, waits until it answers
- * /api/health, and stops the whole group afterwards.
+ * Runs the service the way a user does (`make run`, or one process's own `node` entry) in its own
+ * process group, waits until it answers /api/health, and stops the whole group afterwards; and
+ * prepares the DATA_DIR such processes share.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { migrateDb, openDb } from '../../shared/db/client';
+import { bots } from '../../shared/db/schema';
 import { freePort } from './free-port';
 
 export interface RunningService {
@@ -39,6 +45,35 @@ export async function runService(
   }
   await service.stop();
   throw new Error(`service did not answer /api/health within 60 s:\n${output}`);
+}
+
+/**
+ * Starts the daemon's own entry (`daemon/main.ts`) in its own process group. It has no HTTP port: it
+ * is ready when the api gets an answer through it.
+ */
+export function runDaemon(env: Record<string, string>): RunningService {
+  const child = spawn('npx', ['tsx', 'daemon/main.ts'], {
+    env: { ...process.env, ...env, VITEST: '' },
+    stdio: 'ignore',
+    detached: true,
+  });
+  return { baseUrl: '', output: () => '', stop: () => stopGroup(child) };
+}
+
+/**
+ * A fresh DATA_DIR (named `<prefix>…` in the temp folder) whose database is migrated and holds these
+ * bot rows. Migrated up front, so processes started on it together do not race to apply the migrations.
+ */
+export async function preparedDataDir(
+  prefix: string,
+  botRows: (typeof bots.$inferInsert)[] = [],
+): Promise<string> {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  const db = openDb({ url: `file:${join(dataDir, 'bot.db')}` });
+  await migrateDb(db);
+  if (botRows.length > 0) await db.insert(bots).values(botRows);
+  db.$client.close();
+  return dataDir;
 }
 
 function stopGroup(child: ChildProcess): Promise<void> {

@@ -16,7 +16,7 @@ import type { Bus } from '../../shared/bus/bus';
 import { InProcessBus } from '../../shared/bus/in-process-bus';
 import { type AppConfig, loadConfig } from '../../shared/config';
 import { type Db, migrateDb, openDb } from '../../shared/db/client';
-import { CookieJar } from './cookie-jar';
+import { CookieJar, sendingCookies } from './cookie-jar';
 
 export const TEST_ORIGIN = 'http://bot.test';
 
@@ -80,13 +80,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const { app } = built;
   let server: RunningServer | undefined;
 
-  const fetch = async (request: Request, jar?: CookieJar): Promise<Response> => {
-    const cookie = jar?.header();
-    if (cookie) request.headers.set('cookie', cookie);
-    const response = await app.fetch(request);
-    jar?.store(response);
-    return response;
-  };
+  const fetch = (request: Request, jar?: CookieJar): Promise<Response> =>
+    sendingCookies(jar, async (r) => app.fetch(r))(request);
   let browsers = 0;
   const client = (headers: Record<string, string> = {}, jar?: CookieJar) =>
     createApiClient({ baseUrl: TEST_ORIGIN, headers, fetch: (request) => fetch(request, jar) });

@@ -2,9 +2,11 @@
  * The real app and daemon next to a fresh TS3 test server, with the first admin signed in and one bot
  * pointed at the server (not started): the set-up of every REST test that needs a voice connection.
  */
+import { afterAll, beforeAll } from 'vitest';
 import { parseLicenseRoot } from '../../daemon/ts3';
 import { Ts3TestServer } from '../ts3-server/ts3-test-server';
 import { type Session, setupAdmin } from './accounts';
+import { type AudioCdn, startAudioCdn } from './audio-cdn';
 import { startTestApp, type TestApp } from './test-app';
 
 export interface VoiceApp {
@@ -33,6 +35,41 @@ export async function startVoiceApp(bot: { name: string; nickname: string }): Pr
     async close() {
       await t.close();
       await server.close();
+    },
+  };
+}
+
+/** A voice app and the loopback audio CDN serving the platform songs its bot plays. */
+export interface VoicePlayback {
+  readonly app: VoiceApp;
+  readonly cdn: AudioCdn;
+}
+
+/**
+ * Starts a voice app and an audio CDN before a test file's tests and closes both after. Registered
+ * at the file's top, its hook runs before the file's own `beforeAll`, which may read both.
+ */
+export function useVoicePlayback(bot: { name: string; nickname: string }): VoicePlayback {
+  let app: VoiceApp | undefined;
+  let cdn: AudioCdn | undefined;
+  const started = <T>(value: T | undefined): T => {
+    if (!value) throw new Error('the voice app and audio CDN start in beforeAll');
+    return value;
+  };
+  beforeAll(async () => {
+    cdn = await startAudioCdn();
+    app = await startVoiceApp(bot);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await cdn?.close();
+  });
+  return {
+    get app() {
+      return started(app);
+    },
+    get cdn() {
+      return started(cdn);
     },
   };
 }

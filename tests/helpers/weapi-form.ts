@@ -1,7 +1,7 @@
 /**
  * Reads a NetEase weapi form the way NetEase does: exactly `params` (base64) and `encSecKey` (256 hex
  * digits). The payload's AES key is RSA-encrypted for NetEase, so it can only be read when the test
- * file pins weapi's random secret (`vi.mock` of weapi.ts with a fixed secret, passed here).
+ * file pins weapi's random secret (tests/helpers/weapi-pin.ts; the same secret is passed here).
  */
 import { createDecipheriv } from 'node:crypto';
 import { IV, PRESET_KEY } from '../../shared/sources/netease/weapi';

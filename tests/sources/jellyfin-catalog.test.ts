@@ -7,37 +7,26 @@ import { describe, expect, it } from 'vitest';
 import type { Song } from '../../shared/domain/schemas';
 import { JellyfinCatalog } from '../../shared/sources/jellyfin/jellyfin-catalog';
 import { lyricsToLrc } from '../../shared/sources/jellyfin/jellyfin-lyrics';
-import {
-  ALICE,
-  ALICE_LOGIN,
-  JELLYFIN_URL,
-  useJellyfinApi,
-  useJellyfinSettings,
-} from '../helpers/jellyfin-api';
+import { ALICE, JELLYFIN_URL, useJellyfinAsAlice } from '../helpers/jellyfin-api';
 
-const api = useJellyfinApi();
-const jellyfin = useJellyfinSettings(ALICE_LOGIN);
+const { api, jellyfin } = useJellyfinAsAlice();
 const catalog = new JellyfinCatalog(jellyfin.newClient());
 
-const LANTERN: Song = {
-  id: 'c0000000000000000000000000000001',
-  name: 'Lantern Song',
+const HARBOUR_ALBUM_ID = 'a1b00000000000000000000000000001';
+const primaryImage = (itemId: string) => `${JELLYFIN_URL}/Items/${itemId}/Images/Primary`;
+/** A song of the library's Harbour Lights album, with the picture of `pictureOf` (itself or the album). */
+const harbourLightsSong = (id: string, name: string, duration: number, pictureOf = id): Song => ({
+  id,
+  name,
   artist: 'The Quiet Coast',
   album: 'Harbour Lights',
-  duration: 214,
-  coverUrl: `${JELLYFIN_URL}/Items/c0000000000000000000000000000001/Images/Primary`,
+  duration,
+  coverUrl: primaryImage(pictureOf),
   platform: 'library_a',
-};
-const TIDE: Song = {
-  id: 'c0000000000000000000000000000002',
-  name: 'Tide Tables',
-  artist: 'The Quiet Coast',
-  album: 'Harbour Lights',
-  duration: 187,
-  // No picture of its own: the album's.
-  coverUrl: `${JELLYFIN_URL}/Items/a1b00000000000000000000000000001/Images/Primary`,
-  platform: 'library_a',
-};
+});
+const LANTERN = harbourLightsSong('c0000000000000000000000000000001', 'Lantern Song', 214);
+// No picture of its own: the album's.
+const TIDE = harbourLightsSong('c0000000000000000000000000000002', 'Tide Tables', 187, HARBOUR_ALBUM_ID);
 const FERRY: Song = {
   id: 'c0000000000000000000000000000003',
   name: 'Night Ferry',
@@ -48,10 +37,10 @@ const FERRY: Song = {
   platform: 'library_a',
 };
 const HARBOUR_ALBUM = {
-  id: 'a1b00000000000000000000000000001',
+  id: HARBOUR_ALBUM_ID,
   name: 'Harbour Lights',
   artist: 'The Quiet Coast',
-  coverUrl: `${JELLYFIN_URL}/Items/a1b00000000000000000000000000001/Images/Primary`,
+  coverUrl: primaryImage(HARBOUR_ALBUM_ID),
   songCount: 2,
   platform: 'library_a',
 };
@@ -88,7 +77,7 @@ describe('Jellyfin catalog: search', () => {
         {
           id: PLAYLIST_ID,
           name: 'Road Trip',
-          coverUrl: `${JELLYFIN_URL}/Items/${PLAYLIST_ID}/Images/Primary`,
+          coverUrl: primaryImage(PLAYLIST_ID),
           songCount: 3,
           platform: 'library_a',
         },
@@ -137,7 +126,7 @@ describe('Jellyfin catalog: songs and collections', () => {
         id: PLAYLIST_ID,
         name: 'Road Trip',
         description: 'Songs for the long drive north.',
-        coverUrl: `${JELLYFIN_URL}/Items/${PLAYLIST_ID}/Images/Primary`,
+        coverUrl: primaryImage(PLAYLIST_ID),
         songCount: 3,
       },
     });

@@ -7,16 +7,9 @@ import { describe, expect, it } from 'vitest';
 import type { Quality } from '../../shared/domain/constants';
 import { JellyfinSource } from '../../shared/sources/jellyfin/jellyfin-source';
 import type { StreamInput } from '../../shared/sources/music-source';
-import {
-  ALICE,
-  ALICE_LOGIN,
-  JELLYFIN_URL,
-  useJellyfinApi,
-  useJellyfinSettings,
-} from '../helpers/jellyfin-api';
+import { ALICE, JELLYFIN_URL, useJellyfinAsAlice } from '../helpers/jellyfin-api';
 
-const api = useJellyfinApi();
-const jellyfin = useJellyfinSettings(ALICE_LOGIN);
+const { api, jellyfin } = useJellyfinAsAlice();
 const SONG_ID = 'c0000000000000000000000000000001';
 const source = new JellyfinSource(jellyfin.newClient());
 

@@ -11,10 +11,9 @@ import { NeteaseSource } from '../../shared/sources/netease/netease-source';
 import { useNeteaseApi } from '../helpers/netease-api';
 
 const SECRET = vi.hoisted(() => 'PinnedFixture016');
-vi.mock(import('../../shared/sources/netease/weapi'), async (importOriginal) => {
-  const real = await importOriginal();
-  return { ...real, weapi: (payload: object) => real.weapi(payload, SECRET) };
-});
+vi.mock(import('../../shared/sources/netease/weapi'), async (importOriginal) =>
+  (await import('../helpers/weapi-pin')).weapiPinnedTo(SECRET, await importOriginal()),
+);
 
 const api = useNeteaseApi({ weapiSecret: SECRET });
 let login: NeteaseLogin | undefined;

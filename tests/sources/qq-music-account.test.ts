@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { MusicuClient } from '../../shared/sources/qq-music/musicu-client';
 import { COLLECTED_LIMIT, QqMusicCatalog } from '../../shared/sources/qq-music/qq-music-catalog';
 import { parseQqCookie, type QqLogin } from '../../shared/sources/qq-music/qq-music-login';
-import { failedWith, type MusicuRequest, useQqMusicApi } from '../helpers/qq-music-api';
+import { failedWith, type MusicuRequest, RAINY_EVENINGS, useQqMusicApi } from '../helpers/qq-music-api';
 
 const api = useQqMusicApi();
 const COOKIE = 'uin=o0123456789; qqmusic_key=Q_H_L_test_key';
@@ -179,13 +179,7 @@ describe("QQ Music account's playlists", () => {
           songCount: 18,
           platform: 'music_b',
         },
-        {
-          id: '8100000001',
-          name: 'Rainy Evenings',
-          coverUrl: 'http://qpic.y.qq.com/music_cover/FixtureCoverRain/300?n=1',
-          songCount: 30,
-          platform: 'music_b',
-        },
+        RAINY_EVENINGS,
       ],
     });
   });

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { MusicuClient } from '../../shared/sources/qq-music/musicu-client';
 import { QqMusicCatalog } from '../../shared/sources/qq-music/qq-music-catalog';
-import { failedWith, useQqMusicApi } from '../helpers/qq-music-api';
+import { failedWith, RAINY_EVENINGS, useQqMusicApi } from '../helpers/qq-music-api';
 
 const api = useQqMusicApi();
 const catalog = new QqMusicCatalog(new MusicuClient(async () => undefined));
@@ -67,13 +67,7 @@ describe('QQ Music album and playlist search', () => {
           songCount: 5,
           platform: 'music_b',
         },
-        {
-          id: '8100000001',
-          name: 'Rainy Evenings',
-          coverUrl: 'http://qpic.y.qq.com/music_cover/FixtureCoverRain/300?n=1',
-          songCount: 30,
-          platform: 'music_b',
-        },
+        RAINY_EVENINGS,
       ],
     });
   });

@@ -1,0 +1,23 @@
+/**
+ * Captures every line the app logs, at trace level, for tests that check no log line carries a
+ * credential. vitest hoists `vi.mock` within each file, so the test file keeps its own mock of pino
+ * and hands the real module here, importing this helper inside the factory (the factory runs before
+ * the file's own imports are ready):
+ *
+ *   const logLines = vi.hoisted((): string[] => []);
+ *   vi.mock(import('pino'), async (importOriginal) =>
+ *     (await import('../helpers/log-capture')).pinoAtTraceInto(logLines, await importOriginal()),
+ *   );
+ */
+import type * as Pino from 'pino';
+
+type PinoModule = typeof Pino;
+
+/** The pino module with every logger writing its JSON lines into `lines`, at trace level. */
+export function pinoAtTraceInto(lines: string[], real: PinoModule): PinoModule {
+  // Read by shared/logger.ts when it makes the root logger, right after it imports pino.
+  process.env.LOG_LEVEL = 'trace';
+  const sink = { write: (line: string) => void lines.push(line) };
+  const pino = ((options: Parameters<typeof real.pino>[0]) => real.pino(options, sink)) as typeof real.pino;
+  return { ...real, pino, default: pino };
+}
