@@ -39,6 +39,7 @@ import { MusicuClient } from './qq-music/musicu-client';
 import { QqMusicCatalog } from './qq-music/qq-music-catalog';
 import { qqCookieLogin } from './qq-music/qq-music-cookie-login';
 import { storedQqLogin } from './qq-music/qq-music-login';
+import { refreshQqMusicLogin } from './qq-music/qq-music-login-refresh';
 import { qqMusicQrLogin } from './qq-music/qq-music-qr-login';
 import { QqMusicSource } from './qq-music/qq-music-source';
 import type { SongCatalog } from './song-catalog';
@@ -89,7 +90,7 @@ export const PLATFORM_TABLE = {
     qualities: ['exhigh', 'standard', 'higher', 'lossless'],
     catalog: ({ db }) => new QqMusicCatalog(new MusicuClient(storedQqLogin(db))),
     source: ({ db }) => new QqMusicSource(new MusicuClient(storedQqLogin(db))),
-    login: () => ({ qr: qqMusicQrLogin, cookie: qqCookieLogin }),
+    login: () => ({ qr: qqMusicQrLogin, cookie: qqCookieLogin, refresh: refreshQqMusicLogin }),
   },
   music_c: {
     label: 'Kugou Music',

@@ -222,7 +222,7 @@ describe('the login refresher', () => {
     const refreshable = entries
       .filter(([, entry]) => entry.login?.(ctx).refresh)
       .map(([platform]) => platform);
-    expect(refreshable.sort()).toEqual(['music_a', 'music_c', 'video_a']);
+    expect(refreshable.sort()).toEqual(['music_a', 'music_b', 'music_c', 'video_a']);
   });
 
   it('never writes a credential into a log line', () => {

@@ -57,7 +57,9 @@ export const router = createRouter({
 async function guard(to: RouteLocationNormalized) {
   if (!session.known) await refreshSession();
   if (session.needsSetup && to.name !== 'setup') return { name: 'setup' };
-  if (!session.me && !to.meta.public) return { name: 'login', query: { next: to.fullPath } };
+  // After the admin exists, the wizard's later steps act as that admin: sign in first.
+  const signInNeeded = !to.meta.public || (to.name === 'setup' && !session.needsSetup);
+  if (!session.me && signInNeeded) return { name: 'login', query: { next: to.fullPath } };
   if (session.me && to.name === 'login') return { path: '/' };
   return true;
 }

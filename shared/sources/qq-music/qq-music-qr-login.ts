@@ -3,18 +3,19 @@
  * its `check_sig` address then gives the login cookies (`p_skey`), QQ Connect's `authorize` turns them
  * into an authorization code for QQ Music's app (in the redirect's Location), and musicu's
  * `QQConnectLogin.LoginServer`/`QQLogin` exchanges that code for the music login (`musicid`,
- * `musickey`), stored as the cookie the rest of the adapter reads (`uin`, `qqmusic_key`, `qm_keyst`).
+ * `musickey`), stored as the cookie the rest of the adapter reads (`uin`, `qqmusic_key`, `qm_keyst`)
+ * together with what renewing it needs (`refresh_key`, `refresh_token`, …; see qq-music-login-cookie.ts).
  *
  * Requests from L-1124/QQMusicApi (qqmusic_api/modules/login.py `_authorize_qq_qr`;
  * qqmusic_api/models/request.py `Credential`: `musicid`, `musickey`, `encryptUin`).
  */
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import { err, ok, type Result } from '../../result';
 import { cookieValues, setCookies } from '../http/cookies';
 import { fetchResponse } from '../http/fetch-json';
 import type { QrLogin } from '../platform-login';
 import { loginlessMusicu, qqCookieLogin } from './qq-music-cookie-login';
+import { MusicLoginSchema, QQ_ACCOUNT_LOGIN_TYPE, renewalCookie } from './qq-music-login-cookie';
 import {
   askQrState,
   hash33,
@@ -29,15 +30,7 @@ import {
 
 /** `g_tk` is the hash of `p_skey` from this seed. */
 const G_TK_SEED = 5381;
-/** QQ Connect login in musicu's `comm`. */
-const QQ_CONNECT_LOGIN_TYPE = 2;
 const QQ_MUSIC_REDIRECT = 'https://y.qq.com/portal/wx_redirect.html?login_type=1&surl=https://y.qq.com/';
-
-const MusicLoginSchema = z.object({
-  musicid: z.number().int().positive(),
-  musickey: z.string().min(1),
-  encryptUin: z.string().optional(),
-});
 
 /** The login cookies of a confirmed attempt (`p_skey` among them). */
 async function signedCookies(uin: string, ptsigx: string): Promise<Result<string>> {
@@ -115,13 +108,12 @@ async function musicLoginCookie(uin: string, ptsigx: string): Promise<Result<str
     { module: 'QQConnectLogin.LoginServer', method: 'QQLogin', param: { code: code.value } },
     MusicLoginSchema,
     undefined,
-    { tmeLoginType: QQ_CONNECT_LOGIN_TYPE },
+    { tmeLoginType: QQ_ACCOUNT_LOGIN_TYPE },
   );
   if (!login.ok) return login;
-  const { musicid, musickey, encryptUin } = login.value;
-  const cookie = [`uin=${musicid}`, `qqmusic_key=${musickey}`, `qm_keyst=${musickey}`];
-  if (encryptUin) cookie.push(`euin=${encryptUin}`);
-  return ok(cookie.join('; '));
+  const { musicid, musickey } = login.value;
+  const account = `uin=${musicid}; qqmusic_key=${musickey}; qm_keyst=${musickey}`;
+  return ok(`${account}; ${renewalCookie(login.value, QQ_ACCOUNT_LOGIN_TYPE)}`);
 }
 
 export const qqMusicQrLogin: QrLogin = {
