@@ -4,9 +4,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
+import { readTally, TALLY_COLUMNS, TALLY_PATH } from '../tests/hardening/tally';
 
 const reportPath = 'node_modules/.vitest-report.json';
 rmSync(reportPath, { force: true });
+rmSync(TALLY_PATH, { force: true });
 const run = spawnSync(
   'npx',
   [
@@ -34,4 +36,18 @@ try {
 } catch {
   console.log('tests: no report was written');
 }
+printHardeningTable();
 process.exit(run.status ?? 1);
+
+/** The hardening suites' one summary table (tests/hardening/tally.ts), when any of them ran. */
+function printHardeningTable(): void {
+  const sums = readTally();
+  if (sums.size === 0) return;
+  const total = Object.fromEntries(TALLY_COLUMNS.map((c) => [c, 0])) as Record<string, number>;
+  const rows = [...sums].map(([suite, tally]) => {
+    for (const c of TALLY_COLUMNS) total[c] = (total[c] ?? 0) + tally[c];
+    return { suite, ...tally };
+  });
+  console.log('\nhardening summary (serverErrors, crashes, dataChanged and secretsSeen must be 0):');
+  console.table([...rows, { suite: 'total', ...total }]);
+}

@@ -1,0 +1,61 @@
+/**
+ * The hardening suites' shared tally (issue #16): each suite adds what it tried and what went wrong, and
+ * `make test` ends with one table of the sums (scripts/run-tests.ts prints it). Vitest runs files in
+ * separate processes, so every record is one appended JSON line in a file the test runner clears first.
+ */
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+
+export const TALLY_PATH = 'node_modules/.hardening-tally.jsonl';
+
+export interface HardeningTally {
+  /** HTTP requests and WebSocket attempts sent. */
+  requests: number;
+  /** Kinds of caller the suite used (none, guest, member, admin, API key...). */
+  principals: number;
+  /** Malformed or hostile inputs tried. */
+  badInputs: number;
+  /** Faults injected (a process killed, a server stopped, a disk filled...). */
+  faults: number;
+  /** Answers with a 5xx status where a 4xx (or success) was due. Must stay 0. */
+  serverErrors: number;
+  /** Processes that died unasked. Must stay 0. */
+  crashes: number;
+  /** Refused requests after which the database differed. Must stay 0. */
+  dataChanged: number;
+  /** Stored secrets found in a body, header or log line. Must stay 0. */
+  secretsSeen: number;
+}
+
+export const TALLY_COLUMNS: readonly (keyof HardeningTally)[] = [
+  'requests',
+  'principals',
+  'badInputs',
+  'faults',
+  'serverErrors',
+  'crashes',
+  'dataChanged',
+  'secretsSeen',
+];
+
+/** Adds one suite's figures (missing ones count 0). */
+export function recordTally(suite: string, figures: Partial<HardeningTally>): void {
+  appendFileSync(TALLY_PATH, `${JSON.stringify({ suite, ...figures })}\n`);
+}
+
+/** Sums every record per suite, in the order suites first reported. */
+export function readTally(path = TALLY_PATH): Map<string, HardeningTally> {
+  const sums = new Map<string, HardeningTally>();
+  if (!existsSync(path)) return sums;
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const record = JSON.parse(line) as Partial<HardeningTally> & { suite: string };
+    const sum = sums.get(record.suite) ?? emptyTally();
+    for (const column of TALLY_COLUMNS) sum[column] += record[column] ?? 0;
+    sums.set(record.suite, sum);
+  }
+  return sums;
+}
+
+function emptyTally(): HardeningTally {
+  return Object.fromEntries(TALLY_COLUMNS.map((column) => [column, 0])) as unknown as HardeningTally;
+}
