@@ -6,6 +6,7 @@ import { createNodeWebSocket } from '@hono/node-ws';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { documentConfig, registerSecuritySchemes } from '../openapi/document';
 import type { RoutePolicy } from '../openapi/policy';
+import { uploadLocalAudio } from '../openapi/routes/uploads';
 import { Catalogs } from '../shared/sources/platform-table';
 import { auditRoutes } from './audit';
 import { createAuthenticator } from './auth/authenticate';
@@ -14,15 +15,20 @@ import { createSessionStores } from './auth/sessions';
 import { botRoutes } from './bots';
 import { botAvatarRoutes } from './bots/avatar';
 import { BotClient } from './bots/bot-client';
+import { botLister } from './bots/bot-list';
 import { botConfigRoutes } from './bots/config';
+import { BotStatusView } from './bots/status-view';
 import { docsRoutes } from './docs';
 import type { AppDeps, AppEnv } from './env';
 import { errorHandler, notFoundHandler, validationHook } from './errors';
 import { favoriteRoutes } from './favorites';
 import { keyRoutes } from './keys';
 import { meMusicRoutes } from './me-music';
+import { bodySizeLimit } from './middleware/body-size-limit';
+import { contentTypeOptions } from './middleware/content-type-options';
 import { crossSiteCheck } from './middleware/cross-site';
 import { requestId } from './middleware/request-id';
+import { wellFormedUrl } from './middleware/well-formed-url';
 import { musicRoutes } from './music';
 import { SongFinder } from './music/song-finder';
 import { platformAuthRoutes } from './platform-auth';
@@ -48,6 +54,8 @@ export function createApp(deps: AppDeps) {
   const policies = new Map<string, RoutePolicy>();
 
   const botClient = new BotClient(deps);
+  const botStatuses = new BotStatusView(deps.bus, botClient);
+  const visibleBots = botLister(deps, botStatuses);
   const catalogs = new Catalogs({
     db: deps.db,
     dataDir: deps.config.dataDir,
@@ -57,6 +65,10 @@ export function createApp(deps: AppDeps) {
   const songFinder = new SongFinder(deps, catalogs);
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use('*', requestId());
+  app.use('*', contentTypeOptions());
+  // Hostile input is refused before any other middleware reads the URL or the body.
+  app.use('*', wellFormedUrl());
+  app.use('/api/*', bodySizeLimit([uploadLocalAudio.path]));
   app.use('/api/*', crossSiteCheck(deps.config.trustProxy));
   app.use(
     '/api/*',
@@ -68,7 +80,7 @@ export function createApp(deps: AppDeps) {
     .route('/', systemRoutes(deps))
     .route('/', sessionRoutes(deps, sessionStores))
     .route('/', settingsRoutes(deps))
-    .route('/', botRoutes(deps, botClient))
+    .route('/', botRoutes(botClient, visibleBots))
     .route('/', botConfigRoutes(deps, botClient))
     .route('/', botAvatarRoutes(deps))
     .route('/', playerRoutes(deps, botClient, songFinder))
@@ -79,7 +91,7 @@ export function createApp(deps: AppDeps) {
     .route('/', platformAuthRoutes(deps, catalogs))
     .route('/', spotifyRoutes(deps))
     .route('/', meMusicRoutes(deps))
-    .route('/', userRoutes(deps))
+    .route('/', userRoutes(deps, sessionStores))
     .route('/', keyRoutes(deps))
     .route('/', auditRoutes(deps));
 
@@ -100,7 +112,7 @@ export function createApp(deps: AppDeps) {
     }),
   );
 
-  const gateway = new WsGateway(deps, botClient);
+  const gateway = new WsGateway(deps.bus, visibleBots, botStatuses);
   const { upgradeWebSocket, injectWebSocket } = createNodeWebSocket({ app });
   app.route('/', wsRoutes(gateway, authenticate, upgradeWebSocket, deps.config.trustProxy));
 

@@ -1,13 +1,15 @@
 /**
  * One error path: code anywhere throws `ApiError(status, message)` (or lets a validator fail), and the
- * app's `onError` renders `{error}`. Anything unexpected is logged with its request id and becomes
- * 500; a client mistake never reaches that branch.
+ * app's `onError` renders `{error}`. A database that is busy or full answers 503/507 (shared/db/db-faults.ts);
+ * anything else unexpected is logged with its request id and becomes 500; a client mistake never
+ * reaches that branch.
  */
 import type { Hook } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
+import { dbFaultOf } from '../shared/db/db-faults';
 import { logger } from '../shared/logger';
 import type { AppEnv } from './env';
 
@@ -35,9 +37,40 @@ export function describeZodError(error: ZodError, target: string): string {
   return `${field}: ${issue.message}`;
 }
 
-/** The `defaultHook` of every OpenAPIHono: a validation failure is a 400 naming the field. */
+/**
+ * Text no field may hold: NUL (it cuts strings short wherever they reach C: the voice protocol, ffmpeg
+ * arguments, file names) and unpaired UTF-16 surrogates (not Unicode at all: the database would
+ * silently store U+FFFD in their place).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what is refused.
+const ILL_FORMED_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The path of the first string in `value` holding ill-formed text, '' for `value` itself. */
+function illFormedTextAt(value: unknown): string | undefined {
+  // A stack, not recursion: a validated value may still nest deeply where a schema takes anything.
+  const pending: [unknown, string][] = [[value, '']];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, path] = next;
+    if (typeof item === 'string') {
+      if (ILL_FORMED_TEXT.test(item)) return path;
+    } else if (item !== null && typeof item === 'object') {
+      for (const [key, inner] of Object.entries(item)) pending.push([inner, path ? `${path}.${key}` : key]);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The `defaultHook` of every OpenAPIHono: a validation failure is a 400 naming the field, and so is
+ * ill-formed text in any parameter, header or body field that passed its schema.
+ */
 export const validationHook: Hook<unknown, AppEnv, string, undefined> = (result) => {
   if (!result.success) throw new ApiError(400, describeZodError(result.error, result.target));
+  const at = illFormedTextAt(result.data);
+  if (at !== undefined) {
+    const field = at || (result.target === 'json' ? 'body' : result.target);
+    throw new ApiError(400, `${field}: must not contain NUL characters or unpaired surrogates`);
+  }
   return undefined;
 };
 
@@ -54,6 +87,11 @@ export function errorHandler(error: Error, c: Context<AppEnv>): Response {
   const apiError =
     error instanceof ApiError ? error : error instanceof HTTPException ? fromHttpException(error) : undefined;
   if (apiError) return c.json({ error: apiError.message, ...apiError.extra }, apiError.status);
+  const dbFault = dbFaultOf(error);
+  if (dbFault) {
+    log.warn({ err: error, requestId: c.get('requestId'), path: c.req.path }, 'database unavailable');
+    return c.json({ error: dbFault.message }, dbFault.status);
+  }
   log.error({ err: error, requestId: c.get('requestId'), path: c.req.path }, 'unhandled error');
   return c.json({ error: `internal error (request id ${c.get('requestId')})` }, 500);
 }

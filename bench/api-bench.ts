@@ -1,20 +1,21 @@
 /**
- * The cost of authentication on the REST API. One process serves the real app (libSQL temp file,
- * in-process bus, no daemon) and, beside it, a bare Hono route; a load client in another process
+ * The per-request cost of the REST API. One process serves the real app (libSQL temp file,
+ * in-process bus, the daemon in-process owning BOTS bots that are not connected to a voice server,
+ * as `make run` runs them) and, beside it, a bare Hono route; a load client in another process
  * (bench/http-load.ts) drives each target with the same connections and duration:
  *   - bare Hono: `GET /bare` on a one-route Hono app (the ceiling of this machine),
  *   - public: `GET /api/health` (the app's middleware, no authentication),
  *   - service token: `GET /api/bot` authenticated without any database read (the chat service's
- *     token), i.e. what the route costs when authentication is free,
+ *     token), i.e. what listing the bots costs when authentication is free,
  *   - key: `GET /api/bot` with a member's API key,
  *   - cookie: `GET /api/bot` with the same member's session cookie,
  *   - cookie, light route: `GET /api/session/me` (its handler reads nothing), so the row shows
  *     authentication on top of the app's middleware alone.
- * The member has a grant on one bot, so the whole principal is loaded (user, grants). Targets run in
- * interleaved rounds and each reports its best round, so background load on the machine colours all
- * of them alike; server CPU per request (this process, the client excluded) is reported beside the
- * rates because it hardly depends on that load. Goal: each authenticated target serves at least 1/3
- * of the bare route's requests per second.
+ * The member has grants on every bot, so the whole principal is loaded and the list has BOTS
+ * entries. Targets run in interleaved rounds and each reports its best round, so background load on
+ * the machine colours all of them alike; server CPU per request (this process, the client excluded)
+ * is reported beside the rates because it hardly depends on that load. Goal: each authenticated
+ * target serves at least 1/3 of the bare route's requests per second.
  */
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -30,14 +31,17 @@ const ROUNDS = 3;
 const WARMUP_MS = 1000;
 const DURATION_MS = 3000;
 const GOAL_RATIO = 1 / 3;
+/** A realistic few: the bots one installation lists. */
+const BOTS = 4;
 
 // One log line per request would bury the figures and measure the terminal.
 rootLogger.level = 'error';
 
-const t = await startTestApp({ withDaemon: false });
+const t = await startTestApp();
 const admin = await setupAdmin(t);
-const botId = await insertBot(t);
-const member = await createMember(t, admin, { capabilities: ['player.control'], bots: [botId] });
+const botIds: string[] = [];
+for (let i = 0; i < BOTS; i++) botIds.push(await insertBot(t));
+const member = await createMember(t, admin, { capabilities: ['player.control'], bots: botIds });
 const rawKey = await createKey(member);
 const sessionId = member.jar.get(MEMBER_SESSION_COOKIE);
 if (!sessionId) throw new Error('the member login set no session cookie');
@@ -119,7 +123,7 @@ const bareBest = best(rounds.get(targets[0]!)!);
 const bareCpu = median(rounds.get(targets[0]!)!.map((r) => r.cpuUsPerRequest));
 
 console.log(
-  `${CONNECTIONS} connections; ${ROUNDS} interleaved rounds of ${DURATION_MS / 1000} s (after ${WARMUP_MS / 1000} s warm-up) per target; best round shown, CPU median`,
+  `GET /api/bot lists ${BOTS} bots (owned by the in-process daemon, not connected to a voice server); ${CONNECTIONS} connections; ${ROUNDS} interleaved rounds of ${DURATION_MS / 1000} s (after ${WARMUP_MS / 1000} s warm-up) per target; best round shown, CPU median`,
 );
 console.table(
   targets.map((target) => {

@@ -1,7 +1,9 @@
 /**
- * The daemon: owns bots, answers their commands on `bot.<id>.cmd`, follows lifecycle events on
- * `bots.events` to take on new bots and let go of removed ones, and passes settings changes on. Each
- * bot's runtime runs its commands one at a time, so a bot's queue has a single writer.
+ * The daemon: runs the bots its ownership gives it (every bot in one process; the bots whose lease it
+ * wins when daemons share NATS, daemon/ownership/), answers their commands on `bot.<id>.cmd` (only the
+ * owner subscribes, so a command reaches the owner wherever it runs and nobody else), follows lifecycle
+ * events on `bots.events`, and passes settings changes on. Each bot's runtime runs its commands one at
+ * a time, so a bot's queue has a single writer.
  */
 import { eq } from 'drizzle-orm';
 import type { Bus, Subscription } from '../shared/bus/bus';
@@ -21,12 +23,27 @@ import { readSettings, type StoredSettings } from '../shared/settings/settings';
 import { createSources } from '../shared/sources/platform-table';
 import { SourceRegistry } from '../shared/sources/source-registry';
 import type { FrameScheduler } from './audio/frame-scheduler';
+import type { AudioEngineKind } from './audio/track-pipeline';
 import { type BotChat, type BotRow, BotRuntime } from './bots/bot-runtime';
 import { type Ts3Options, ts3OptionsFromEnv } from './bots/connection/ts3-options';
 import { LoginRefresher } from './login-refresher';
+import type {
+  BotOwnership,
+  OwnershipFactory,
+  OwnershipHooks,
+  PreviousOwner,
+  ReleaseReason,
+} from './ownership/bot-ownership';
+import { soleOwnership } from './ownership/sole-ownership';
 import { UploadJanitor } from './upload-janitor';
 
 const log = logger('daemon');
+
+/**
+ * How often playing bots bring the position in their queue snapshot up to date (`savedQueuesEnabled`),
+ * so a daemon that dies leaves its successor a position at most this old.
+ */
+const CHECKPOINT_INTERVAL_MS = 5000;
 
 export interface DaemonDeps {
   db: Db;
@@ -43,8 +60,12 @@ export interface DaemonDeps {
   /** Defaults to `TS3_LICENSE_ROOT` from the environment. */
   ts3?: Ts3Options;
   scheduler?: FrameScheduler;
+  /** The bots' audio send path; `AUDIO_ENGINE` when not given. */
+  audioEngine?: AudioEngineKind;
   /** How chat commands reach the REST API; without it the bots do not answer chat commands. */
   chat?: BotChat;
+  /** Which bots this daemon runs; defaults to all of them (one process). */
+  ownership?: OwnershipFactory;
 }
 
 interface OwnedBot {
@@ -60,6 +81,8 @@ export class Daemon {
   private settings: StoredSettings | undefined;
   private readonly uploads: UploadJanitor;
   private readonly logins: LoginRefresher;
+  private readonly ownership: BotOwnership;
+  private checkpoints: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: DaemonDeps) {
     const ctx = {
@@ -79,9 +102,10 @@ export class Daemon {
       ownQueues: () =>
         new Map([...this.owned].map(([id, { runtime }]) => [id, runtime.player.queue.snapshot().songs])),
     });
+    this.ownership = (deps.ownership ?? soleOwnership)(this.ownershipHooks());
   }
 
-  /** Takes on every stored bot, restores their queues, and starts the `autoStart` ones (not awaited). */
+  /** Takes on the bots its ownership gives it, restores their queues, and starts those that should run. */
   async start(): Promise<void> {
     this.settings = await readSettings(this.deps.db);
     this.sources.setQuality(await readQuality(this.deps.db));
@@ -89,19 +113,19 @@ export class Daemon {
       this.deps.bus.subscribe(BOTS_EVENTS, (data) => void this.onBotsEvent(data)),
       this.deps.bus.subscribe(SETTINGS_EVENTS, (data) => void this.onSettingsChanged(data)),
     );
-    const rows = await this.deps.db.select().from(bots);
-    const runtimes = await Promise.all(rows.map((row) => this.own(row)));
-    await this.deps.bus.flush();
-    for (const runtime of runtimes) if (runtime?.autoStart) this.autoStart(runtime);
+    await this.ownership.start();
     this.logins.start();
+    this.checkpoints = setInterval(() => this.checkpoint(), CHECKPOINT_INTERVAL_MS).unref();
     log.info({ daemonId: this.deps.daemonId, bots: this.owned.size }, 'daemon started');
   }
 
+  /** Lets every bot go; scaled out, their leases are handed to the other daemons at once. */
   async stop(): Promise<void> {
     this.uploads.stop();
     this.logins.stop();
+    clearInterval(this.checkpoints);
     for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
-    await Promise.all([...this.owned.keys()].map((id) => this.release(id, 'shutdown')));
+    await this.ownership.handOver();
   }
 
   ownedBotIds(): string[] {
@@ -118,6 +142,7 @@ export class Daemon {
       ts3: this.ts3,
       uploads: this.uploads,
       ...(this.deps.scheduler ? { scheduler: this.deps.scheduler } : {}),
+      ...(this.deps.audioEngine ? { audioEngine: this.deps.audioEngine } : {}),
       ...(this.deps.chat ? { chat: this.deps.chat } : {}),
     });
     const subscription = this.deps.bus.respond(botCommandSubject(row.id), (data) =>
@@ -136,12 +161,39 @@ export class Daemon {
       });
   }
 
-  private async release(botId: string, reason: 'shutdown' | 'removed'): Promise<void> {
+  private ownershipHooks(): OwnershipHooks {
+    return {
+      listBots: async () => (await this.deps.db.select({ id: bots.id }).from(bots)).map((row) => row.id),
+      own: (botId, previous) => this.take(botId, previous),
+      release: (botId, reason) => this.release(botId, reason),
+      isActive: (botId) => this.owned.get(botId)?.runtime.connected ?? false,
+    };
+  }
+
+  /**
+   * Takes a bot on: its runtime, its command subscription, its restored queue; connects it when its
+   * previous owner had it in a voice session, or when it starts automatically.
+   */
+  private async take(botId: string, previous: PreviousOwner | undefined): Promise<boolean> {
+    const row = await this.deps.db.query.bots.findFirst({ where: eq(bots.id, botId) });
+    if (!row) return false;
+    const runtime = await this.own(row);
+    await this.deps.bus.flush();
+    if (runtime && this.owned.get(botId)?.runtime === runtime && (previous?.active || runtime.autoStart))
+      this.autoStart(runtime);
+    return true;
+  }
+
+  private async release(botId: string, reason: ReleaseReason | 'removed'): Promise<void> {
     const bot = this.owned.get(botId);
     if (!bot) return;
     this.owned.delete(botId);
     bot.subscription.unsubscribe();
-    await bot.runtime.dispose(reason);
+    await bot.runtime.dispose(reason === 'handover' ? 'shutdown' : reason);
+  }
+
+  private checkpoint(): void {
+    for (const { runtime } of this.owned.values()) if (runtime.player.playing) runtime.saveSnapshot();
   }
 
   private dispatch(runtime: BotRuntime, data: unknown): Promise<BotReply> {
@@ -155,16 +207,13 @@ export class Daemon {
     const event = BotsEventSchema.safeParse(data);
     if (!event.success) return log.warn('ignored a malformed bots event');
     const { type, botId } = event.data;
-    if (type === 'botRemoved') return this.release(botId, 'removed');
-    const row = await this.deps.db.query.bots.findFirst({ where: eq(bots.id, botId) });
-    if (!row) return;
-    if (type === 'botCreated') {
-      const runtime = await this.own(row);
-      await this.deps.bus.flush();
-      if (runtime?.autoStart) this.autoStart(runtime);
-    } else {
-      this.owned.get(botId)?.runtime.reconfigure(row);
+    if (type === 'botRemoved') {
+      await this.release(botId, 'removed');
+      return this.ownership.botRemoved(botId);
     }
+    if (type === 'botCreated') return this.ownership.botCreated(botId);
+    const row = await this.deps.db.query.bots.findFirst({ where: eq(bots.id, botId) });
+    if (row) this.owned.get(botId)?.runtime.reconfigure(row);
   }
 
   private async onSettingsChanged(data: unknown): Promise<void> {

@@ -1,8 +1,16 @@
-/** Starts a daemon on already opened backends: every bot, its voice session and playback. */
+/**
+ * Starts a daemon on already opened backends: the bots it owns, their voice sessions and playback. On
+ * the in-process bus it is the only daemon and owns every bot; on NATS it owns the bots whose lease it
+ * wins in the JetStream bucket, so any number of daemons can share the work.
+ */
+import { NatsBus } from '../shared/bus/nats-bus';
 import type { AppConfig } from '../shared/config';
 import type { Backends } from '../shared/process';
 import { type ChatApiFactory, chatApiFactory } from './chat/chat-api';
 import { Daemon } from './daemon';
+import type { OwnershipFactory } from './ownership/bot-ownership';
+import { JetStreamLeaseStore } from './ownership/jetstream-lease-store';
+import { LeaseKeeper } from './ownership/lease-keeper';
 
 /**
  * How the daemon's bots reach the REST API for chat commands: the given factory (the api's own fetch,
@@ -14,8 +22,16 @@ function chatFor(config: AppConfig, api: ChatApiFactory | undefined) {
   return factory ? { api: factory, prefix: config.chatPrefix } : undefined;
 }
 
+/** Leases on the bus's NATS connection; undefined on the in-process bus (the default: every bot). */
+async function leasesFor(config: AppConfig, bus: Backends['bus']): Promise<OwnershipFactory | undefined> {
+  if (!(bus instanceof NatsBus)) return undefined;
+  const store = await JetStreamLeaseStore.open(bus.connection, { replicas: config.leaseReplicas });
+  return (hooks) => new LeaseKeeper({ store, daemonId: config.daemonId, hooks });
+}
+
 export async function startDaemon(config: AppConfig, { db, bus }: Backends, chatApi?: ChatApiFactory) {
   const chat = chatFor(config, chatApi);
+  const ownership = await leasesFor(config, bus);
   const daemon = new Daemon({
     db,
     bus,
@@ -24,6 +40,7 @@ export async function startDaemon(config: AppConfig, { db, bus }: Backends, chat
     ytDlpPath: config.ytDlpPath,
     librespotPath: config.librespotPath,
     ...(chat ? { chat } : {}),
+    ...(ownership ? { ownership } : {}),
   });
   await daemon.start();
   return daemon;

@@ -2,6 +2,7 @@
  * Process configuration, parsed once from the environment. Every variable is listed in README.md.
  */
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -19,7 +20,11 @@ const envSchema = z.object({
   NATS_URL: z.string().optional(),
   PUBLIC_URL: z.string().url().optional(),
   TRUST_PROXY: flag,
-  DAEMON_ID: z.string().optional(),
+  DAEMON_ID: z
+    .string()
+    .regex(/^[\w-]{1,64}$/, 'DAEMON_ID may hold letters, digits, _ and - (it is a key in the lease bucket)')
+    .optional(),
+  LEASE_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   BUS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4000),
   SERVICE_TOKEN: z.string().min(32, 'SERVICE_TOKEN must be at least 32 characters').optional(),
   API_URL: z.string().url().optional(),
@@ -27,6 +32,7 @@ const envSchema = z.object({
   LIBRESPOT_PATH: z.string().optional(),
   UPLOAD_QUOTA_MB: z.coerce.number().int().min(1).default(2048),
   CHAT_PREFIX: z.string().min(1).max(3).regex(/^\S+$/, 'CHAT_PREFIX must not contain spaces').default('!'),
+  AUDIO_ENGINE: z.enum(['workers', 'inline']).default('workers'),
   BASE_PATH: z
     .string()
     .regex(/^(\/[\w.~-]+)*\/?$/, 'BASE_PATH must be a URL path such as /music-bot')
@@ -42,7 +48,10 @@ export interface AppConfig {
   natsUrl: string | undefined;
   publicUrl: string | null;
   trustProxy: boolean;
+  /** Unique per running daemon: its name on the bus and in the lease bucket. */
   daemonId: string;
+  /** Copies of the lease bucket a daemon creates in a JetStream cluster (3 on a three-node cluster). */
+  leaseReplicas: number;
   /** Default deadline of a bus request; kept under 5 s so an unanswered request becomes 503 in time. */
   busTimeoutMs: number;
   /**
@@ -65,6 +74,11 @@ export interface AppConfig {
    * without a trailing slash; '' at the root. The web UI's links, API calls and socket are built on it.
    */
   basePath: string;
+  /**
+   * Where bots' audio is decoded and encoded: `workers` (a pool of worker threads runs ahead of the
+   * 20 ms clock) or `inline` (the previous design, everything on the main thread between ticks).
+   */
+  audioEngine: 'workers' | 'inline';
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -84,7 +98,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     natsUrl: e.NATS_URL || undefined,
     publicUrl: e.PUBLIC_URL ?? null,
     trustProxy: e.TRUST_PROXY,
-    daemonId: e.DAEMON_ID ?? `daemon-${process.pid}`,
+    daemonId: e.DAEMON_ID ?? defaultDaemonId(),
+    leaseReplicas: e.LEASE_REPLICAS,
     busTimeoutMs: e.BUS_TIMEOUT_MS,
     serviceToken: e.SERVICE_TOKEN ?? randomBytes(32).toString('hex'),
     apiUrl: e.API_URL,
@@ -93,5 +108,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     librespotPath: e.LIBRESPOT_PATH || undefined,
     uploadQuotaBytes: e.UPLOAD_QUOTA_MB * 1024 * 1024,
     basePath: e.BASE_PATH.replace(/\/+$/, ''),
+    audioEngine: e.AUDIO_ENGINE,
   };
+}
+
+/** Host and pid: unique on one machine, and across containers, whose processes are all pid 1. */
+function defaultDaemonId(): string {
+  return `daemon-${hostname()
+    .replace(/[^\w-]/g, '_')
+    .slice(0, 40)}-${process.pid}`;
 }

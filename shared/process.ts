@@ -21,14 +21,22 @@ export async function openBackends(config: AppConfig, busName: string): Promise<
   return { db, bus };
 }
 
-/** Runs `stop` once on the first SIGINT or SIGTERM, then exits. */
+/**
+ * Runs `stop` once on the first SIGINT or SIGTERM, then exits. Later signals are ignored rather than
+ * left to their default (an immediate exit): a signal to the whole process group (systemd, Ctrl-C)
+ * reaches this process both directly and relayed by `tsx`, and the second copy must not cut the
+ * shutdown short, least of all a daemon's hand-over of its bots.
+ */
 export function onShutdown(stop: () => Promise<void>): void {
   const log = logger('main');
-  const shutdown = async () => {
+  let stopping = false;
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (stopping) return log.info({ signal }, 'already shutting down');
+    stopping = true;
     log.info('shutting down');
     await stop();
     process.exit(0);
   };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
 }

@@ -2,7 +2,7 @@
  * Account rules shared by the session and user routes: finding users, the last-admin rule, and
  * revoking credentials after a password change.
  */
-import { and, count, eq, ne, sql } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../shared/db/client';
 import { apiKeys, sessions, users } from '../../shared/db/schema';
 import { GUEST_PRINCIPAL_ID } from '../../shared/domain/constants';
@@ -34,16 +34,10 @@ export async function ensureNotLastAdmin(db: Db, user: UserRow, verb: string): P
 }
 
 /**
- * After a password change every API key of the account is revoked and its sessions end, except
- * `keepSessionId` (the caller's own session when they changed or reset their own password).
+ * After a password change every API key of the account is revoked and all its sessions end; a caller
+ * who changed their own password is handed a new session (api/session/rotation.ts).
  */
-export async function revokeCredentials(db: Db, userId: string, keepSessionId?: string): Promise<void> {
+export async function revokeCredentials(db: Db, userId: string): Promise<void> {
   await db.delete(apiKeys).where(eq(apiKeys.userId, userId));
-  await db
-    .delete(sessions)
-    .where(
-      keepSessionId
-        ? and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId))
-        : eq(sessions.userId, userId),
-    );
+  await db.delete(sessions).where(eq(sessions.userId, userId));
 }

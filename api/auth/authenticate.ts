@@ -8,6 +8,7 @@
 import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { apiKeys } from '../../shared/db/schema';
+import { logger } from '../../shared/logger';
 import { ACT_FOR_HEADER, SERVICE_TOKEN_HEADER } from '../../shared/service-headers';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError } from '../errors';
@@ -25,6 +26,8 @@ import {
   writeSessionCookie,
 } from './sessions';
 
+const log = logger('api.auth');
+
 /** `lastUsedAt` is written at most once a minute per key, so a busy key does not write on every call. */
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 
@@ -40,10 +43,12 @@ export function createAuthenticator(deps: AppDeps, stores: SessionStores): Authe
     if (!key || !principal || principal.role === 'guest') throw new ApiError(401, 'invalid api key');
     const now = Date.now();
     if (!key.lastUsedAt || now - key.lastUsedAt.getTime() >= LAST_USED_WRITE_INTERVAL_MS) {
+      // Bookkeeping: a database that cannot take the write (locked, full) must not fail the call.
       await db
         .update(apiKeys)
         .set({ lastUsedAt: new Date(now) })
-        .where(eq(apiKeys.id, key.keyId));
+        .where(eq(apiKeys.id, key.keyId))
+        .catch((error: unknown) => log.warn({ err: error }, 'could not record when the api key was used'));
     }
     return principal;
   }

@@ -3,19 +3,20 @@
  * the account's bot grants (a subquery) and, for the guest principal, the guest-mode settings row
  * (a subquery). This is the per-request cost of authentication.
  *
- * Why one read on every request rather than a principal cache (README "Performance"): a change made
- * through one api process must hold on the very next request to ANY api process. A cache invalidated
- * over the bus cannot promise that — a NATS message from process A reaches process B some
- * milliseconds after A has answered, and a client may already be asking B — so every request must
- * look at the database anyway. Once it does, reading the principal itself in that one statement costs
- * the same as reading a version number, and nothing can go stale: revoked keys, ended sessions,
- * role, capability and grant changes, deleted users and bots (cascades), and guest mode are all
- * seen at once on every replica, including changes made outside the handlers (a cascade, an admin's
- * SQL). No invalidation call has to be remembered by a future route.
+ * Why a read on every request rather than a cache invalidated over the bus (README "Performance"):
+ * a change made through one api process must hold on the very next request to ANY api process, and
+ * a NATS message from process A reaches process B some milliseconds after A has answered, when a
+ * client may already be asking B. So each request asks the database, but what it asks first is
+ * SQLite's change counter (prepared-json-read.ts): while no connection has committed anything since
+ * a credential was last read, its principal is given again without reading it; after any commit it
+ * is read again. Nothing can go stale: revoked keys, ended sessions, role, capability and grant
+ * changes, deleted users and bots (cascades), and guest mode are all seen on the next request on
+ * every replica, including changes made outside the handlers (a cascade, an admin's SQL). No
+ * invalidation call has to be remembered by a future route.
  *
- * The statements are prepared once per database handle, and each returns its row as one JSON object
- * (parsed with zod here): a request pays no query building, and libSQL builds one column instead of
- * nine, which halves the cost of the read.
+ * Each statement returns its row as one JSON object (parsed with zod here), so libSQL builds one
+ * column instead of nine, and is prepared once per process on a native connection: a request pays
+ * neither query building nor SQL parsing.
  */
 import { eq, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -24,6 +25,7 @@ import { apiKeys, botGrants, sessions, settings, users } from '../../shared/db/s
 import { CAPABILITIES, type Capability } from '../../shared/domain/constants';
 import { normalizeGuestMode } from '../../shared/settings/guest-mode';
 import { parseStoredValue } from '../../shared/settings/stored-value';
+import { prepareJsonRead } from './prepared-json-read';
 import type { Credential, Principal } from './principal';
 
 const isCapability = (value: string): value is Capability =>
@@ -110,41 +112,43 @@ export interface PrincipalLoader {
 }
 
 export function createPrincipalLoader(db: Db): PrincipalLoader {
-  const keyStatement = db
-    .select(jsonObject(sql`'keyId', ${apiKeys.id}, 'lastUsedAt', ${apiKeys.lastUsedAt}, ${accountFields}`))
-    .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(eq(apiKeys.keyHash, sql.placeholder('keyHash')))
-    .prepare();
-  const sessionStatement = db
-    .select(
-      jsonObject(sql`'sessionId', ${sessions.id}, 'expiresAt', ${sessions.expiresAt}, ${accountFields}`),
-    )
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.id, sql.placeholder('sessionId')))
-    .prepare();
-
-  return {
-    async byApiKeyHash(keyHash) {
-      const found = await keyStatement.get({ keyHash });
-      if (!found) return undefined;
-      const key = parseRow(KeyRowSchema, found.row);
+  const keyRead = prepareJsonRead(
+    db,
+    db
+      .select(jsonObject(sql`'keyId', ${apiKeys.id}, 'lastUsedAt', ${apiKeys.lastUsedAt}, ${accountFields}`))
+      .from(apiKeys)
+      .innerJoin(users, eq(users.id, apiKeys.userId))
+      .where(eq(apiKeys.keyHash, sql.placeholder('keyHash'))),
+    (text) => {
+      const key = parseRow(KeyRowSchema, text);
       return {
         keyId: key.keyId,
         lastUsedAt: key.lastUsedAt === null ? null : new Date(key.lastUsedAt),
         principal: principalOf(key, { kind: 'api-key', keyId: key.keyId }),
       };
     },
-    async bySessionId(sessionId) {
-      const found = await sessionStatement.get({ sessionId });
-      if (!found) return undefined;
-      const session = parseRow(SessionRowSchema, found.row);
+  );
+  const sessionRead = prepareJsonRead(
+    db,
+    db
+      .select(
+        jsonObject(sql`'sessionId', ${sessions.id}, 'expiresAt', ${sessions.expiresAt}, ${accountFields}`),
+      )
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(eq(sessions.id, sql.placeholder('sessionId'))),
+    (text) => {
+      const session = parseRow(SessionRowSchema, text);
       return {
         // lucia's adapter stores epoch seconds.
         expiresAt: new Date(session.expiresAt * 1000),
         principal: principalOf(session, { kind: 'session', sessionId: session.sessionId }),
       };
     },
+  );
+
+  return {
+    byApiKeyHash: (keyHash) => keyRead({ keyHash }),
+    bySessionId: (sessionId) => sessionRead({ sessionId }),
   };
 }

@@ -8,10 +8,18 @@
  *   text; a disconnected bot's refusal also carries `{message, ok: false}` (DECISIONS.md).
  * - A reply that does not parse is a defect, not an outage: it is thrown as an Error, which the app's
  *   error handler logs once and answers 500. It is never turned into an "offline" status.
+ * - Once an op that may change a bot has been sent, whatever its outcome, the listeners of `onChange`
+ *   hear of it (the status view drops what it had heard of that bot, status-view.ts).
  */
 import { eq } from 'drizzle-orm';
-import { type BotOp, type BotOpArgs, type BotOpData, startsAudio } from '../../shared/bus/bot-ops';
-import { requestOp } from '../../shared/bus/bot-request';
+import {
+  type BotOp,
+  type BotOpArgs,
+  type BotOpData,
+  isReadOnly,
+  startsAudio,
+} from '../../shared/bus/bot-ops';
+import { type OpReply, requestOp } from '../../shared/bus/bot-request';
 import { BusError } from '../../shared/bus/bus';
 import type { Actor } from '../../shared/bus/messages';
 import { bots } from '../../shared/db/schema';
@@ -19,7 +27,7 @@ import type { BotStatus } from '../../shared/domain/schemas';
 import { receipts } from '../../shared/receipts';
 import type { AppDeps } from '../env';
 import { ApiError } from '../errors';
-import type { BotRow } from './find-bot';
+import type { ListedBot } from './stored-bots';
 
 /** What an op answered: whether it did what was asked, its receipt, and its parsed data. */
 export interface BotOutcome<Op extends BotOp> {
@@ -32,7 +40,14 @@ export interface BotOutcome<Op extends BotOp> {
 export type Unanswered = 'no-responders' | 'timeout';
 
 export class BotClient {
+  private readonly changeListeners = new Set<(botId: string) => void>();
+
   constructor(private readonly deps: Pick<AppDeps, 'bus' | 'db'>) {}
+
+  /** Calls `listener` with a bot's id after each op that may have changed the bot. */
+  onChange(listener: (botId: string) => void): void {
+    this.changeListeners.add(listener);
+  }
 
   /** Runs one op for `actor`; a refusal or a bus failure is thrown as an ApiError. */
   async call<Op extends BotOp>(
@@ -87,19 +102,19 @@ export class BotClient {
     }
   }
 
-  /** For lists: the live status, or the stored bot shown as disconnected when no daemon answers. */
-  async listedStatus(bot: BotRow, actor: Actor): Promise<BotStatus> {
-    const status = await this.probe(bot.id, 'status', actor);
-    return typeof status === 'string' ? offlineStatus(bot) : status;
-  }
-
   private async exchange<Op extends BotOp>(
     botId: string,
     op: Op,
     args: BotOpArgs<Op>,
     actor: Actor,
   ): Promise<BotOutcome<Op>> {
-    const { ok, status, message, data } = await requestOp(this.deps.bus, botId, op, args, actor);
+    let reply: OpReply<Op>;
+    try {
+      reply = await requestOp(this.deps.bus, botId, op, args, actor);
+    } finally {
+      if (!isReadOnly(op)) for (const listener of this.changeListeners) listener(botId);
+    }
+    const { ok, status, message, data } = reply;
     if (!ok && status !== 200) {
       throw new ApiError(
         status as ConstructorParameters<typeof ApiError>[0],
@@ -132,7 +147,7 @@ export function busFailureToApiError(error: BusError): ApiError {
 }
 
 /** A stored bot no daemon answers for, shown as disconnected with its saved volume and mode. */
-export function offlineStatus(bot: BotRow): BotStatus {
+export function offlineStatus(bot: ListedBot): BotStatus {
   return {
     id: bot.id,
     name: bot.name,

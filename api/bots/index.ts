@@ -1,24 +1,18 @@
 /** Bot routes (SPEC.md "Bots: /api/bot"). */
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { asc } from 'drizzle-orm';
 import { getBot, listBots } from '../../openapi/routes/bots';
-import { bots } from '../../shared/db/schema';
-import { actorOf, canReachBot, principalOf } from '../auth/principal';
-import type { AppDeps, AppEnv } from '../env';
+import { actorOf, principalOf } from '../auth/principal';
+import type { AppEnv } from '../env';
 import { validationHook } from '../errors';
 import type { BotClient } from './bot-client';
+import type { BotLister } from './bot-list';
 
-export function botRoutes({ db }: AppDeps, client: BotClient) {
+export function botRoutes(client: BotClient, visibleBots: BotLister) {
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
-    .openapi(listBots, async (c) => {
-      const principal = principalOf(c);
-      const rows = (await db.select().from(bots).orderBy(asc(bots.createdAt))).filter((bot) =>
-        canReachBot(principal, bot.id),
-      );
-      const statuses = await Promise.all(rows.map((bot) => client.listedStatus(bot, actorOf(principal))));
-      return c.json({ bots: statuses }, 200);
-    })
+    .openapi(listBots, async (c) => c.json({ bots: await visibleBots(principalOf(c)) }, 200))
     .openapi(getBot, async (c) => {
+      // One bot's status is always asked of its daemon: it tells an unknown bot (404) from one no
+      // daemon runs (503), which a listing shows as disconnected instead.
       const { data } = await client.call(c.req.valid('param').id, 'status', {}, actorOf(principalOf(c)));
       return c.json(data, 200);
     });

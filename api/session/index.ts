@@ -20,27 +20,14 @@ import { adminCount, findUserByName, revokeCredentials } from '../auth/accounts'
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../auth/password';
 import { principalOf } from '../auth/principal';
 import { clientAddress, consumeAttempt, LOGIN_LIMIT, SETUP_LIMIT } from '../auth/rate-limit';
-import {
-  clearSessionCookie,
-  readSessionCookie,
-  type SessionKind,
-  type SessionStores,
-  writeSessionCookie,
-} from '../auth/sessions';
+import type { SessionStores } from '../auth/sessions';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
+import { sessionRotation } from './rotation';
 
 export function sessionRoutes(deps: AppDeps, stores: SessionStores) {
   const { db, config } = deps;
-
-  async function startSession(
-    c: Parameters<typeof writeSessionCookie>[0],
-    kind: SessionKind,
-    userId: string,
-  ) {
-    const session = await stores[kind].createSession(userId, {});
-    writeSessionCookie(c, kind, session, config.trustProxy);
-  }
+  const rotation = sessionRotation(deps, stores);
 
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
     .openapi(getNeedsSetup, async (c) => c.json({ needsSetup: (await adminCount(db)) === 0 }, 200))
@@ -58,7 +45,8 @@ export function sessionRoutes(deps: AppDeps, stores: SessionStores) {
       });
       if (inserted.rowsAffected !== 1) throw new ApiError(409, 'setup is already done');
       await recordAudit(db, 'admin.first_created', user, user);
-      await startSession(c, 'member', user.id);
+      await rotation.endCarried(c, ['member', 'guest'], 'member');
+      await rotation.start(c, 'member', user.id);
       return c.json({ user: { id: user.id, username: user.username, role: 'admin' as const } }, 201);
     })
 
@@ -69,7 +57,8 @@ export function sessionRoutes(deps: AppDeps, stores: SessionStores) {
       const hash = user?.passwordHash ?? (await decoyPasswordHash());
       const valid = (await verifyPassword(password, hash)) && user !== undefined && user.role !== 'guest';
       if (!valid || !user) throw new ApiError(401, 'wrong username or password');
-      await startSession(c, 'member', user.id);
+      await rotation.endCarried(c, ['member', 'guest'], 'member');
+      await rotation.start(c, 'member', user.id);
       return c.json({ user: { id: user.id, username: user.username, role: user.role } }, 200);
     })
 
@@ -77,16 +66,13 @@ export function sessionRoutes(deps: AppDeps, stores: SessionStores) {
       if (!(await readGuestMode(db)).enabled) throw new ApiError(403, 'guest mode is disabled');
       const guest = await db.query.users.findFirst({ where: eq(users.id, GUEST_PRINCIPAL_ID) });
       if (guest?.role !== 'guest') throw new ApiError(503, 'the guest account is missing; ask an admin');
-      await startSession(c, 'guest', guest.id);
+      await rotation.endCarried(c, ['guest'], 'guest');
+      await rotation.start(c, 'guest', guest.id);
       return c.json({ user: { id: guest.id, username: guest.username, role: 'guest' as const } }, 200);
     })
 
     .openapi(postLogout, async (c) => {
-      for (const kind of ['member', 'guest'] as const) {
-        const sessionId = readSessionCookie(c, kind);
-        if (sessionId) await stores[kind].invalidateSession(sessionId);
-        clearSessionCookie(c, kind);
-      }
+      await rotation.endCarried(c, ['member', 'guest']);
       return c.body(null, 204);
     })
 
@@ -114,8 +100,9 @@ export function sessionRoutes(deps: AppDeps, stores: SessionStores) {
         .update(users)
         .set({ passwordHash: await hashPassword(newPassword) })
         .where(eq(users.id, user.id));
-      const current = principal.credential.kind === 'session' ? principal.credential.sessionId : undefined;
-      await revokeCredentials(db, user.id, current);
+      // Every session ends, this one too; the caller goes on in a new one (rotation.ts).
+      await revokeCredentials(db, user.id);
+      await rotation.start(c, 'member', user.id);
       const self = { id: user.id, username: user.username };
       await recordAudit(db, 'user.password_changed', self, self);
       return c.body(null, 204);

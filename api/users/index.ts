@@ -17,12 +17,19 @@ import { recordAudit } from '../audit/audit-log';
 import { ensureNotLastAdmin, findManagedUser, findUserByName, revokeCredentials } from '../auth/accounts';
 import { hashPassword } from '../auth/password';
 import { type Principal, principalOf } from '../auth/principal';
+import type { SessionStores } from '../auth/sessions';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
+import { sessionRotation } from '../session/rotation';
 
 const party = (p: Principal) => ({ id: p.userId, username: p.username });
 
-export function userRoutes({ db }: AppDeps) {
+/** True when the caller acts on their own account through a browser session (which then rotates). */
+const ownSession = (p: Principal, userId: string) => p.userId === userId && p.credential.kind === 'session';
+
+export function userRoutes(deps: AppDeps, stores: SessionStores) {
+  const { db } = deps;
+  const rotation = sessionRotation(deps, stores);
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
     .openapi(listUsers, async (c) => {
       const rows = await db.select().from(users).where(ne(users.role, 'guest')).orderBy(asc(users.createdAt));
@@ -76,22 +83,22 @@ export function userRoutes({ db }: AppDeps) {
         .update(users)
         .set({ passwordHash: await hashPassword(c.req.valid('json').newPassword) })
         .where(eq(users.id, user.id));
-      const ownSession =
-        user.id === principal.userId && principal.credential.kind === 'session'
-          ? principal.credential.sessionId
-          : undefined;
-      await revokeCredentials(db, user.id, ownSession);
+      await revokeCredentials(db, user.id);
+      if (ownSession(principal, user.id)) await rotation.start(c, 'member', user.id);
       await recordAudit(db, 'user.password_reset', party(principal), user);
       return c.body(null, 204);
     })
 
     .openapi(changeRole, async (c) => {
+      const principal = principalOf(c);
       const user = await findManagedUser(db, c.req.valid('param').id);
       const { role } = c.req.valid('json');
       if (role !== user.role) {
         if (role === 'member') await ensureNotLastAdmin(db, user, 'demoted');
         await db.update(users).set({ role }).where(eq(users.id, user.id));
-        await recordAudit(db, 'user.role_changed', party(principalOf(c)), user);
+        await rotation.endAllOf(user.id);
+        if (ownSession(principal, user.id)) await rotation.start(c, 'member', user.id);
+        await recordAudit(db, 'user.role_changed', party(principal), user);
       }
       return c.body(null, 204);
     })

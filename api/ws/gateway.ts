@@ -1,21 +1,20 @@
 /**
- * The WebSocket gateway at /ws. Each api process holds one bus subscription per subject family
- * (bot states, bot lifecycle, guest mode) and fans messages out to the sockets whose principal may
- * see that bot, so a thousand browsers watching one bot still cost one subscription.
+ * The WebSocket gateway at /ws. Each api process follows each subject family once (bot states, bot
+ * lifecycle, guest mode) and fans messages out to the sockets whose principal may see that bot, so a
+ * thousand browsers watching one bot still cost one subscription.
  *
- * State arrives by wildcard (`bot.*.state`), so a bot that is rebuilt or restarted keeps reaching
- * sockets that were open before.
+ * Bot states come through the status view (api/bots/status-view.ts), which holds the process's one
+ * subscription to `bot.*.state` (a wildcard, so a bot that is rebuilt or restarted keeps reaching
+ * sockets that were open before); the hello lists bots from that same view.
  */
-import { asc } from 'drizzle-orm';
-import type { Subscription } from '../../shared/bus/bus';
-import { BotStateEventSchema, BotsEventSchema, GuestModeEventSchema } from '../../shared/bus/messages';
-import { ALL_BOT_STATES, BOTS_EVENTS, GUEST_MODE_EVENTS } from '../../shared/bus/subjects';
-import { bots } from '../../shared/db/schema';
+import type { Bus, Subscription } from '../../shared/bus/bus';
+import { type BotStateEvent, BotsEventSchema, GuestModeEventSchema } from '../../shared/bus/messages';
+import { BOTS_EVENTS, GUEST_MODE_EVENTS } from '../../shared/bus/subjects';
 import { logger } from '../../shared/logger';
 import { WS_CLOSE_GUEST_MODE_DISABLED, type WsMessage } from '../../shared/ws-messages';
-import { actorOf, canReachBot, type Principal } from '../auth/principal';
-import type { BotClient } from '../bots/bot-client';
-import type { AppDeps } from '../env';
+import { canReachBot, type Principal } from '../auth/principal';
+import type { BotLister } from '../bots/bot-list';
+import type { BotStatusView } from '../bots/status-view';
 
 const log = logger('api.ws');
 
@@ -35,14 +34,15 @@ interface Client {
 export class WsGateway {
   private readonly clients = new Set<Client>();
   private readonly subscriptions: Subscription[];
+  private readonly stopFollowingStates: () => void;
 
   constructor(
-    private readonly deps: AppDeps,
-    private readonly botClient: BotClient,
+    bus: Bus,
+    private readonly visibleBots: BotLister,
+    statuses: BotStatusView,
   ) {
-    const { bus } = deps;
+    this.stopFollowingStates = statuses.onState((event) => this.onState(event));
     this.subscriptions = [
-      bus.subscribe(ALL_BOT_STATES, (data) => this.onState(data)),
       bus.subscribe(BOTS_EVENTS, (data) => this.onBotsEvent(data)),
       bus.subscribe(GUEST_MODE_EVENTS, (data) => this.onGuestMode(data)),
     ];
@@ -61,11 +61,7 @@ export class WsGateway {
     this.clients.add(client);
     const leave = () => void this.clients.delete(client);
     try {
-      const rows = await this.deps.db.select().from(bots).orderBy(asc(bots.createdAt));
-      const visible = rows.filter((bot) => canReachBot(client.principal, bot.id));
-      const statuses = await Promise.all(
-        visible.map((bot) => this.botClient.listedStatus(bot, actorOf(principal))),
-      );
+      const statuses = await this.visibleBots(principal);
       const pending = client.pending ?? [];
       client.pending = undefined;
       this.send(client, { type: 'hello', bots: statuses });
@@ -79,6 +75,7 @@ export class WsGateway {
   }
 
   close(): void {
+    this.stopFollowingStates();
     for (const sub of this.subscriptions) sub.unsubscribe();
     this.clients.clear();
   }
@@ -100,13 +97,7 @@ export class WsGateway {
     for (const client of this.clients) if (canReachBot(client.principal, botId)) this.send(client, message);
   }
 
-  private onState(data: unknown): void {
-    const event = BotStateEventSchema.safeParse(data);
-    if (!event.success) {
-      log.warn('ignored a malformed bot state');
-      return;
-    }
-    const { bot, queue } = event.data;
+  private onState({ bot, queue }: BotStateEvent): void {
     this.broadcast(bot.id, { type: 'status', bot });
     if (queue) this.broadcast(bot.id, { type: 'queue', botId: bot.id, queue });
   }

@@ -2,8 +2,8 @@
  * The audio player's state as a discriminated union: each state carries only what exists in it, so a
  * paused player's silence countdown or a playing player's miss streak cannot leak into another state.
  */
-import type { Decoder } from './decoder';
 import type { DecoderInput } from './decoder-input';
+import type { TrackPipeline } from './track-pipeline';
 
 export interface Track {
   input: DecoderInput;
@@ -19,10 +19,10 @@ export type TrackEnd =
   | { reason: 'stopped' }
   | { reason: 'error'; message: string; stopPlayback: boolean };
 
-/** One track's pipeline; replaced wholesale on seek except for the track and its start flag. */
+/** One track's playback; its pipeline is replaced wholesale on seek, the track and its start flag stay. */
 export interface Playback {
   track: Track;
-  decoder: Decoder;
+  pipeline: TrackPipeline;
   seekOffsetSeconds: number;
   /** Audio frames handed to the sink since the last (re)start; silence does not count. */
   framesSent: number;

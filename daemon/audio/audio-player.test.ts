@@ -18,6 +18,7 @@ import type { Track, TrackEnd } from './audio-player-state';
 import { FFMPEG_NOT_FOUND, locateFfmpeg } from './ffmpeg-locator';
 import { FrameScheduler } from './frame-scheduler';
 import { volumeToAmplitude } from './gain';
+import { AUDIO_ENGINES, type AudioEngineKind } from './track-pipeline';
 
 let dir: TempDir;
 beforeAll(() => {
@@ -30,21 +31,25 @@ const fileTrack = (name: string, durationSeconds?: number): Track => ({
   ...(durationSeconds === undefined ? {} : { durationSeconds }),
 });
 
-function newPlayer(options: { volumePercent?: number; locate?: () => ReturnType<typeof locateFfmpeg> } = {}) {
-  const sink = new CollectingSink();
-  const player = new AudioPlayer({
-    sink,
-    scheduler: new FrameScheduler(),
-    locateFfmpeg: options.locate ?? (() => ok(FFMPEG)),
-    ...(options.volumePercent === undefined ? {} : { volumePercent: options.volumePercent }),
-  });
-  return { sink, player };
-}
-
 const nextTrackEnd = async (player: AudioPlayer): Promise<TrackEnd> =>
   ((await once(player, 'trackEnd')) as [Track, TrackEnd])[1];
 
-describe('AudioPlayer', () => {
+// Every behaviour below holds for both send paths: the inline one and the worker pool.
+describe.each(AUDIO_ENGINES)('AudioPlayer (%s engine)', (engine: AudioEngineKind) => {
+  function newPlayer(
+    options: { volumePercent?: number; locate?: () => ReturnType<typeof locateFfmpeg> } = {},
+  ) {
+    const sink = new CollectingSink();
+    const player = new AudioPlayer({
+      sink,
+      engine,
+      scheduler: new FrameScheduler(),
+      locateFfmpeg: options.locate ?? (() => ok(FFMPEG)),
+      ...(options.volumePercent === undefined ? {} : { volumePercent: options.volumePercent }),
+    });
+    return { sink, player };
+  }
+
   it('plays a tone file into the sink: right frequency, right length, padded with silence', async () => {
     const { sink, player } = newPlayer();
     const started = vi.fn();
@@ -172,7 +177,7 @@ describe('AudioPlayer', () => {
     expect(player.stop()).toBe(true);
     expect(await ended).toEqual({ reason: 'stopped' });
     expect(sink.events.at(-1)).toEqual({ kind: 'end' });
-    if (state.status !== 'idle') expect(state.playback.decoder.exit).toEqual({ kind: 'killed' });
+    if (state.status !== 'idle') expect(state.playback.pipeline.exit).toEqual({ kind: 'killed' });
     expect(player.stop()).toBe(false);
     expect(player.elapsedSeconds).toBe(0);
     player.destroy();

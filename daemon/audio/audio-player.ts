@@ -1,7 +1,9 @@
 /**
- * One bot's audio player: decoder → PCM buffer → gain → Opus encoder → VoiceSink, driven by the shared
- * frame scheduler. Every state change goes through `setState`, which also decides whether the player
- * needs the clock (it does while playing, and while a pause is still sending its silence tail).
+ * One bot's audio player: a track's pipeline (ffmpeg → PCM → gain → Opus, run by the player's engine,
+ * see track-pipeline.ts) → VoiceSink, driven by the shared frame scheduler. The player owns everything
+ * the engines share: state, position, frame health, and the underrun, end and pause policies. Every
+ * state change goes through `setState`, which also decides whether the player needs the clock (it does
+ * while playing, and while a pause is still sending its silence tail).
  *
  * Underrun policy (see playback-policy.ts): a missing frame is sent as Opus silence and counted; once
  * the decoder has reached the end, 5 such frames in a row end the track. Pause sends 5 silence frames,
@@ -13,17 +15,24 @@
 import { EventEmitter } from 'node:events';
 import type { Result } from '../../shared/result';
 import type { AudioPlayerState, Playback, Track, TrackEnd } from './audio-player-state';
-import { Decoder } from './decoder';
-import { OpusEncoder } from './encoder';
+import type { AudioWorkerPool } from './audio-worker-pool';
+import type { OpusEncoderOptions } from './encoder';
 import { locateFfmpeg } from './ffmpeg-locator';
 import { FrameHealth, type FrameHealthSnapshot } from './frame-health';
 import { type FrameScheduler, type FrameTick, frameScheduler, type ScheduledPlayer } from './frame-scheduler';
-import { Gain } from './gain';
+import { InlineEngine } from './inline-engine';
 import { OPUS_SILENCE_FRAME } from './opus-silence-frame';
-import { FRAME_SECONDS, SAMPLES_PER_FRAME } from './pcm-format';
+import { FRAME_SECONDS } from './pcm-format';
 import { DEFAULT_PLAYBACK_POLICY, type PlaybackPolicy } from './playback-policy';
 import { SpawnFailureTracker } from './spawn-failure-tracker';
+import {
+  type AudioEngineKind,
+  defaultAudioEngine,
+  type PlayerEngine,
+  type TrackPipeline,
+} from './track-pipeline';
 import type { VoiceSink } from './voice-sink';
+import { WorkerEngine } from './worker-engine';
 
 export interface VoiceDucking {
   enabled: boolean;
@@ -47,22 +56,23 @@ export interface AudioPlayerOptions {
   voiceDucking?: VoiceDucking;
   policy?: PlaybackPolicy;
   locateFfmpeg?: () => Result<string>;
+  /** The send path; `AUDIO_ENGINE` (default `workers`) when not given. */
+  engine?: AudioEngineKind;
+  /** Workers engine: the pool to run on (the process-wide one by default). */
+  workerPool?: AudioWorkerPool;
+  /** Workers engine: encoded frames kept ready (default 3). */
+  lookaheadFrames?: number;
+  encoder?: OpusEncoderOptions;
 }
 
-/** What the next dispatch sends: real audio, or silence for an underrun or a pause tail. */
-type PreparedFrame = { kind: 'audio' | 'underrun' | 'pauseTail'; opus: Uint8Array };
-
 export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements ScheduledPlayer {
+  readonly engineKind: AudioEngineKind;
   private currentState: AudioPlayerState = { status: 'idle' };
-  private prepared: PreparedFrame | undefined;
   private readonly sink: VoiceSink;
   private readonly scheduler: FrameScheduler;
   private readonly policy: PlaybackPolicy;
   private readonly findFfmpeg: () => Result<string>;
-  private readonly gain: Gain;
-  private readonly encoder = new OpusEncoder();
-  /** Reused for every frame; gain and the encoder are done with it before the next is read. */
-  private readonly pcmFrame = new Int16Array(SAMPLES_PER_FRAME);
+  private readonly engine: PlayerEngine;
   private readonly health = new FrameHealth();
   private readonly spawnFailures = new SpawnFailureTracker();
   private ducking: VoiceDucking;
@@ -76,7 +86,19 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
     this.scheduler = options.scheduler ?? frameScheduler;
     this.policy = options.policy ?? DEFAULT_PLAYBACK_POLICY;
     this.findFfmpeg = options.locateFfmpeg ?? locateFfmpeg;
-    this.gain = new Gain(options.volumePercent === undefined ? {} : { volumePercent: options.volumePercent });
+    this.engineKind = options.engine ?? defaultAudioEngine();
+    const common = {
+      ...(options.volumePercent === undefined ? {} : { volumePercent: options.volumePercent }),
+      ...(options.encoder ? { encoder: options.encoder } : {}),
+    };
+    this.engine =
+      this.engineKind === 'inline'
+        ? new InlineEngine(common)
+        : new WorkerEngine({
+            ...common,
+            ...(options.workerPool ? { pool: options.workerPool } : {}),
+            ...(options.lookaheadFrames === undefined ? {} : { lookaheadFrames: options.lookaheadFrames }),
+          });
     this.ducking = options.voiceDucking ?? { enabled: false, volumePercent: 100 };
   }
 
@@ -85,7 +107,7 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
   }
 
   get volume(): number {
-    return this.gain.volume;
+    return this.engine.volume;
   }
 
   get elapsedSeconds(): number {
@@ -111,7 +133,7 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
     }
     const playback: Playback = {
       track,
-      decoder: this.startDecoder(ffmpeg.value, track, 0),
+      pipeline: this.startPipeline(ffmpeg.value, track, 0),
       seekOffsetSeconds: 0,
       framesSent: 0,
       started: false,
@@ -133,10 +155,10 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
       this.endTrack(this.spawnFailureEnd(ffmpeg.error));
       return true;
     }
-    state.playback.decoder.kill();
+    state.playback.pipeline.kill();
     const playback: Playback = {
       ...state.playback,
-      decoder: this.startDecoder(ffmpeg.value, track, seekOffsetSeconds),
+      pipeline: this.startPipeline(ffmpeg.value, track, seekOffsetSeconds),
       seekOffsetSeconds,
       framesSent: 0,
     };
@@ -160,7 +182,7 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
   resume(): boolean {
     const state = this.currentState;
     if (state.status !== 'paused') return false;
-    if (this.hasPrebuffered(state.playback)) this.startPlaying(state.playback);
+    if (state.playback.pipeline.ready) this.startPlaying(state.playback);
     else this.setState({ status: 'buffering', playback: state.playback });
     return true;
   }
@@ -173,7 +195,7 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
   }
 
   setVolume(volumePercent: number): void {
-    this.gain.setVolume(volumePercent);
+    this.engine.setVolume(volumePercent);
   }
 
   setVoiceDucking(ducking: VoiceDucking): void {
@@ -187,102 +209,99 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
     this.applyDucking();
   }
 
-  /** Stops playback and frees the encoder. The player cannot be used afterwards. */
+  /** Stops playback and frees the encoder (and its worker slot). The player cannot be used afterwards. */
   destroy(): void {
     this.stop();
     this.scheduler.remove(this);
-    this.encoder.destroy();
+    this.engine.destroy();
     this.removeAllListeners();
   }
 
-  /** @internal Scheduler step: send what `prepare` made ready. */
+  /**
+   * @internal Scheduler step: send this tick's frame. A pipeline that has nothing ready is an underrun
+   * (Opus silence, counted as missed), never a wait; after its end, silence pads the track out.
+   */
   dispatch(tick: FrameTick): void {
     const state = this.currentState;
-    if (tick.droppedTicks > 0 && state.status === 'playing') this.health.recordMissed(tick.droppedTicks);
-    const frame = this.prepared;
-    this.prepared = undefined;
-    if (!frame || state.status === 'idle' || state.status === 'buffering') return;
-    this.sink.sendVoice(frame.opus);
-    this.talking = true;
-    if (frame.kind === 'audio') {
-      state.playback.framesSent++;
-      this.health.recordSent(tick.latenessMs);
-    } else if (frame.kind === 'underrun' && !state.playback.decoder.pcm.hasEnded) {
-      // Padding after the end is expected; only a starved running decoder is a health miss.
-      this.health.recordMissed();
-    }
-    if (state.status === 'paused' && frame.kind === 'pauseTail') {
+    if (state.status === 'paused') {
+      if (state.silenceFramesLeft === 0) return;
+      this.send(OPUS_SILENCE_FRAME);
       state.silenceFramesLeft--;
       if (state.silenceFramesLeft === 0) {
         this.endVoice();
         this.scheduler.remove(this);
       }
-    }
-  }
-
-  /** @internal Scheduler step: make the next frame ready. */
-  prepare(): void {
-    const state = this.currentState;
-    if (state.status === 'paused') {
-      this.prepared =
-        state.silenceFramesLeft > 0 ? { kind: 'pauseTail', opus: OPUS_SILENCE_FRAME } : undefined;
       return;
     }
     if (state.status !== 'playing') return;
-    const { pcm } = state.playback.decoder;
-    const pcmFrame = pcm.readFrame(this.pcmFrame);
-    if (pcmFrame) {
+    if (tick.droppedTicks > 0) this.health.recordMissed(tick.droppedTicks);
+    const { playback } = state;
+    const frame = playback.pipeline.takeFrame();
+    if (frame.kind === 'audio') {
       state.missesAfterEnd = 0;
-      this.gain.apply(pcmFrame);
-      this.prepared = { kind: 'audio', opus: this.encoder.encode(pcmFrame) };
+      this.send(frame.opus);
+      playback.framesSent++;
+      this.health.recordSent(tick.latenessMs);
       return;
     }
-    if (pcm.exhausted) {
-      if (state.missesAfterEnd >= this.policy.maxMissedFramesAfterEnd) {
-        this.finishTrack(state.playback);
-        return;
-      }
-      state.missesAfterEnd++;
+    if (frame.kind === 'starved') {
+      this.send(OPUS_SILENCE_FRAME);
+      this.health.recordMissed();
+      return;
     }
-    this.prepared = { kind: 'underrun', opus: OPUS_SILENCE_FRAME };
+    // Padding after the end is expected, not a health miss. The track is over once the padding is out
+    // and the pipeline has said how its decoder ended.
+    if (state.missesAfterEnd < this.policy.maxMissedFramesAfterEnd) {
+      state.missesAfterEnd++;
+      this.send(OPUS_SILENCE_FRAME);
+    } else if (!playback.pipeline.exit) {
+      this.send(OPUS_SILENCE_FRAME);
+    }
+    if (state.missesAfterEnd >= this.policy.maxMissedFramesAfterEnd && playback.pipeline.exit)
+      this.finishTrack(playback);
   }
 
-  private startDecoder(ffmpegPath: string, track: Track, seekSeconds: number): Decoder {
-    const decoder = new Decoder({
+  /** @internal Scheduler step: work between ticks (the inline engine encodes its next frame here). */
+  prepare(): void {
+    const state = this.currentState;
+    if (state.status === 'playing') state.playback.pipeline.prepare();
+  }
+
+  private send(opus: Uint8Array): void {
+    this.sink.sendVoice(opus);
+    this.talking = true;
+  }
+
+  private startPipeline(ffmpegPath: string, track: Track, seekSeconds: number): TrackPipeline {
+    const pipeline = this.engine.start({
       ffmpegPath,
-      input: track.input,
+      track,
       seekSeconds,
-      ...(track.stopAtSeconds === undefined ? {} : { stopAtSeconds: track.stopAtSeconds }),
+      prebufferFrames: this.policy.prebufferFrames,
     });
     const isCurrent = () =>
-      this.currentState.status !== 'idle' && this.currentState.playback.decoder === decoder;
-    decoder.on('spawn', () => this.spawnFailures.recordSuccess());
-    decoder.on('data', () => {
-      if (isCurrent() && this.currentState.status === 'buffering') this.leaveBufferingWhenReady(decoder);
+      this.currentState.status !== 'idle' && this.currentState.playback.pipeline === pipeline;
+    pipeline.on('spawn', () => this.spawnFailures.recordSuccess());
+    pipeline.on('ready', () => {
+      if (isCurrent()) this.leaveBuffering(pipeline);
     });
-    decoder.on('exit', (exit) => {
+    pipeline.on('exit', (exit) => {
       if (!isCurrent() || exit.kind === 'killed') return;
       if (exit.kind === 'failed' && exit.spawnFailed) this.endTrack(this.spawnFailureEnd(exit.message));
-      else if (this.currentState.status === 'buffering') this.leaveBufferingWhenReady(decoder);
+      else this.leaveBuffering(pipeline);
     });
-    return decoder;
+    return pipeline;
   }
 
-  private leaveBufferingWhenReady(decoder: Decoder): void {
+  private leaveBuffering(pipeline: TrackPipeline): void {
     const state = this.currentState;
     if (state.status !== 'buffering') return;
-    const { pcm, exit } = decoder;
     // A pipeline that failed before producing a sample has nothing to play: report it at once.
-    if (exit?.kind === 'failed' && pcm.exhausted) {
-      this.endTrack({ reason: 'error', message: exit.message, stopPlayback: false });
+    if (pipeline.exit?.kind === 'failed' && pipeline.producedNothing) {
+      this.endTrack({ reason: 'error', message: pipeline.exit.message, stopPlayback: false });
       return;
     }
-    if (this.hasPrebuffered(state.playback)) this.startPlaying(state.playback);
-  }
-
-  private hasPrebuffered(playback: Playback): boolean {
-    const { pcm } = playback.decoder;
-    return pcm.framesAvailable >= this.policy.prebufferFrames || pcm.hasEnded;
+    if (pipeline.ready) this.startPlaying(state.playback);
   }
 
   private startPlaying(playback: Playback): void {
@@ -293,7 +312,7 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
   }
 
   private finishTrack(playback: Playback): void {
-    const exit = playback.decoder.exit;
+    const exit = playback.pipeline.exit;
     this.endTrack(
       exit?.kind === 'failed'
         ? { reason: 'error', message: exit.message, stopPlayback: false }
@@ -304,7 +323,7 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
   private endTrack(end: TrackEnd): void {
     const state = this.currentState;
     if (state.status === 'idle') return;
-    state.playback.decoder.kill();
+    state.playback.pipeline.kill();
     this.endVoice();
     this.setState({ status: 'idle' });
     this.emit('trackEnd', state.playback.track, end);
@@ -328,13 +347,6 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
   private setState(next: AudioPlayerState): void {
     const previous = this.currentState;
     this.currentState = next;
-    // A frame prepared for the old state (or the old pipeline) must not leak into the new one.
-    if (
-      previous.status !== next.status ||
-      (previous.status !== 'idle' && next.status !== 'idle' && previous.playback !== next.playback)
-    ) {
-      this.prepared = undefined;
-    }
     const needsClock = next.status === 'playing' || (next.status === 'paused' && next.silenceFramesLeft > 0);
     if (needsClock) this.scheduler.add(this);
     else this.scheduler.remove(this);
@@ -348,8 +360,8 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
   }
 
   private applyDucking(): void {
-    if (this.ducking.enabled && this.othersTalking) this.gain.duck(this.ducking.volumePercent);
-    else this.gain.unduck();
+    if (this.ducking.enabled && this.othersTalking) this.engine.duck(this.ducking.volumePercent);
+    else this.engine.unduck();
   }
 
   private reportError(error: Error): void {

@@ -1,82 +1,78 @@
 /**
- * Opus encoding through opus-encdec's WASM libopus: 48 kHz stereo, 20 ms frames, application AUDIO,
- * signal MUSIC, 96 kbps. 96 kbps is where stereo music at 48 kHz becomes hard to tell from the source
- * in listening tests (Opus recommends 96-128 kbps for stereo music), while staying well inside a
- * voice server's per-client bandwidth. One encoder serves a bot for its whole life, across tracks;
- * `destroy()` returns its state and buffers to the WASM heap.
+ * Opus encoding for the voice path: 48 kHz stereo, 20 ms frames, application AUDIO, signal MUSIC,
+ * 96 kbps, complexity 5 by default. 96 kbps is where stereo music at 48 kHz becomes hard to tell from
+ * the source in listening tests (Opus recommends 96-128 kbps for stereo music), while staying well
+ * inside a voice server's per-client bandwidth.
+ *
+ * Encoder: @evan/opus, libopus as a prebuilt native addon shipped inside the npm package (no build
+ * step; on a platform it has no binary for it falls back to its own WASM build). bench/audio-bench.ts
+ * measures it against opus-encdec's WASM libopus (what the daemon used before) on the same PCM: the
+ * native build takes a bit over half the CPU per frame. Its one static output buffer is shared by
+ * every thread of the process, hence encoder-lock.ts.
+ *
+ * Complexity 5, not libopus's default 10: at 96 kbps music is coded by CELT alone, where complexity
+ * 8-10 cost the same, 7 and above add the tonality analysis (it steers VBR toward tonal passages and
+ * the bandwidth choice) and 8 and above a second MDCT on transient frames; 5 keeps the pitch
+ * pre-filter (harmonic music) and the transient detection, drops those two, and saves about 40 % of the
+ * encoding CPU. The bench prints the CPU and the signal-to-noise ratio per complexity.
  */
-import { OPUS, type OpusEncoderModule, opusEncoderModule } from './opus-wasm';
-import { PCM_FORMAT, SAMPLES_PER_CHANNEL_PER_FRAME, SAMPLES_PER_FRAME } from './pcm-format';
+import { createRequire } from 'node:module';
+import { Encoder } from '@evan/opus';
+import { withEncoderLock } from './encoder-lock';
+import { PCM_FORMAT, SAMPLES_PER_FRAME } from './pcm-format';
 
 export const OPUS_MUSIC_BITRATE_BPS = 96_000;
+export const DEFAULT_OPUS_COMPLEXITY = 5;
 
-/** libopus's recommended output bound: enough for any single frame at any bitrate. */
-const MAX_PACKET_BYTES = 4000;
-const INT16_SCALE = 1 / 32768;
+const requireHere = createRequire(import.meta.url);
+
+/** Whether this process encodes with the native build ('native') or @evan/opus's WASM fallback. */
+export const OPUS_ENCODER_BUILD: 'native' | 'wasm' = nativeBuildLoads() ? 'native' : 'wasm';
+
+function nativeBuildLoads(): boolean {
+  if (process.env.OPUS_FORCE_WASM) return false;
+  try {
+    requireHere('@evan/opus/node/index.js');
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export interface OpusEncoderOptions {
   bitrateBps?: number;
+  /** 0-10; see the header for what the default gives up. */
+  complexity?: number;
 }
 
 export class OpusEncoder {
-  private readonly wasm: OpusEncoderModule;
-  private state: number;
-  private readonly pcmPointer: number;
-  private readonly outputPointer: number;
+  private encoder: Encoder | undefined;
 
   constructor(options: OpusEncoderOptions = {}) {
-    this.wasm = opusEncoderModule();
-    const wasm = this.wasm;
-    const errorPointer = wasm._malloc(4);
-    this.state = wasm._opus_encoder_create(
-      PCM_FORMAT.sampleRateHz,
-      PCM_FORMAT.channels,
-      OPUS.APPLICATION_AUDIO,
-      errorPointer,
-    );
-    const error = wasm.HEAP32[errorPointer >> 2];
-    wasm._free(errorPointer);
-    if (error !== OPUS.OK || this.state === 0) throw new Error(`opus_encoder_create failed (${error})`);
-    this.pcmPointer = wasm._malloc(SAMPLES_PER_FRAME * Float32Array.BYTES_PER_ELEMENT);
-    this.outputPointer = wasm._malloc(MAX_PACKET_BYTES);
-    this.control(OPUS.SET_BITRATE_REQUEST, options.bitrateBps ?? OPUS_MUSIC_BITRATE_BPS);
-    this.control(OPUS.SET_SIGNAL_REQUEST, OPUS.SIGNAL_MUSIC);
+    const encoder = new Encoder({
+      channels: PCM_FORMAT.channels,
+      sample_rate: PCM_FORMAT.sampleRateHz,
+      application: 'audio',
+    });
+    encoder.bitrate = options.bitrateBps ?? OPUS_MUSIC_BITRATE_BPS;
+    encoder.signal = 'music';
+    encoder.complexity = (options.complexity ?? DEFAULT_OPUS_COMPLEXITY) as Encoder['complexity'];
+    this.encoder = encoder;
   }
 
   /** Encodes one 20 ms interleaved stereo frame (1920 samples) into a new Opus packet. */
   encode(pcm: Int16Array): Uint8Array {
-    if (this.state === 0) throw new Error('OpusEncoder used after destroy()');
+    const encoder = this.encoder;
+    if (!encoder) throw new Error('OpusEncoder used after destroy()');
     if (pcm.length !== SAMPLES_PER_FRAME)
       throw new Error(`expected ${SAMPLES_PER_FRAME} samples, got ${pcm.length}`);
-    const wasm = this.wasm;
-    const input = wasm.HEAPF32.subarray(this.pcmPointer >> 2, (this.pcmPointer >> 2) + SAMPLES_PER_FRAME);
-    for (let i = 0; i < SAMPLES_PER_FRAME; i++) input[i] = (pcm[i] ?? 0) * INT16_SCALE;
-    const byteCount = wasm._opus_encode_float(
-      this.state,
-      this.pcmPointer,
-      SAMPLES_PER_CHANNEL_PER_FRAME,
-      this.outputPointer,
-      MAX_PACKET_BYTES,
-    );
-    if (byteCount < 0) throw new Error(`opus_encode_float failed (${byteCount})`);
-    return wasm.HEAPU8.slice(this.outputPointer, this.outputPointer + byteCount);
+    // The wrapper copies the packet out of the shared buffer before the lock is let go.
+    return OPUS_ENCODER_BUILD === 'native' ? withEncoderLock(() => encoder.encode(pcm)) : encoder.encode(pcm);
   }
 
-  /** Frees the encoder state and its buffers. Safe to call twice. */
+  /** Lets the encoder go (the WASM build frees its state now, the native one when collected). */
   destroy(): void {
-    if (this.state === 0) return;
-    this.wasm._opus_encoder_destroy(this.state);
-    this.wasm._free(this.pcmPointer);
-    this.wasm._free(this.outputPointer);
-    this.state = 0;
-  }
-
-  /** opus_encoder_ctl is variadic; in WASM its variadic argument is passed as a pointer to the value. */
-  private control(request: number, value: number): void {
-    const argumentPointer = this.wasm._malloc(4);
-    this.wasm.HEAP32[argumentPointer >> 2] = value;
-    const result = this.wasm._opus_encoder_ctl(this.state, request, argumentPointer);
-    this.wasm._free(argumentPointer);
-    if (result !== OPUS.OK) throw new Error(`opus_encoder_ctl(${request}) failed (${result})`);
+    (this.encoder as { drop?: () => void } | undefined)?.drop?.();
+    this.encoder = undefined;
   }
 }

@@ -18,9 +18,12 @@ import { PCM_FORMAT } from './pcm-format';
 export const DEFAULT_RAMP_MS = 50;
 export const DEFAULT_RELEASE_MS = 400;
 
+/** A volume or ducking percentage held to 0-100. */
+export const clampPercent = (percent: number): number => Math.min(100, Math.max(0, percent));
+
 /** The amplitude factor for a 0-100 volume on the square-law curve. */
 export function volumeToAmplitude(volumePercent: number): number {
-  const fraction = Math.min(100, Math.max(0, volumePercent)) / 100;
+  const fraction = clampPercent(volumePercent) / 100;
   return fraction * fraction;
 }
 
@@ -57,13 +60,13 @@ export class Gain {
   }
 
   setVolume(volumePercent: number): void {
-    this.volumePercent = Math.min(100, Math.max(0, volumePercent));
+    this.volumePercent = clampPercent(volumePercent);
     this.retarget(this.rampMs);
   }
 
   /** Lowers the music to `duckPercent` of the volume while someone else talks. */
   duck(duckPercent: number): void {
-    this.duckPercent = Math.min(100, Math.max(0, duckPercent));
+    this.duckPercent = clampPercent(duckPercent);
     this.retarget(this.rampMs);
   }
 

@@ -109,9 +109,9 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
     return this.audio.volume;
   }
 
-  /** Clamped to 0-100 and rounded: the api validates, but the daemon never trusts a number blindly. */
+  /** Clamped (clampVolume) and applied; returns the volume applied. */
   setVolume(volume: number): number {
-    const clamped = Math.round(Math.min(100, Math.max(0, Number.isFinite(volume) ? volume : 0)));
+    const clamped = clampVolume(volume);
     this.audio.setVolume(clamped);
     return clamped;
   }
@@ -279,6 +279,11 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
       this.emit('trackFailed', failure, outcome.stoppedReason !== undefined && i === last);
     this.emit('change', true);
   }
+}
+
+/** Clamped to 0-100 and rounded: the api validates, but the daemon never trusts a number blindly. */
+export function clampVolume(volume: number): number {
+  return Math.round(Math.min(100, Math.max(0, Number.isFinite(volume) ? volume : 0)));
 }
 
 function category(state: AudioPlayerState): Category {

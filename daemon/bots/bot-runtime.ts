@@ -10,6 +10,7 @@ import type { Bus } from '../../shared/bus/bus';
 import type { BotCommand, BotReply, BotStateEvent } from '../../shared/bus/messages';
 import { botStateSubject } from '../../shared/bus/subjects';
 import type { Db } from '../../shared/db/client';
+import { dbFaultOf } from '../../shared/db/db-faults';
 import type { bots } from '../../shared/db/schema';
 import { BOT_START_DEADLINE_MS, type PlayMode } from '../../shared/domain/constants';
 import type { BotStatus } from '../../shared/domain/schemas';
@@ -20,6 +21,7 @@ import type { StoredSettings } from '../../shared/settings/settings';
 import type { SourceRegistry } from '../../shared/sources/source-registry';
 import { locateFfmpeg } from '../audio/ffmpeg-locator';
 import type { FrameScheduler } from '../audio/frame-scheduler';
+import type { AudioEngineKind } from '../audio/track-pipeline';
 import type { ChatApiFactory } from '../chat/chat-api';
 import { ChatDispatcher } from '../chat/chat-dispatcher';
 import { Ts3Client } from '../ts3';
@@ -57,6 +59,8 @@ export interface BotRuntimeDeps {
   ts3: Ts3Options;
   /** The frame clock; tests may pass their own. */
   scheduler?: FrameScheduler;
+  /** The audio send path; `AUDIO_ENGINE` when not given (benches compare the two). */
+  audioEngine?: AudioEngineKind;
   chat?: BotChat;
   /** Told when an upload plays and when the queue changes, so played uploads can be deleted. */
   uploads?: UploadEvents;
@@ -99,6 +103,7 @@ export class BotRuntime implements BotContext {
         volumePercent: config.volume,
         voiceDucking: deps.settings.voiceDucking,
         ...(deps.scheduler ? { scheduler: deps.scheduler } : {}),
+        ...(deps.audioEngine ? { engine: deps.audioEngine } : {}),
       },
     });
     this.player.queue.setMode(config.playMode);
@@ -165,11 +170,19 @@ export class BotRuntime implements BotContext {
     return status;
   }
 
+  /** A write the database refused (busy, full) answers its own 503/507 instead of failing the bus call. */
   handle(command: BotCommand): Promise<BotReply> {
     const { op, args } = command;
     if (!isBotOp(op)) return Promise.resolve(refused(400, `unknown operation ${op}`));
     if (isReadOnly(op)) return Promise.resolve(runOp(this, op, args));
-    return this.serial.run(async () => runOp(this, op, args));
+    return this.serial
+      .run(async () => runOp(this, op, args))
+      .catch((error: unknown) => {
+        const fault = dbFaultOf(error);
+        if (!fault) throw error;
+        this.log.warn({ err: error, op }, 'the database refused a write');
+        return refused(fault.status, fault.message);
+      });
   }
 
   changed(queueChanged: boolean): void {
@@ -265,22 +278,31 @@ export class BotRuntime implements BotContext {
     this.changed(false);
   }
 
-  /** Leaves the server and frees the player. On a daemon shutdown the queue snapshot is kept current. */
-  async dispose(reason: 'shutdown' | 'removed'): Promise<void> {
+  /**
+   * Leaves the server and frees the player. On a daemon shutdown the queue snapshot is kept current. A
+   * bot `lost` to another daemon (its lease) goes silent at once, before any command still running, and
+   * leaves its snapshot and profile to the new owner.
+   */
+  async dispose(reason: 'shutdown' | 'removed' | 'lost'): Promise<void> {
+    if (reason === 'lost') this.player.stopPlayback();
     await this.serial.run(async () => {
       this.disposing = true;
       if (reason === 'shutdown') this.saveSnapshot();
-      else this.snapshots.delete();
+      if (reason === 'removed') this.snapshots.delete();
       await this.snapshots.flush();
       this.resumePoint = undefined;
-      if (this.connected) await this.session?.profile.restoreDefaults();
+      if (this.connected && reason !== 'lost') await this.session?.profile.restoreDefaults();
       this.player.stopPlayback();
       await this.lifecycle.dispose();
       this.player.destroy();
     });
   }
 
-  private saveSnapshot(): void {
+  /**
+   * Writes the live-queue snapshot (`savedQueuesEnabled`, while connected). Besides every queue change,
+   * the daemon calls it every few seconds so the position a dead daemon leaves behind is recent.
+   */
+  saveSnapshot(): void {
     if (!this.currentSettings.savedQueuesEnabled || !this.lifecycle.connected) return;
     const { songs, currentIndex } = this.player.queue.snapshot();
     this.snapshots.save({ songs, currentIndex, positionSeconds: this.player.elapsedSeconds });

@@ -40,6 +40,8 @@ export interface RequestOptions {
 }
 
 export interface Bus {
+  /** False while the connection is down or closed: requests fail as `unavailable`, events are missed. */
+  readonly available: boolean;
   /** Sends a request and resolves with the first reply; rejects with a BusError, never hangs. */
   request(subject: string, data: unknown, options?: RequestOptions): Promise<unknown>;
   /** Fire-and-forget; delivered to every matching subscriber. */

@@ -25,6 +25,10 @@ export class InProcessBus implements Bus {
 
   constructor(private readonly defaultTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS) {}
 
+  get available(): boolean {
+    return !this.closed;
+  }
+
   request(subject: string, data: unknown, options: RequestOptions = {}): Promise<unknown> {
     if (this.closed) return Promise.reject(new BusError('unavailable', 'message bus is closed'));
     const targets = [...this.responders].filter((r) => subjectMatches(r.pattern, subject));

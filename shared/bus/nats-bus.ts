@@ -63,9 +63,20 @@ export class NatsBus implements Bus {
     return new NatsBus(nc, defaultTimeoutMs);
   }
 
+  /**
+   * The connection itself, for the daemons' lease store (JetStream): leases ride on the same connection
+   * as the command subscriptions they guard, so a daemon cut off from NATS loses both together.
+   */
+  get connection(): NatsConnection {
+    return this.nc;
+  }
+
+  get available(): boolean {
+    return this.connected && !this.nc.isClosed();
+  }
+
   async request(subject: string, data: unknown, options: RequestOptions = {}): Promise<unknown> {
-    if (!this.connected || this.nc.isClosed())
-      throw new BusError('unavailable', 'message bus is unavailable');
+    if (!this.available) throw new BusError('unavailable', 'message bus is unavailable');
     const timeout = options.timeoutMs ?? this.defaultTimeoutMs;
     let cancel: ((error: BusError) => void) | undefined;
     const cancelled = new Promise<never>((_, reject) => {

@@ -1,6 +1,11 @@
 /**
  * The database handle: libSQL through drizzle. A `file:` URL is a local file (its folder is created);
  * any other URL is a libSQL server, reached with DATABASE_AUTH_TOKEN when one is set.
+ *
+ * A local file's per-connection settings (CONNECTION_PRAGMAS) are applied to every connection the
+ * client opens: libSQL hands its connection to each transaction and opens a fresh one for what comes
+ * next, which would otherwise run without them (no busy timeout: a write meeting another writer's lock
+ * would fail at once instead of waiting it out).
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -17,25 +22,48 @@ export interface DbOptions {
   authToken?: string | undefined;
 }
 
+/**
+ * busy_timeout waits out short write locks (the api and the daemon write at once) instead of failing
+ * with SQLITE_BUSY at once. It stays under the bus deadline (BUS_TIMEOUT_MS, 4 s), so a daemon write
+ * that meets a long-held lock still answers its own "database busy" in time. foreign_keys makes
+ * deletes cascade.
+ */
+const CONNECTION_PRAGMAS = ['PRAGMA busy_timeout = 3000', 'PRAGMA foreign_keys = ON'];
+
 export function openDb({ url, authToken }: DbOptions): Db {
   if (url.startsWith('file:')) {
     const path = url.slice('file:'.length);
     if (path && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   }
   const client = createClient(authToken ? { url, authToken } : { url });
+  if (client.protocol === 'file') keepPragmasOnEveryConnection(client);
   return drizzle(client, { schema }) as Db;
+}
+
+/**
+ * Applies the pragmas to the current connection now, and to the next one each time a transaction
+ * takes the current one away. The local client runs a statement synchronously inside `execute`, so
+ * the pragmas are in place before any other statement can reach the new connection.
+ */
+function keepPragmasOnEveryConnection(client: Client): void {
+  const applyPragmas = () => {
+    for (const pragma of CONNECTION_PRAGMAS) void client.execute(pragma).catch(() => undefined);
+  };
+  applyPragmas();
+  const transaction = client.transaction.bind(client);
+  client.transaction = ((mode) => {
+    const started = transaction(mode);
+    applyPragmas();
+    return started;
+  }) as Client['transaction'];
 }
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 /** Applies the committed migrations that are newer than the last applied one. Run before serving. */
 export async function migrateDb(db: Db): Promise<void> {
-  // WAL lets the api read while the daemon writes history; busy_timeout waits out short write locks
-  // instead of failing with SQLITE_BUSY when both write at once.
-  if (db.$client.protocol === 'file') {
-    await db.$client.execute('PRAGMA journal_mode = WAL');
-    await db.$client.execute('PRAGMA busy_timeout = 5000');
-  }
-  await db.$client.execute('PRAGMA foreign_keys = ON');
+  // WAL (kept in the file itself) lets the api read while the daemon writes history.
+  if (db.$client.protocol === 'file') await db.$client.execute('PRAGMA journal_mode = WAL');
+  else await db.$client.execute('PRAGMA foreign_keys = ON');
   await migrate(db, { migrationsFolder });
 }

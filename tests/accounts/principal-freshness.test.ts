@@ -1,10 +1,13 @@
 /**
- * Authentication reads the whole principal in one statement on every request (api/auth/load-principal.ts),
- * so nothing about a principal can go stale: these tests count the reads, change accounts behind the
- * api's back (plain SQL, cascades) and check the very next request, and check lucia's session rules
- * that the one-statement path re-implements.
+ * Authentication reads the whole principal in one statement, again whenever anything was committed to
+ * the database since (api/auth/load-principal.ts), so nothing about a principal can go stale: these
+ * tests count the reads, change accounts behind the api's back (plain SQL on the app's connection and
+ * on a connection of its own, cascades) and check the very next request, and check lucia's session
+ * rules that the one-statement path re-implements.
  */
+import { createClient } from '@libsql/client';
 import { eq } from 'drizzle-orm';
+import Database from 'libsql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SESSION_LIFETIME_MS, sessionState } from '../../api/auth/sessions';
 import { botGrants, bots, sessions, settings, users } from '../../shared/db/schema';
@@ -20,25 +23,33 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-/** The database statements one call makes. */
+/** libSQL's native statement, which the request-path reads run on (api/auth/prepared-json-read.ts). */
+const nativeStatement = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1'));
+
+/** The database statements one call makes, through drizzle or on the native read connection. */
 async function statementsOf(call: () => Promise<unknown>): Promise<number> {
   const execute = vi.spyOn(t.db.$client, 'execute');
+  const nativeGet = vi.spyOn(nativeStatement, 'get');
   try {
     await call();
-    return execute.mock.calls.length;
+    return execute.mock.calls.length + nativeGet.mock.calls.length;
   } finally {
     execute.mockRestore();
+    nativeGet.mockRestore();
   }
 }
 
 describe('authentication cost', () => {
-  it('authenticates a session cookie or an API key with one database read', async () => {
+  it('reads a principal once after a change of the database, and otherwise only its change counter', async () => {
     const botId = await insertBot(t);
     const member = await createMember(t, admin, { bots: [botId] });
     // /api/session/me reads nothing itself; a key is refused there only after authentication.
+    // After the writes above: the change counter, then the principal; then the counter alone.
+    expect(await statementsOf(() => member.api.GET('/api/session/me'))).toBe(2);
     expect(await statementsOf(() => member.api.GET('/api/session/me'))).toBe(1);
     const key = await createKey(member);
     await t.withKey(key).GET('/api/session/me'); // the first use writes lastUsedAt
+    expect(await statementsOf(() => t.withKey(key).GET('/api/session/me'))).toBe(2);
     expect(await statementsOf(() => t.withKey(key).GET('/api/session/me'))).toBe(1);
   });
 });
@@ -66,6 +77,26 @@ describe('changes made outside the account routes', () => {
     await t.db.delete(users).where(eq(users.id, member.id));
     expect((await api.GET('/api/bot')).response.status).toBe(401);
     expect((await member.api.GET('/api/session/me')).response.status).toBe(401);
+  });
+
+  it('sees what another connection to the file commits on the very next request', async () => {
+    const member = await createMember(t, admin, { capabilities: ['player.control'], bots: [] });
+    const api = t.withKey(await createKey(member));
+    // Another process, or an admin's sqlite3 shell.
+    const outside = createClient({ url: t.config.databaseUrl });
+    try {
+      expect((await api.GET('/api/users')).response.status).toBe(403);
+      expect((await api.GET('/api/users')).response.status).toBe(403);
+      await outside.execute({ sql: "UPDATE users SET role = 'admin' WHERE id = ?", args: [member.id] });
+      expect((await api.GET('/api/users')).response.status).toBe(200);
+      expect((await member.api.GET('/api/session/me')).response.status).toBe(200);
+      await outside.execute({ sql: 'DELETE FROM sessions WHERE user_id = ?', args: [member.id] });
+      expect((await member.api.GET('/api/session/me')).response.status).toBe(401);
+      await outside.execute({ sql: 'DELETE FROM api_keys WHERE user_id = ?', args: [member.id] });
+      expect((await api.GET('/api/bot')).error).toEqual({ error: 'invalid api key' });
+    } finally {
+      outside.close();
+    }
   });
 
   it('follows the stored guest-mode row on the very next request', async () => {

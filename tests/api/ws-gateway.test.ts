@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { ENTRY_TTL_MS } from '../../api/bots/status-view';
 import type { Bus } from '../../shared/bus/bus';
 import { InProcessBus } from '../../shared/bus/in-process-bus';
 import type { BotStateEvent } from '../../shared/bus/messages';
@@ -183,6 +184,8 @@ describe('WebSocket gateway', () => {
 
   it('still greets when no daemon answers, showing bots as disconnected', async () => {
     await t.daemon?.stop();
+    // The states published above (connected) stand for ENTRY_TTL_MS; then the daemon is asked again.
+    await new Promise((r) => setTimeout(r, ENTRY_TTL_MS));
     const socket = await connect(wsUrl, cookie(admin));
     const hello = await socket.next((m) => m.type === 'hello');
     expect(hello.type === 'hello' && hello.bots.every((b) => !b.connected)).toBe(true);

@@ -20,7 +20,7 @@ describe('api and daemon as separate processes over NATS', () => {
 
   beforeAll(async () => {
     dataDir = await preparedDataDir('tsmb-scaled-', [botRow(botId, 'Remote')]);
-    nats = await startNatsServer();
+    nats = await startNatsServer({ jetstream: true });
     const env = { DATA_DIR: dataDir, NATS_URL: nats.url };
     api = await runService(env, ['npx', 'tsx', 'api/main.ts']);
     // The daemon has no HTTP port; it is ready when the api gets an answer through it.

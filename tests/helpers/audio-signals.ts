@@ -44,13 +44,19 @@ export function makeTempDir(prefix = 'audio-test-'): TempDir {
 /**
  * The files the decoder and player tests play, in a new temporary folder: `tone.wav` (1 s at 440 Hz),
  * `two-tones.flac` (4 s of 440 Hz that turns 880 Hz at 3 s, to tell where a seek landed), `long.wav`
- * (20 s, enough to fill the PCM buffer and outlast any test) and `corrupt.mp3` (bytes ffmpeg rejects).
+ * (20 s, enough to fill the PCM buffer and outlast any test), `frame-index.wav` (4 s in which every
+ * 20 ms frame names its own index, see `frameIndices`) and `corrupt.mp3` (bytes ffmpeg rejects).
  */
 export function renderTestFiles(): TempDir {
   const dir = makeTempDir();
   renderAudio(dir.file('tone.wav'), sineExpression(440), 1);
   renderAudio(dir.file('two-tones.flac'), '0.5*sin(2*PI*if(lt(t,3),440,880)*t)', 4);
   renderAudio(dir.file('long.wav'), sineExpression(440), 20);
+  renderAudio(
+    dir.file('frame-index.wav'),
+    `0.5*sin(2*PI*(${INDEX_BASE_HZ}+${INDEX_STEP_HZ}*mod(floor(t*50),${INDEX_TONES}))*t)`,
+    4,
+  );
   writeFileSync(dir.file('corrupt.mp3'), Buffer.alloc(4096, 0x5a));
   return dir;
 }
@@ -207,6 +213,38 @@ export function dominantFrequencyHz(mono: Float64Array, sampleRateHz = PCM_FORMA
   };
   const coarse = peak(50, 4000, 5);
   return peak(coarse - 5, coarse + 5, 0.5);
+}
+
+/** frame-index.wav: frame k plays INDEX_BASE_HZ + INDEX_STEP_HZ × (k mod INDEX_TONES). */
+const INDEX_BASE_HZ = 600;
+const INDEX_STEP_HZ = 150;
+export const INDEX_TONES = 16;
+/** Samples by which libopus's decoded output trails its input (its 6.5 ms lookahead at 48 kHz). */
+export const OPUS_DELAY_SAMPLES = 312;
+
+/**
+ * The index (mod INDEX_TONES) each decoded 20 ms frame of frame-index.wav carries, from Opus frames
+ * decoded in the order sent: so a frame sent twice or dropped shows as a step other than +1. Each
+ * frame's tone is read from its middle, clear of the clicks where the tone changes.
+ */
+export function frameIndices(mono: Float64Array): number[] {
+  const frameSamples = SAMPLES_PER_CHANNEL_PER_FRAME;
+  const margin = 160;
+  const indices: number[] = [];
+  for (let start = OPUS_DELAY_SAMPLES; start + frameSamples <= mono.length; start += frameSamples) {
+    const window = mono.subarray(start + margin, start + frameSamples - margin);
+    let best = 0;
+    let bestPower = -1;
+    for (let index = 0; index < INDEX_TONES; index++) {
+      const power = tonePower(window, INDEX_BASE_HZ + INDEX_STEP_HZ * index);
+      if (power > bestPower) {
+        bestPower = power;
+        best = index;
+      }
+    }
+    indices.push(best);
+  }
+  return indices;
 }
 
 export function rms(mono: Float64Array): number {

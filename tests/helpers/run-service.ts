@@ -1,6 +1,6 @@
 /**
  * Runs the service the way a user does (`make run`, or one process's own `node` entry) in its own
- * process group, waits until it answers /api/health, and stops the whole group afterwards; and
+ * process group, waits until it answers /api/health, and stops (or kills, a crash) the whole group; and
  * prepares the DATA_DIR such processes share.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -13,8 +13,12 @@ import { freePort } from './free-port';
 
 export interface RunningService {
   baseUrl: string;
+  /** The process group's id. */
+  pid: number;
   output(): string;
   stop(): Promise<void>;
+  /** SIGKILL to the whole group: a crash, no shutdown code runs. */
+  kill(): Promise<void>;
 }
 
 export async function runService(
@@ -24,18 +28,22 @@ export async function runService(
   const port = await freePort();
   const [cmd, ...args] = command;
   const child = spawn(cmd!, args, {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', VITEST: '' },
+    env: { ...process.env, LOG_LEVEL: 'info', ...env, PORT: String(port), HOST: '127.0.0.1', VITEST: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  let output = '';
-  child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
+  const output = collectOutput(child);
   const baseUrl = `http://127.0.0.1:${port}`;
-  const service = { baseUrl, output: () => output, stop: () => stopGroup(child) };
+  const service = {
+    baseUrl,
+    pid: child.pid!,
+    output,
+    stop: () => stopGroup(child),
+    kill: () => killGroup(child),
+  };
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`service exited early (${child.exitCode}):\n${output}`);
+    if (child.exitCode !== null) throw new Error(`service exited early (${child.exitCode}):\n${output()}`);
     try {
       if ((await fetch(`${baseUrl}/api/health`)).ok) return service;
     } catch {
@@ -44,20 +52,35 @@ export async function runService(
     await new Promise((r) => setTimeout(r, 200));
   }
   await service.stop();
-  throw new Error(`service did not answer /api/health within 60 s:\n${output}`);
+  throw new Error(`service did not answer /api/health within 60 s:\n${output()}`);
 }
 
 /**
- * Starts the daemon's own entry (`daemon/main.ts`) in its own process group. It has no HTTP port: it
- * is ready when the api gets an answer through it.
+ * Starts the daemon's own entry (`daemon/main.ts`) in its own process group, as the systemd unit does:
+ * one node process with tsx as its loader, so a SIGTERM reaches the daemon alone and its hand-over is
+ * not cut short (the `tsx` command kills a child that is slow to acknowledge a signal). It has no HTTP
+ * port: it is ready when the api gets an answer through it.
  */
 export function runDaemon(env: Record<string, string>): RunningService {
-  const child = spawn('npx', ['tsx', 'daemon/main.ts'], {
+  const child = spawn('node', ['--import', 'tsx', 'daemon/main.ts'], {
     env: { ...process.env, ...env, VITEST: '' },
-    stdio: 'ignore',
+    stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  return { baseUrl: '', output: () => '', stop: () => stopGroup(child) };
+  return {
+    baseUrl: '',
+    pid: child.pid!,
+    output: collectOutput(child),
+    stop: () => stopGroup(child),
+    kill: () => killGroup(child),
+  };
+}
+
+function collectOutput(child: ChildProcess): () => string {
+  let output = '';
+  child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
+  return () => output;
 }
 
 /**
@@ -76,8 +99,16 @@ export async function preparedDataDir(
   return dataDir;
 }
 
+function killGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || !child.pid) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    process.kill(-child.pid!, 'SIGKILL');
+  });
+}
+
 function stopGroup(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || !child.pid) return Promise.resolve();
+  if (child.exitCode !== null || child.signalCode !== null || !child.pid) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 5000);
     child.once('exit', () => {

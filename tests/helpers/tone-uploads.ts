@@ -1,6 +1,7 @@
 /**
- * Songs for end-to-end tests: tones rendered by ffmpeg into a WAV file registered as a `local` upload
- * (DATA_DIR/uploads), so the whole play path runs on real audio.
+ * Songs for end-to-end tests and the benches: tones rendered by ffmpeg into a WAV file (or any audio
+ * file the caller writes) registered as a `local` upload (DATA_DIR/uploads), so the whole play path
+ * runs on real audio.
  */
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -19,28 +20,45 @@ export interface Tone {
 }
 
 /** Renders the tones (or writes `bytes`, e.g. a corrupt file) as an upload and returns its Song. */
-export async function addToneUpload(
+export function addToneUpload(
   db: Db,
   dataDir: string,
   name: string,
   tones: Tone[],
   bytes?: Buffer,
 ): Promise<Song> {
+  return addUpload(db, dataDir, {
+    name,
+    extension: 'wav',
+    durationSeconds: tones.reduce((sum, t) => sum + t.seconds, 0),
+    write: (path) => (bytes ? writeFileSync(path, bytes) : renderTones(path, tones)),
+  });
+}
+
+export interface UploadFile {
+  name: string;
+  /** The stored file's extension, e.g. `mp3`. */
+  extension: string;
+  durationSeconds: number;
+  /** Writes the file's bytes to `path`. */
+  write(path: string): void;
+}
+
+/** Stores a file in DATA_DIR/uploads, registers it as an upload and returns its Song. */
+export async function addUpload(db: Db, dataDir: string, file: UploadFile): Promise<Song> {
   const id = randomUUID();
-  const storedName = `${id}.wav`;
+  const storedName = `${id}.${file.extension}`;
   mkdirSync(join(dataDir, UPLOADS_DIR), { recursive: true });
-  const path = join(dataDir, UPLOADS_DIR, storedName);
-  if (bytes) writeFileSync(path, bytes);
-  else renderTones(path, tones);
-  const duration = tones.reduce((sum, t) => sum + t.seconds, 0);
+  file.write(join(dataDir, UPLOADS_DIR, storedName));
   await db.insert(uploads).values({
     id,
-    originalName: `${name}.wav`,
+    originalName: `${file.name}.${file.extension}`,
     storedName,
     sizeBytes: 0,
-    durationSeconds: Math.round(duration),
+    durationSeconds: Math.round(file.durationSeconds),
     createdAt: new Date(),
   });
+  const { name, durationSeconds: duration } = file;
   return { id, name, artist: 'tests', album: 'tones', duration, coverUrl: '', platform: 'local' };
 }
 

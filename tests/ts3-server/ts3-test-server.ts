@@ -34,7 +34,22 @@ export interface TestServerOptions {
   codecEncryptionMode?: number;
   /** Emit `voiceStats` this often (0 = never). */
   voiceStatsIntervalMs?: number;
+  /**
+   * Hands each voice packet to this listener instead of the recorder, which keeps and decodes every
+   * packet: a bench with a hundred streams counts them and decodes only a sample.
+   */
+  voiceListener?: VoiceListener;
 }
+
+/** A voice packet as it arrived: `arrivedAtMs` is performance.now(), `voiceId` steps once a frame. */
+export interface VoicePacket {
+  clientId: number;
+  voiceId: number;
+  codec: number;
+  data: Buffer;
+  arrivedAtMs: number;
+}
+export type VoiceListener = (packet: VoicePacket) => void;
 
 export interface ServerClient {
   id: number;
@@ -167,6 +182,39 @@ export class Ts3TestServer extends EventEmitter<TestServerEvents> {
     this.paused = true;
   }
 
+  /**
+   * Removes a client the way a real server tells it: `kick` (reason 5, an admin's kick from the server)
+   * or `shutdown` (reason 11, the server going down). Everyone, the client too, gets the leftview.
+   */
+  disconnectClient(clientId: number, how: 'kick' | 'shutdown', message = ''): void {
+    const session = this.sessionOf(clientId);
+    const reasonId = how === 'kick' ? 5 : 11;
+    if (session) this.dropSession(session, reasonId, message, DISCONNECT_LINGER_MS);
+  }
+
+  /**
+   * Forgets a client without a word (the server lost its state, or the network path broke): the others
+   * see it leave with "connection lost", the client itself only notices the silence.
+   */
+  forgetClient(clientId: number): void {
+    const session = this.sessionOf(clientId);
+    const client = session?.client;
+    if (!session || !client) return;
+    session.client = undefined;
+    session.handler.close();
+    this.sessions.delete(session.key);
+    this.broadcast(
+      buildCommand('notifyclientleftview', {
+        reasonmsg: 'connection lost',
+        reasonid: 3,
+        ctid: 0,
+        clid: client.id,
+        cfid: client.channelId,
+      }),
+    );
+    this.emit('clientDisconnected', { clientId: client.id, reason: 'forgotten' });
+  }
+
   /** Writes raw bytes to a connected client, e.g. garbage for robustness tests. */
   sendRaw(clientId: number, datagram: Buffer): void {
     const session = this.sessionOf(clientId);
@@ -283,12 +331,15 @@ export class Ts3TestServer extends EventEmitter<TestServerEvents> {
     const arrived = performance.now();
     const codec = payload[2]!;
     const data = payload.subarray(3);
-    let recorder = this.recorders.get(client.id);
-    if (!recorder) {
-      recorder = new VoiceRecorder();
-      this.recorders.set(client.id, recorder);
-    }
-    recorder.onPacket(payload.readUInt16BE(0), codec, data, arrived);
+    const packet = {
+      clientId: client.id,
+      voiceId: payload.readUInt16BE(0),
+      codec,
+      data,
+      arrivedAtMs: arrived,
+    };
+    if (this.options.voiceListener) this.options.voiceListener(packet);
+    else this.recorderOf(client.id).onPacket(packet.voiceId, codec, data, arrived);
     // s2c voice: voice id | talker u16 | codec | data (paper §1.8.1.2).
     const body = Buffer.alloc(3 + data.length);
     body.writeUInt16BE(client.id, 0);
@@ -299,6 +350,15 @@ export class Ts3TestServer extends EventEmitter<TestServerEvents> {
         other.handler.transmit(other.handler.prepareVoice(body));
       }
     }
+  }
+
+  private recorderOf(clientId: number): VoiceRecorder {
+    let recorder = this.recorders.get(clientId);
+    if (!recorder) {
+      recorder = new VoiceRecorder();
+      this.recorders.set(clientId, recorder);
+    }
+    return recorder;
   }
 
   // ---- commands ----

@@ -6,6 +6,7 @@ import type { BotOpArgs, BotOpData } from '../../../shared/bus/bot-ops';
 import type { BotReply } from '../../../shared/bus/messages';
 import { receipts } from '../../../shared/receipts';
 import type { BotContext } from '../bot-context';
+import { clampVolume } from '../bot-player';
 import { playReply } from './play-reply';
 import { done, type ReceiptReply, refused } from './reply-builders';
 
@@ -43,16 +44,18 @@ export function clear(ctx: BotContext): ReceiptReply {
   return done(receipts.cleared());
 }
 
+/** Stored first: a volume the database refused is not applied either (the call fails as a whole). */
 export async function volume(ctx: BotContext, args: BotOpArgs<'volume'>): Promise<ReceiptReply> {
-  const applied = ctx.player.setVolume(args.volume);
-  await ctx.persistVolume(applied);
+  const volume = clampVolume(args.volume);
+  await ctx.persistVolume(volume);
+  const applied = ctx.player.setVolume(volume);
   ctx.changed(false);
   return done(receipts.volume(applied));
 }
 
 export async function mode(ctx: BotContext, args: BotOpArgs<'mode'>): Promise<ReceiptReply> {
-  ctx.player.queue.setMode(args.mode);
   await ctx.persistMode(args.mode);
+  ctx.player.queue.setMode(args.mode);
   ctx.changed(false);
   return done(receipts.mode(args.mode));
 }

@@ -1,7 +1,9 @@
 /**
- * One HTTP call to a platform API. Every outside failure (network, timeout, HTTP status, a body that
+ * One HTTP call to a platform API. Every outside failure (network, deadline, HTTP status, a body that
  * is not JSON) comes back as a Result with a sentence a listener can read, named after the service
- * ("QQ Music could not be reached (…)"); reading the answer is the caller's job.
+ * ("QQ Music could not be reached (…)", "NetEase Cloud Music did not answer within 10 s"); reading the
+ * answer is the caller's job. The deadline covers the whole exchange, the body included, so a
+ * platform that sends its headers and then stalls is given up on too.
  */
 import { err, ok, type Result } from '../../result';
 
@@ -20,24 +22,45 @@ export async function fetchResponse(
   try {
     response = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (error) {
-    return err(
-      `${service} could not be reached (${error instanceof Error ? error.message : 'network error'})`,
-    );
+    return err(unreachable(service, error));
   }
   const redirected = init.redirect === 'manual' && response.status >= 300 && response.status < 400;
-  return response.ok || redirected ? ok(response) : err(`${service} answered HTTP ${response.status}`);
+  if (response.ok || redirected) return ok(response);
+  // The body is not wanted; cancelling it frees the connection. Not awaited: a stalled body must not
+  // hold up the answer.
+  void response.body?.cancel().catch(() => undefined);
+  return err(refusal(service, response.status));
 }
 
-/** A response's body as JSON, or the sentence saying it was something else. */
+/** A response's body as JSON, or the sentence saying it was something else (or never came). */
 export async function readJson(service: string, response: Response): Promise<Result<unknown>> {
+  let text: string;
   try {
-    return ok(await response.json());
+    text = await response.text();
+  } catch (error) {
+    return err(unreachable(service, error));
+  }
+  try {
+    return ok(JSON.parse(text));
   } catch {
-    return err(`${service} answered with something that is not JSON`);
+    const type = response.headers.get('content-type')?.split(';')[0]?.trim();
+    return err(`${service} answered with something that is not JSON${type ? ` (${type})` : ''}`);
   }
 }
 
 export async function fetchJson(service: string, url: string, init: RequestInit): Promise<Result<unknown>> {
   const response = await fetchResponse(service, url, init);
   return response.ok ? readJson(service, response.value) : response;
+}
+
+function unreachable(service: string, error: unknown): string {
+  if (error instanceof Error && error.name === 'TimeoutError')
+    return `${service} did not answer within ${TIMEOUT_MS / 1000} s`;
+  return `${service} could not be reached (${error instanceof Error ? error.message : 'network error'})`;
+}
+
+function refusal(service: string, status: number): string {
+  return status === 429
+    ? `${service} is limiting requests (HTTP 429); try again in a while`
+    : `${service} answered HTTP ${status}`;
 }

@@ -6,7 +6,7 @@
 import { readFile, stat, unlink } from 'node:fs/promises';
 import { runBounded } from '../../exec/bounded-process';
 import { err, ok, type Result } from '../../result';
-import type { EmbeddedCover } from './audio-probe';
+import { type EmbeddedCover, UPLOAD_INPUT_OPTIONS } from './audio-probe';
 
 const FFMPEG_LIMITS = { timeoutMs: 10 * 60_000, maxOutputBytes: 64_000 };
 const COVER_LIMITS = { timeoutMs: 30_000, maxOutputBytes: 64_000 };
@@ -39,10 +39,14 @@ export async function keepAudioOnly(
   copyPath: string,
   transcodePath: string,
 ): Promise<Result<string>> {
-  const copied = await runFfmpeg(ffmpeg, ['-i', input, '-map', '0:a:0', '-c:a', 'copy', copyPath]);
+  const copied = await runFfmpeg(ffmpeg, [
+    ...UPLOAD_INPUT_OPTIONS,
+    ...['-i', input, '-map', '0:a:0', '-c:a', 'copy', copyPath],
+  ]);
   if (copied.ok) return ok(copyPath);
   await unlink(copyPath).catch(() => undefined);
   const encoded = await runFfmpeg(ffmpeg, [
+    ...UPLOAD_INPUT_OPTIONS,
     ...['-i', input, '-map', '0:a:0', '-c:a', 'libopus', '-b:a', '192k', '-f', 'ogg', transcodePath],
   ]);
   if (encoded.ok) return ok(transcodePath);
@@ -63,7 +67,22 @@ export async function extractCover(
   try {
     const written = await runFfmpeg(
       ffmpeg,
-      ['-i', input, '-map', `0:${cover.streamIndex}`, '-frames:v', '1', '-c:v', codec, '-update', '1', path],
+      [
+        ...UPLOAD_INPUT_OPTIONS,
+        ...[
+          '-i',
+          input,
+          '-map',
+          `0:${cover.streamIndex}`,
+          '-frames:v',
+          '1',
+          '-c:v',
+          codec,
+          '-update',
+          '1',
+          path,
+        ],
+      ],
       COVER_LIMITS,
     );
     if (!written.ok) return written;

@@ -11,6 +11,14 @@ import { z } from 'zod';
 import { runBounded } from '../../exec/bounded-process';
 import { err, ok, type Result } from '../../result';
 
+/**
+ * The only demuxers an upload is opened with: those of the whitelisted extensions (ffmpeg's names:
+ * `mov` reads mp4 and m4a, `matroska` mkv, mka and webm, `ogg` also opus and oga, `asf` wma). Without
+ * this, a text playlist sent as `song.mp3` (HLS, ffconcat...) probes as playable and makes ffmpeg read
+ * the files it names, anywhere on the server, as the song.
+ */
+export const UPLOAD_INPUT_OPTIONS = ['-format_whitelist', 'mp3,flac,mov,aac,ogg,wav,asf,ape,matroska'];
+
 /** Below ffprobe's own retry threshold (AVPROBE_SCORE_RETRY = 25) a format guess is noise. */
 const MIN_PROBE_SCORE = 25;
 const PROBE_LIMITS = { timeoutMs: 30_000, maxOutputBytes: 1_000_000 };
@@ -77,7 +85,7 @@ const seconds = (value: string | undefined): number => {
 export async function probeAudio(ffprobe: string, path: string): Promise<Result<ProbedAudio>> {
   const run = await runBounded(
     ffprobe,
-    ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path],
+    ['-v', 'error', ...UPLOAD_INPUT_OPTIONS, '-print_format', 'json', '-show_format', '-show_streams', path],
     PROBE_LIMITS,
   );
   if (run.kind === 'notStarted') return err(`ffprobe could not be started (${run.message})`);

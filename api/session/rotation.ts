@@ -1,0 +1,50 @@
+/**
+ * Session ids change whenever the privilege behind them does, so an id that leaked or was planted
+ * before never carries the new privilege (issue #16):
+ * - a login or first-run setup ends every session the browser brought along and starts a new one (a
+ *   guest session is ended by the next guest session);
+ * - a password change or reset ends every session of the account; when it was the caller's own
+ *   account, the caller gets a new session at once and stays signed in;
+ * - a role change ends every session of the account the same way (its API keys follow the new role
+ *   on their next request; they are not sessions).
+ */
+import { eq } from 'drizzle-orm';
+import type { Context } from 'hono';
+import { sessions } from '../../shared/db/schema';
+import {
+  clearSessionCookie,
+  readSessionCookie,
+  type SessionKind,
+  type SessionStores,
+  writeSessionCookie,
+} from '../auth/sessions';
+import type { AppDeps, AppEnv } from '../env';
+
+export interface SessionRotation {
+  /** Ends the sessions of `kinds` the request carries; a kind not started again has its cookie cleared. */
+  endCarried(c: Context<AppEnv>, kinds: readonly SessionKind[], startingKind?: SessionKind): Promise<void>;
+  /** Starts a session of `kind` for `userId` and hands its cookie to the caller. */
+  start(c: Context<AppEnv>, kind: SessionKind, userId: string): Promise<void>;
+  /** Ends every session of an account (after a change to what the account may do). */
+  endAllOf(userId: string): Promise<void>;
+}
+
+export function sessionRotation({ db, config }: AppDeps, stores: SessionStores): SessionRotation {
+  return {
+    async endCarried(c, kinds, startingKind) {
+      for (const kind of kinds) {
+        const sessionId = readSessionCookie(c, kind);
+        if (!sessionId) continue;
+        await stores[kind].invalidateSession(sessionId);
+        if (kind !== startingKind) clearSessionCookie(c, kind);
+      }
+    },
+    async start(c, kind, userId) {
+      const session = await stores[kind].createSession(userId, {});
+      writeSessionCookie(c, kind, session, config.trustProxy);
+    },
+    async endAllOf(userId) {
+      await db.delete(sessions).where(eq(sessions.userId, userId));
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * The operation tables between the runtime bench and its two child processes: the counting TS3 test
+ * server (ts3-counting-server.ts) and the bot process (bot-process.ts).
+ */
+import { z } from 'zod';
+import { SongSchema } from '../../shared/domain/schemas';
+import { type RpcChild, SHUTDOWN_OP } from './rpc';
+
+const LatenessSummarySchema = z.object({
+  frames: z.number(),
+  late: z.number(),
+  latePercent: z.number(),
+  p50Ms: z.number(),
+  p99Ms: z.number(),
+  maxMs: z.number(),
+});
+
+/** What a watch waits for: any audio, or audio in which `toneHz` is stronger than `insteadOfHz`. */
+const WatchTargetSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('audio') }),
+  z.object({ kind: z.literal('tone'), toneHz: z.number(), insteadOfHz: z.number() }),
+]);
+export type WatchTarget = z.infer<typeof WatchTargetSchema>;
+
+export const COUNTING_SERVER_OPS = {
+  /** Starts the server with one channel per bot (`Room0` …), so no bot's voice is relayed to another. */
+  start: {
+    args: z.object({ rooms: z.number().int().min(1) }),
+    reply: z.object({ port: z.number(), rootPublicKey: z.string() }),
+  },
+  /** What arrived since the last `take` (voice-counter.ts). */
+  take: {
+    args: z.object({}),
+    reply: z.object({
+      clients: z.number(),
+      packets: z.number(),
+      endPackets: z.number(),
+      fewestPackets: z.number(),
+      lateness: LatenessSummarySchema,
+      sampled: z.object({ streams: z.number(), audible: z.number(), decodeErrors: z.number() }),
+    }),
+  },
+  /** Arms a watch on a bot's next matching packet; `awaitWatch` gets its arrival (null: none in time). */
+  watch: {
+    args: z.object({ nickname: z.string(), target: WatchTargetSchema, timeoutMs: z.number() }),
+    reply: z.object({ watchId: z.number() }),
+  },
+  awaitWatch: {
+    args: z.object({ watchId: z.number() }),
+    reply: z.object({ arrivedAtEpochMs: z.number().nullable() }),
+  },
+  shutdown: SHUTDOWN_OP,
+};
+
+export const BotSpecSchema = z.object({ name: z.string(), channel: z.string(), song: SongSchema });
+export type BotSpec = z.infer<typeof BotSpecSchema>;
+
+export const BOT_PROCESS_OPS = {
+  /** Opens the database and starts the daemon; bots come with `addBots`. */
+  start: {
+    args: z.object({ dataDir: z.string(), serverPort: z.number(), licenseRoot: z.string() }),
+    reply: z.object({ engine: z.string() }),
+  },
+  /** Creates the bots, connects them and starts each one's song; a start that failed once is retried. */
+  addBots: {
+    args: z.object({ bots: z.array(BotSpecSchema) }),
+    reply: z.object({ retriedStarts: z.number() }),
+  },
+  /** Frame health since the last `take`: lateness of every frame sent, and frames missed. */
+  take: {
+    args: z.object({}),
+    reply: z.object({ lateness: LatenessSummarySchema, missed: z.number() }),
+  },
+  /** Sends one command to a bot; replies with when it was sent (epoch ms) once the bot has answered. */
+  command: {
+    args: z.object({
+      bot: z.string(),
+      op: z.enum(['playSong', 'seek', 'stopPlayback', 'stop']),
+      args: z.record(z.string(), z.unknown()).optional(),
+    }),
+    reply: z.object({ sentAtEpochMs: z.number() }),
+  },
+  shutdown: SHUTDOWN_OP,
+};
+
+export type Server = RpcChild<typeof COUNTING_SERVER_OPS>;
+export type BotProcess = RpcChild<typeof BOT_PROCESS_OPS>;

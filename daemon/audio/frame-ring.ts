@@ -1,0 +1,125 @@
+/**
+ * A player's lookahead of encoded frames: a single-producer/single-consumer ring in a SharedArrayBuffer.
+ * The audio worker (producer) writes Opus frames into it ahead of the clock; the main thread's 20 ms
+ * tick (consumer) takes one per bot. No message crosses threads per frame: both sides share the memory
+ * and publish their progress through two Atomics counters.
+ *
+ * - `written` and `read` only ever grow (wrapping at 2³², compared as unsigned differences); each side
+ *   writes only its own counter, so the ring needs no lock. A slot is filled before `written` moves
+ *   past it and is free again only once `read` has moved past it.
+ * - Every record carries the generation of the pipeline that made it (a seek or a new track starts a
+ *   new one) and its sequence number within it. The consumer drops records of an older generation, so
+ *   a frame encoded before a seek or skip can never reach the wire, and `flush()` (consumer side)
+ *   discards everything already written at once.
+ * - A record is either an audio frame or the end marker a pipeline writes after its last frame.
+ */
+
+/** The largest single-frame Opus packet: a TOC byte plus 1275 bytes of payload. */
+export const MAX_OPUS_FRAME_BYTES = 1276;
+/** Slots in a ring; the lookahead the producer fills up to is smaller (see DEFAULT_LOOKAHEAD_FRAMES). */
+export const RING_SLOTS = 8;
+
+const WRITTEN = 0;
+const READ = 1;
+const HEADER_INTS = 2;
+/** Per slot: generation, sequence, kind, byte length. */
+const META_INTS = 4;
+
+export type RingRecordKind = 'audio' | 'end';
+const KIND_CODE: Record<RingRecordKind, number> = { audio: 0, end: 1 };
+
+/** What `take` copies out of the ring; one instance is reused for every take. */
+export interface RingRecord {
+  generation: number;
+  sequence: number;
+  kind: RingRecordKind;
+  /** A fresh copy of the frame (audio records only; empty for the end marker). */
+  opus: Uint8Array;
+}
+
+export class FrameRing {
+  /** The memory to hand to the other thread: `new FrameRing(ring.buffer)` there sees the same ring. */
+  readonly buffer: SharedArrayBuffer;
+  private readonly header: Int32Array;
+  private readonly meta: Int32Array;
+  private readonly bytes: Uint8Array;
+
+  constructor(buffer?: SharedArrayBuffer) {
+    const metaBytes = (HEADER_INTS + RING_SLOTS * META_INTS) * Int32Array.BYTES_PER_ELEMENT;
+    this.buffer = buffer ?? new SharedArrayBuffer(metaBytes + RING_SLOTS * MAX_OPUS_FRAME_BYTES);
+    this.header = new Int32Array(this.buffer, 0, HEADER_INTS);
+    this.meta = new Int32Array(
+      this.buffer,
+      HEADER_INTS * Int32Array.BYTES_PER_ELEMENT,
+      RING_SLOTS * META_INTS,
+    );
+    this.bytes = new Uint8Array(this.buffer, metaBytes, RING_SLOTS * MAX_OPUS_FRAME_BYTES);
+  }
+
+  /** Records written and not yet taken or flushed (stale ones included). */
+  get size(): number {
+    return (Atomics.load(this.header, WRITTEN) - Atomics.load(this.header, READ)) >>> 0;
+  }
+
+  // ---- producer side (the audio worker) ----
+
+  /** Appends a record; false when all slots are full. */
+  put(generation: number, sequence: number, kind: RingRecordKind, opus?: Uint8Array): boolean {
+    const written = Atomics.load(this.header, WRITTEN);
+    if ((written - Atomics.load(this.header, READ)) >>> 0 >= RING_SLOTS) return false;
+    const length = opus?.length ?? 0;
+    if (length > MAX_OPUS_FRAME_BYTES) throw new Error(`Opus frame of ${length} bytes does not fit a slot`);
+    const slot = (written >>> 0) % RING_SLOTS;
+    const meta = slot * META_INTS;
+    this.meta[meta] = generation;
+    this.meta[meta + 1] = sequence;
+    this.meta[meta + 2] = KIND_CODE[kind];
+    this.meta[meta + 3] = length;
+    if (opus) this.bytes.set(opus, slot * MAX_OPUS_FRAME_BYTES);
+    // The store publishes the slot: Atomics order it after the plain writes above.
+    Atomics.store(this.header, WRITTEN, (written + 1) | 0);
+    return true;
+  }
+
+  // ---- consumer side (the main thread) ----
+
+  /**
+   * Takes the oldest record into `into` and returns true, or returns false when the ring is empty.
+   * `into.opus` is a new array each time: the sink may keep it.
+   */
+  take(into: RingRecord): boolean {
+    const read = Atomics.load(this.header, READ);
+    if (Atomics.load(this.header, WRITTEN) === read) return false;
+    const slot = (read >>> 0) % RING_SLOTS;
+    const meta = slot * META_INTS;
+    into.generation = this.meta[meta] ?? 0;
+    into.sequence = this.meta[meta + 1] ?? 0;
+    into.kind = this.meta[meta + 2] === KIND_CODE.end ? 'end' : 'audio';
+    const start = slot * MAX_OPUS_FRAME_BYTES;
+    into.opus = this.bytes.slice(start, start + (this.meta[meta + 3] ?? 0));
+    Atomics.store(this.header, READ, (read + 1) | 0);
+    return true;
+  }
+
+  /** Drops the records at the head that belong to another generation than `generation`. */
+  dropStale(generation: number): void {
+    for (;;) {
+      const read = Atomics.load(this.header, READ);
+      if (Atomics.load(this.header, WRITTEN) === read) return;
+      if (this.meta[((read >>> 0) % RING_SLOTS) * META_INTS] === generation) return;
+      Atomics.store(this.header, READ, (read + 1) | 0);
+    }
+  }
+
+  /** Discards everything written so far (a seek, a skip or a stop). */
+  flush(): void {
+    Atomics.store(this.header, READ, Atomics.load(this.header, WRITTEN));
+  }
+}
+
+export const newRingRecord = (): RingRecord => ({
+  generation: 0,
+  sequence: 0,
+  kind: 'audio',
+  opus: new Uint8Array(0),
+});

@@ -1,0 +1,75 @@
+/**
+ * The seam between the audio player and the engine that makes its frames. The player (state, position,
+ * frame health, the underrun and pause policies) is the same for every engine; an engine only turns a
+ * track into a TrackPipeline and carries the player's gain:
+ *
+ * - `inline` (inline-engine.ts): the previous design. ffmpeg's PCM is read, gained and Opus-encoded on
+ *   the main thread, one frame ahead, between ticks.
+ * - `workers` (worker-engine.ts): decoding, gain and encoding run in a pool of worker threads that fill
+ *   a small lookahead of encoded frames per player; the tick only takes a ready frame.
+ *
+ * `AUDIO_ENGINE` picks the default; a player (and so a bench or a test) may pick its own.
+ */
+import type { EventEmitter } from 'node:events';
+import { loadConfig } from '../../shared/config';
+import type { Track } from './audio-player-state';
+import type { DecoderExit } from './decoder';
+
+export const AUDIO_ENGINES = ['workers', 'inline'] as const;
+export type AudioEngineKind = (typeof AUDIO_ENGINES)[number];
+
+let configuredEngine: AudioEngineKind | undefined;
+
+/** The process's default engine (`AUDIO_ENGINE`), read once. */
+export function defaultAudioEngine(): AudioEngineKind {
+  configuredEngine ??= loadConfig().audioEngine;
+  return configuredEngine;
+}
+
+/** What the tick gets from a pipeline: a frame to send, nothing yet (an underrun), or the end. */
+export type PipelineFrame = { kind: 'audio'; opus: Uint8Array } | { kind: 'starved' } | { kind: 'ended' };
+
+export const STARVED: PipelineFrame = { kind: 'starved' };
+export const ENDED: PipelineFrame = { kind: 'ended' };
+
+export interface PipelineEvents {
+  /** The decoder process is running. */
+  spawn: [];
+  /** Enough is buffered to start sending (or the decoder has already ended). Emitted once. */
+  ready: [];
+  /** The decoder is gone; emitted once, before `ready` when it ended early. */
+  exit: [DecoderExit];
+}
+
+export interface PipelineSpec {
+  ffmpegPath: string;
+  track: Track;
+  seekSeconds: number;
+  /** PCM frames to buffer before `ready` (the policy's prebuffer). */
+  prebufferFrames: number;
+}
+
+/** One track's pipeline from a seek point on: replaced wholesale on seek, killed on stop. */
+export interface TrackPipeline extends EventEmitter<PipelineEvents> {
+  readonly exit: DecoderExit | undefined;
+  readonly ready: boolean;
+  /** The decoder ended without producing a single frame (nothing to play, report it at once). */
+  readonly producedNothing: boolean;
+  /** Work between ticks: the inline engine encodes its next frame here; the workers engine needs none. */
+  prepare(): void;
+  /** The frame for this tick. Never blocks: an engine that is behind answers `starved`. */
+  takeFrame(): PipelineFrame;
+  /** Stops decoding now; frames not yet taken are dropped. Safe to call again. */
+  kill(): void;
+}
+
+/** A player's engine: makes its pipelines and holds its gain, across tracks. */
+export interface PlayerEngine {
+  readonly volume: number;
+  setVolume(volumePercent: number): void;
+  duck(duckPercent: number): void;
+  unduck(): void;
+  start(spec: PipelineSpec): TrackPipeline;
+  /** Frees the encoder (and the worker's slot). The engine cannot be used afterwards. */
+  destroy(): void;
+}

@@ -1,0 +1,44 @@
+/**
+ * How a daemon comes to own bots, seen from the daemon: it is told to take a bot on (`own`) or to let
+ * one go (`release`), and tells the ownership about bots created and removed. Two implementations:
+ * SoleOwnership (one process, `make run`: the only daemon owns every bot) and LeaseKeeper (scaled out:
+ * a lease per bot in JetStream, see lease-keeper.ts).
+ */
+
+/** What the bot's previous owner left in its lease. */
+export interface PreviousOwner {
+  /** The bot was in a voice session: reconnect it. */
+  active: boolean;
+}
+
+/**
+ * - `lost`: the lease was lost (not renewed in time, or taken): stop the voice session at once and
+ *   leave the queue snapshot alone, it belongs to the next owner now.
+ * - `handover`: the daemon is stopping; save the snapshot, disconnect, then the lease is freed.
+ */
+export type ReleaseReason = 'lost' | 'handover';
+
+export interface OwnershipHooks {
+  /** Every bot id in the database. */
+  listBots(): Promise<string[]>;
+  /**
+   * Takes the bot on (`previous` undefined when no lease said anything about it). Resolves false when
+   * the bot no longer exists, and the lease is given back.
+   */
+  own(botId: string, previous: PreviousOwner | undefined): Promise<boolean>;
+  release(botId: string, reason: ReleaseReason): Promise<void>;
+  /** Whether an owned bot is in a voice session now (recorded in its lease for the next owner). */
+  isActive(botId: string): boolean;
+}
+
+export interface BotOwnership {
+  /** Takes on the bots this daemon wins now; resolves once they are owned. */
+  start(): Promise<void>;
+  botCreated(botId: string): void;
+  /** The daemon has already let the bot go; its lease is deleted. */
+  botRemoved(botId: string): Promise<void>;
+  /** Graceful stop: releases every bot and frees its lease for another daemon to take at once. */
+  handOver(): Promise<void>;
+}
+
+export type OwnershipFactory = (hooks: OwnershipHooks) => BotOwnership;
