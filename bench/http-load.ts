@@ -1,11 +1,13 @@
 /**
  * A plain HTTP load client, run as its own process (`fork` with tsx) so it does not share the event
  * loop of the server it measures: N keep-alive connections, each sending the next GET as soon as the
- * previous answer is read, for a fixed duration. Answers with the request count, requests/s, p50/p99
+ * previous answer is read (or, with `ratePerSecond`, at that total rate spread over the connections:
+ * the load of people using the service rather than of a stress test), for a fixed duration. Answers with the request count, requests/s, p50/p99
  * latency and the number of answers that were not 200.
  */
 import { fork } from 'node:child_process';
 import { Agent, request } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
@@ -15,6 +17,7 @@ const LoadPlanSchema = z.object({
   connections: z.number().int().positive(),
   warmupMs: z.number().nonnegative(),
   durationMs: z.number().positive(),
+  ratePerSecond: z.number().positive().optional(),
 });
 export type LoadPlan = z.infer<typeof LoadPlanSchema>;
 
@@ -52,8 +55,17 @@ async function runPlan(plan: LoadPlan): Promise<LoadResult> {
   const measureFrom = started + plan.warmupMs;
   const end = measureFrom + plan.durationMs;
 
-  async function connection(): Promise<void> {
+  const gapMs = plan.ratePerSecond ? (plan.connections * 1000) / plan.ratePerSecond : 0;
+  async function connection(index: number): Promise<void> {
+    // Paced connections start spread over one gap, so the rate is even rather than in bursts.
+    let nextMs = started + (gapMs * index) / plan.connections;
     while (performance.now() < end) {
+      if (gapMs > 0) {
+        const waitMs = nextMs - performance.now();
+        if (waitMs > 0) await sleep(waitMs);
+        nextMs += gapMs;
+        if (performance.now() >= end) break;
+      }
       const sent = performance.now();
       const status = await get(agent, url, plan.headers).catch(() => 0);
       if (sent < measureFrom) continue;
@@ -61,7 +73,7 @@ async function runPlan(plan: LoadPlan): Promise<LoadResult> {
       if (status !== 200) failures++;
     }
   }
-  await Promise.all(Array.from({ length: plan.connections }, connection));
+  await Promise.all(Array.from({ length: plan.connections }, (_, index) => connection(index)));
   agent.destroy();
   const sorted = Float64Array.from(latencies).sort();
   return {

@@ -2,11 +2,14 @@
  * The bot process of the runtime bench: one Daemon (in-process bus, the bench's libSQL file) whose
  * bots stream to the counting TS3 server, and nothing else, so the bench can measure this process
  * and its ffmpeg children alone. The audio engine is the one AUDIO_ENGINE in its environment selects.
+ * The load bench also asks it to serve the api on the same bus, which makes it the whole service of
+ * `make run` (api, daemon, in-process bus, one libSQL file) without the web bundle.
  * Frame lateness comes from the daemon's own clock (observed-scheduler.ts). Driven over IPC.
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type ApiProcess, startApi } from '../../api/process';
 import { Daemon } from '../../daemon/daemon';
 import { parseLicenseRoot } from '../../daemon/ts3';
 import { InProcessBus } from '../../shared/bus/in-process-bus';
@@ -29,6 +32,7 @@ interface Running {
   db: Db;
   bus: InProcessBus;
   daemon: Daemon;
+  api: ApiProcess | undefined;
   scheduler: ObservedScheduler;
   serverPort: number;
   /** Bot ids by name. */
@@ -54,7 +58,7 @@ async function command(botId: string, op: string, args?: object): Promise<void> 
 }
 
 serveRpc(BOT_PROCESS_OPS, {
-  start: async ({ dataDir, serverPort, licenseRoot }) => {
+  start: async ({ dataDir, serverPort, licenseRoot, serveApi }) => {
     const root = parseLicenseRoot(licenseRoot);
     if (!root.ok) throw new Error(root.error);
     const db = openDb({ url: `file:${join(dataDir, 'bot.db')}` });
@@ -70,8 +74,10 @@ serveRpc(BOT_PROCESS_OPS, {
       ts3: { licenseRoot: root.value },
     });
     await daemon.start();
-    running = { db, bus, daemon, scheduler, serverPort, botIds: new Map(), missedSoFar: 0 };
-    return { engine: loadConfig().audioEngine };
+    const config = loadConfig({ ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0' });
+    const api = serveApi ? await startApi(config, { db, bus }) : undefined;
+    running = { db, bus, daemon, api, scheduler, serverPort, botIds: new Map(), missedSoFar: 0 };
+    return { engine: config.audioEngine, ...(api ? { apiPort: api.port } : {}) };
   },
 
   addBots: async ({ bots: specs }) => {
@@ -122,8 +128,9 @@ serveRpc(BOT_PROCESS_OPS, {
 
   shutdown: async () => {
     if (!running) return {};
-    const { db, bus, daemon } = running;
+    const { db, bus, daemon, api } = running;
     running = undefined;
+    await api?.close();
     await daemon.stop();
     await bus.close();
     db.$client.close();

@@ -58,8 +58,15 @@ export type BotSpec = z.infer<typeof BotSpecSchema>;
 export const BOT_PROCESS_OPS = {
   /** Opens the database and starts the daemon; bots come with `addBots`. */
   start: {
-    args: z.object({ dataDir: z.string(), serverPort: z.number(), licenseRoot: z.string() }),
-    reply: z.object({ engine: z.string() }),
+    args: z.object({
+      dataDir: z.string(),
+      serverPort: z.number(),
+      licenseRoot: z.string(),
+      /** Also serve the REST API and WebSocket gateway on the same bus, as `make run` does (load bench). */
+      serveApi: z.boolean().optional(),
+    }),
+    /** `apiPort`: where the api listens on 127.0.0.1, when `serveApi` was asked for. */
+    reply: z.object({ engine: z.string(), apiPort: z.number().optional() }),
   },
   /** Creates the bots, connects them and starts each one's song; a start that failed once is retried. */
   addBots: {
