@@ -95,9 +95,9 @@ export function userRoutes(deps: AppDeps, stores: SessionStores) {
       const { role } = c.req.valid('json');
       if (role !== user.role) {
         if (role === 'member') await ensureNotLastAdmin(db, user, 'demoted');
+        // Sessions stay (SPEC Auth rule 6 does not end them here): the role is read on every request, so
+        // the new one applies to the account's very next call, through any session or key.
         await db.update(users).set({ role }).where(eq(users.id, user.id));
-        await rotation.endAllOf(user.id);
-        if (ownSession(principal, user.id)) await rotation.start(c, 'member', user.id);
         await recordAudit(db, 'user.role_changed', party(principal), user);
       }
       return c.body(null, 204);

@@ -1,8 +1,9 @@
 /**
  * Session ids rotate whenever the privilege behind them changes (issue #16; api/session/rotation.ts):
  * a login, first-run setup or new guest session ends the sessions the browser brought, a cookie value
- * planted before login is never the one signed in, and a password change or reset or a role change
- * ends the account's sessions, handing the caller a fresh one when it was their own account. Every
+ * planted before login is never the one signed in, and a password change or reset ends the account's
+ * sessions, handing the caller a fresh one when it was their own account. A role change ends nothing
+ * (SPEC Auth rule 6): the new role holds from the next call. Every
  * answer is scanned for secrets; no session id shows anywhere but in its own Set-Cookie.
  */
 import { randomBytes } from 'node:crypto';
@@ -163,36 +164,42 @@ describe('session ids rotate', () => {
     expect((await admin.api.GET('/api/session/me')).response.status).toBe(200);
   });
 
-  it('on a role change: the account signs in again, its keys follow the new role at once', async () => {
+  it('on a role change: sessions stay, and the session and keys carry the new role from the next call', async () => {
     const member = await newMember();
     const key = await member.api.POST('/api/keys', { body: { name: 'follows the role' } });
     const keyClient = clients.withHeaders({ authorization: `Bearer ${key.data!.rawKey}` });
     expect((await keyClient.GET('/api/users')).response.status).toBe(403);
+    expect((await member.api.GET('/api/users')).response.status).toBe(403);
     const before = member.jar.get(MEMBER)!;
     const promoted = await admin.api.PATCH('/api/users/{id}/role', {
       params: { path: { id: member.id } },
       body: { role: 'admin' },
     });
     expect(promoted.response.status).toBe(204);
-    expect(await meWith(`${MEMBER}=${before}`)).toBe(401);
+    // Promoted mid-use: still signed in with the same session, and already an admin.
+    expect(member.jar.get(MEMBER)).toBe(before);
+    expect((await member.api.GET('/api/session/me')).data?.user.role).toBe('admin');
+    expect((await member.api.GET('/api/users')).response.status).toBe(200);
     expect((await keyClient.GET('/api/users')).response.status).toBe(200);
-    const again = await member.api.POST('/api/session/login', {
-      body: { username: member.username, password: PASSWORD },
-    });
-    expect(again.data?.user.role).toBe('admin');
-    expect(member.jar.get(MEMBER)).not.toBe(before);
 
-    // Demoting oneself (another admin exists) rotates the caller's session: signed in, as a member.
-    const own = member.jar.get(MEMBER)!;
+    // Demoting oneself (another admin exists) keeps the caller signed in, as a member at once.
     const demoted = await member.api.PATCH('/api/users/{id}/role', {
       params: { path: { id: member.id } },
       body: { role: 'member' },
     });
     expect(demoted.response.status).toBe(204);
-    expect(member.jar.get(MEMBER)).not.toBe(own);
-    expect(await meWith(`${MEMBER}=${own}`)).toBe(401);
+    expect(member.jar.get(MEMBER)).toBe(before);
     expect((await member.api.GET('/api/session/me')).data?.user.role).toBe('member');
+    expect((await member.api.GET('/api/users')).response.status).toBe(403);
     expect((await keyClient.GET('/api/users')).response.status).toBe(403);
+
+    // The account's own sign-in still rotates the id.
+    const again = await member.api.POST('/api/session/login', {
+      body: { username: member.username, password: PASSWORD },
+    });
+    expect(again.data?.user.role).toBe('member');
+    expect(member.jar.get(MEMBER)).not.toBe(before);
+    expect(await meWith(`${MEMBER}=${before}`)).toBe(401);
   });
 
   it('never shows a session id, key or password in an answer or a log line', () => {
