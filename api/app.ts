@@ -9,6 +9,7 @@ import type { RoutePolicy } from '../openapi/policy';
 import { uploadLocalAudio } from '../openapi/routes/uploads';
 import { Catalogs } from '../shared/sources/platform-table';
 import { auditRoutes } from './audit';
+import { adminCount } from './auth/accounts';
 import { createAuthenticator } from './auth/authenticate';
 import { authorization } from './auth/authorize';
 import { createSessionStores } from './auth/sessions';
@@ -117,7 +118,13 @@ export function createApp(deps: AppDeps) {
   app.route('/', wsRoutes(gateway, authenticate, upgradeWebSocket, deps.config.trustProxy));
 
   // The browser UI (web/dist) at `/` and every history-mode route; last, so it never shadows the API.
-  app.route('/', webRoutes({ basePath: deps.config.basePath }));
+  app.route(
+    '/',
+    webRoutes({
+      basePath: deps.config.basePath,
+      setupDone: async () => (await adminCount(deps.db)) > 0,
+    }),
+  );
 
   app.onError(errorHandler);
   app.notFound(notFoundHandler);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SETUP_WIZARD_COOKIE } from '../../shared/setup-wizard';
 import { webRoutes } from './static';
 
 let distDir: string;
@@ -20,9 +21,9 @@ beforeAll(() => {
 afterAll(() => rmSync(distDir, { recursive: true, force: true }));
 
 /** The web routes behind a JSON 404, as in the real app. */
-function app(basePath = '', dir = distDir) {
+function app(basePath = '', dir = distDir, setupDone = async () => false) {
   return new Hono()
-    .route('/', webRoutes({ basePath, distDir: dir }))
+    .route('/', webRoutes({ basePath, distDir: dir, setupDone }))
     .notFound((c) => c.json({ error: 'not found' }, 404));
 }
 const html = { accept: 'text/html,application/xhtml+xml' };
@@ -60,5 +61,19 @@ describe('web routes', () => {
     const res = await app('/music-bot', join(distDir, 'absent')).request('/', { headers: html });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/music-bot/api/docs');
+  });
+
+  it('sends /setup to the dashboard once setup is done, unless this browser is walking the wizard', async () => {
+    const done = app('/music-bot', distDir, async () => true);
+    const reopened = await done.request('/setup', { headers: html });
+    expect(reopened.status).toBe(302);
+    expect(reopened.headers.get('location')).toBe('/music-bot/');
+    const underWay = await done.request('/setup?step=bot', {
+      headers: { ...html, cookie: `${SETUP_WIZARD_COOKIE}=1` },
+    });
+    expect(underWay.status).toBe(200);
+    expect(await underWay.text()).toContain('<base href="/music-bot/" />');
+    const firstRun = await app('', distDir, async () => false).request('/setup', { headers: html });
+    expect(firstRun.status).toBe(200);
   });
 });

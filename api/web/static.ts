@@ -5,11 +5,15 @@
  * into the page's `<base href>` at serve time, so one build works at any path: the bundle refers to
  * its assets relatively and reads its base from the document.
  * Until the bundle exists (`make run` builds it first) the root leads to the API's try-it page.
+ * `/setup` after first-run setup leads to the dashboard (or, signed out, on to sign-in), unless this
+ * browser is still walking the wizard (shared/setup-wizard.ts).
  */
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { SETUP_WIZARD_COOKIE } from '../../shared/setup-wizard';
 import type { AppEnv } from '../env';
 
 export const WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -38,12 +42,14 @@ export interface WebRoutesOptions {
   /** `BASE_PATH` without a trailing slash ('' at the root). */
   basePath: string;
   distDir?: string;
+  /** Whether first-run setup is over: then `/setup` opens only for a wizard under way in the browser. */
+  setupDone?: () => Promise<boolean>;
 }
 
 const isServiceRoute = (path: string) =>
   path === '/api' || path.startsWith('/api/') || path === '/ws' || path.startsWith('/ws/');
 
-export function webRoutes({ basePath, distDir = WEB_DIST_DIR }: WebRoutesOptions) {
+export function webRoutes({ basePath, distDir = WEB_DIST_DIR, setupDone }: WebRoutesOptions) {
   const indexPath = join(distDir, 'index.html');
   let cachedIndex: { mtimeMs: number; html: string } | undefined;
 
@@ -82,6 +88,8 @@ export function webRoutes({ basePath, distDir = WEB_DIST_DIR }: WebRoutesOptions
     const accept = c.req.header('accept') ?? '';
     const wantsPage = path === '/' || accept.includes('text/html');
     if (!wantsPage) return next();
+    if (path === '/setup' && !getCookie(c, SETUP_WIZARD_COOKIE) && (await setupDone?.()))
+      return c.redirect(`${basePath}/`);
     const html = await indexHtml();
     if (html === undefined) return path === '/' ? c.redirect(`${basePath}/api/docs`) : next();
     c.header('cache-control', 'no-cache');

@@ -9,7 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Song } from '../../shared/domain/schemas';
 import { PASSWORD } from '../helpers/accounts';
 import { addToneUpload } from '../helpers/tone-uploads';
-import { screenshot, seriousViolations, startUiHarness, type UiHarness } from './ui-harness';
+import {
+  resumeSetupWizard,
+  screenshot,
+  seriousViolations,
+  startUiHarness,
+  type UiHarness,
+} from './ui-harness';
 
 let ui: UiHarness;
 let page: Page;
@@ -52,6 +58,9 @@ describe('entry', () => {
     await page.getByRole('button', { name: 'Create the admin account' }).click();
 
     await page.getByRole('heading', { name: 'Language and theme' }).waitFor();
+    // A reload half-way keeps the wizard where it was.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Language and theme' }).waitFor();
     await page.getByLabel('Light').check();
     await screenshot(page, '02-setup-language');
     await page.getByRole('button', { name: 'Continue' }).click();
@@ -72,6 +81,10 @@ describe('entry', () => {
     const card = page.getByRole('listitem').filter({ hasText: 'Lounge' });
     await card.getByText('idle').waitFor();
     await screenshot(page, '05-dashboard');
+    // A finished wizard does not open again.
+    await page.goto(`${ui.baseUrl}/setup`);
+    await page.getByRole('heading', { name: 'Bots' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
     const bots = await (await adminApi()).GET('/api/bot');
     botId = bots.data!.bots[0]!.id;
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
@@ -275,6 +288,7 @@ describe('links and screens', () => {
       '/settings/account',
       '/setup?step=language',
     ];
+    await resumeSetupWizard(ui, page);
     const found: string[] = [];
     // Every page in the light theme, the main ones again in the dark theme (its own colours).
     const runs = [

@@ -17,6 +17,7 @@ import { LISTENER, useNeteaseLoginApi } from '../helpers/netease-login-api';
 import { plainWav } from '../uploads/media-files';
 import {
   connectedBot,
+  resumeSetupWizard,
   screenshot,
   seriousViolations,
   signedInPage,
@@ -189,6 +190,7 @@ describe('sources screen', () => {
 describe('layout', () => {
   it('keeps the setup wizard centred on every step', async () => {
     await page.setViewportSize({ width: 1280, height: 800 });
+    await resumeSetupWizard(ui, page);
     for (const step of ['language', 'bot', 'platforms', 'done']) {
       await page.goto(`${ui.baseUrl}/setup?step=${step}`);
       const box = (await page.locator('.card.wizard').boundingBox())!;

@@ -10,6 +10,7 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { parseLicenseRoot } from '../../daemon/ts3';
 import { ensureWebBuild } from '../../scripts/build-web';
+import { SETUP_WIZARD_COOKIE } from '../../shared/setup-wizard';
 import { PASSWORD, type Session } from '../helpers/accounts';
 import { launchBrowser } from '../helpers/browser';
 import { startTestApp, type TestApp } from '../helpers/test-app';
@@ -89,6 +90,13 @@ export async function signedInPage(ui: UiHarness, username: string): Promise<Pag
   await page.getByRole('heading', { name: 'Bots' }).waitFor();
   return page;
 }
+
+/**
+ * Lets `page` open the wizard's later steps after setup, as the browser that created the admin can
+ * while it walks the wizard (shared/setup-wizard.ts); without it `/setup` leads to the dashboard.
+ */
+export const resumeSetupWizard = (ui: UiHarness, page: Page) =>
+  page.context().addCookies([{ name: SETUP_WIZARD_COOKIE, value: '1', url: ui.baseUrl }]);
 
 export const screenshot = (page: Page, name: string) =>
   page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });

@@ -4,6 +4,7 @@
  */
 import { createRouter, createWebHistory, type RouteLocationNormalized } from 'vue-router';
 import { basePath } from './base';
+import { wizardInProgress } from './setup/wizard-marker';
 import { refreshSession, session } from './stores/session';
 import DashboardView from './views/DashboardView.vue';
 import LoginView from './views/LoginView.vue';
@@ -54,9 +55,13 @@ export const router = createRouter({
   ],
 });
 
-async function guard(to: RouteLocationNormalized) {
+async function guard(to: RouteLocationNormalized, from: RouteLocationNormalized) {
   if (!session.known) await refreshSession();
   if (session.needsSetup && to.name !== 'setup') return { name: 'setup' };
+  // A finished wizard does not open again; one under way in this browser goes on, step to step
+  // (shared/setup-wizard.ts).
+  const reopensWizard = to.name === 'setup' && from.name !== 'setup' && !wizardInProgress();
+  if (reopensWizard && !session.needsSetup) return { path: '/' };
   // After the admin exists, the wizard's later steps act as that admin: sign in first.
   const signInNeeded = !to.meta.public || (to.name === 'setup' && !session.needsSetup);
   if (!session.me && signInNeeded) return { name: 'login', query: { next: to.fullPath } };
