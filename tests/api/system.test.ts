@@ -43,4 +43,30 @@ describe('public system routes', () => {
     expect(asset.status).toBe(200);
     expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
   });
+
+  it('links the docs page, its script and the server of the document under BASE_PATH', async () => {
+    const under = await startTestApp({ withDaemon: false, env: { BASE_PATH: '/music-bot' } });
+    try {
+      const page = await (await under.app.request('/api/docs')).text();
+      expect(page).toContain('src="/music-bot/api/docs/assets/swagger-ui-bundle.js"');
+      expect(page).toContain('href="/music-bot/api/docs/assets/swagger-ui.css"');
+      expect(page).not.toMatch(/(src|href)="\/api\//);
+      const init = await (await under.app.request('/api/docs/assets/init.js')).text();
+      expect(init).toContain("url: '/music-bot/api/openapi.json'");
+      const doc = (await (await under.app.request('/api/openapi.json')).json()) as { servers: unknown };
+      expect(doc.servers).toEqual([{ url: '/music-bot' }]);
+    } finally {
+      await under.close();
+    }
+    const published = await startTestApp({
+      withDaemon: false,
+      env: { PUBLIC_URL: 'https://music.example.org:8443/music-bot/' },
+    });
+    try {
+      const doc = (await (await published.app.request('/api/openapi.json')).json()) as { servers: unknown };
+      expect(doc.servers).toEqual([{ url: 'https://music.example.org:8443/music-bot' }]);
+    } finally {
+      await published.close();
+    }
+  });
 });
