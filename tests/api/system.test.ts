@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import packageJson from '../../package.json' with { type: 'json' };
+import { insertBot, setupAdmin } from '../helpers/accounts';
+import { PNG_1X1 } from '../helpers/png';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 
 let t: TestApp | undefined;
@@ -44,7 +46,7 @@ describe('public system routes', () => {
     expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
   });
 
-  it('links the docs page, its script and the server of the document under BASE_PATH', async () => {
+  it('links the docs page, its script, the server of the document and avatars under BASE_PATH', async () => {
     const under = await startTestApp({ withDaemon: false, env: { BASE_PATH: '/music-bot' } });
     try {
       const page = await (await under.app.request('/api/docs')).text();
@@ -55,6 +57,13 @@ describe('public system routes', () => {
       expect(init).toContain("url: '/music-bot/api/openapi.json'");
       const doc = (await (await under.app.request('/api/openapi.json')).json()) as { servers: unknown };
       expect(doc.servers).toEqual([{ url: '/music-bot' }]);
+      const admin = await setupAdmin(under);
+      const botId = await insertBot(under);
+      const avatar = await admin.api.PUT('/api/bot/{id}/avatar', {
+        params: { path: { id: botId } },
+        body: { dataUrl: `data:image/png;base64,${PNG_1X1.toString('base64')}` },
+      });
+      expect(avatar.data).toEqual({ path: `/music-bot/api/bot/${botId}/avatar` });
     } finally {
       await under.close();
     }
