@@ -1,7 +1,7 @@
 # The two commands: `make run` serves everything in one process, `make test` runs every suite.
 SHELL := /bin/bash
 RUN_PACKAGES := ffmpeg
-TEST_PACKAGES := ffmpeg nats-server chromium
+TEST_PACKAGES := ffmpeg nats-server chromium nginx openssl
 
 .PHONY: run test deps test-deps web typecheck lint unit bench openapi client db-generate
 
