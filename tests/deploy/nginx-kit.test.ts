@@ -14,7 +14,7 @@ import { PASSWORD } from '../helpers/accounts';
 import { launchBrowser } from '../helpers/browser';
 import { freePort } from '../helpers/free-port';
 import { type NatsServerHandle, startNatsServer } from '../helpers/nats-server';
-import { KIT_SERVER_NAME, type KitNginx, nginxInstalled, startKitNginx } from '../helpers/nginx';
+import { KIT_SERVER_NAME, nginxInstalled, startKitNginx } from '../helpers/nginx';
 import { preparedDataDir, type RunningService, runDaemon, runService } from '../helpers/run-service';
 import { Ts3TestServer } from '../ts3-server/ts3-test-server';
 
