@@ -61,6 +61,8 @@ export function createApp(deps: AppDeps) {
     db: deps.db,
     dataDir: deps.config.dataDir,
     ytDlpPath: deps.config.ytDlpPath,
+    ytDlpCookies: deps.config.ytDlpCookies,
+    ytDlpArgs: deps.config.ytDlpArgs,
     librespotPath: deps.config.librespotPath,
   });
   const songFinder = new SongFinder(deps, catalogs);

@@ -53,6 +53,9 @@ export interface DaemonDeps {
   dataDir?: string;
   /** The yt-dlp executable (`video_b`); unset means `yt-dlp` on PATH. */
   ytDlpPath?: string | undefined;
+  /** YTDLP_COOKIES and YTDLP_ARGS, given to every yt-dlp run. */
+  ytDlpCookies?: string | undefined;
+  ytDlpArgs?: readonly string[] | undefined;
   /** The librespot executable (`streaming_a`); unset means `librespot` on PATH. */
   librespotPath?: string | undefined;
   /** The music sources; defaults to every adapter this daemon has. */
@@ -89,6 +92,8 @@ export class Daemon {
       db: deps.db,
       dataDir: deps.dataDir ?? loadConfig().dataDir,
       ytDlpPath: deps.ytDlpPath,
+      ytDlpCookies: deps.ytDlpCookies,
+      ytDlpArgs: deps.ytDlpArgs,
       librespotPath: deps.librespotPath,
     };
     this.sources = deps.sources ?? new SourceRegistry(createSources(ctx));

@@ -38,6 +38,8 @@ export async function startDaemon(config: AppConfig, { db, bus }: Backends, chat
     daemonId: config.daemonId,
     dataDir: config.dataDir,
     ytDlpPath: config.ytDlpPath,
+    ytDlpCookies: config.ytDlpCookies,
+    ytDlpArgs: config.ytDlpArgs,
     librespotPath: config.librespotPath,
     ...(chat ? { chat } : {}),
     ...(ownership ? { ownership } : {}),

@@ -2,9 +2,11 @@
  * Process configuration, parsed once from the environment. Every variable is listed in README.md.
  */
 import { randomBytes } from 'node:crypto';
+import { accessSync, constants, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { parseYtDlpArgs } from './sources/youtube/yt-dlp-args';
 
 const flag = z
   .enum(['0', '1', 'true', 'false', ''])
@@ -29,6 +31,24 @@ const envSchema = z.object({
   SERVICE_TOKEN: z.string().min(32, 'SERVICE_TOKEN must be at least 32 characters').optional(),
   API_URL: z.string().url().optional(),
   YTDLP_PATH: z.string().optional(),
+  YTDLP_COOKIES: z
+    .string()
+    .optional()
+    .transform((path, ctx) => {
+      if (!path) return undefined;
+      if (isReadableFile(resolve(path))) return resolve(path);
+      ctx.addIssue({ code: 'custom', message: `no file the bot can read at ${path} (give a cookies.txt)` });
+      return z.NEVER;
+    }),
+  YTDLP_ARGS: z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      const parsed = parseYtDlpArgs(text);
+      if (parsed.ok) return parsed.value;
+      ctx.addIssue({ code: 'custom', message: parsed.error });
+      return z.NEVER;
+    }),
   LIBRESPOT_PATH: z.string().optional(),
   UPLOAD_QUOTA_MB: z.coerce.number().int().min(1).default(2048),
   CHAT_PREFIX: z.string().min(1).max(3).regex(/^\S+$/, 'CHAT_PREFIX must not contain spaces').default('!'),
@@ -65,6 +85,10 @@ export interface AppConfig {
   chatPrefix: string;
   /** The yt-dlp executable (`video_b`); unset means `yt-dlp` on PATH. */
   ytDlpPath: string | undefined;
+  /** A cookies.txt of a YouTube login every yt-dlp run is given (YouTube's bot check asks for one). */
+  ytDlpCookies: string | undefined;
+  /** Extra yt-dlp options for every run, split without a shell and checked at start-up. */
+  ytDlpArgs: readonly string[];
   /** The librespot executable (`streaming_a` audio); unset means `librespot` on PATH. */
   librespotPath: string | undefined;
   /** Disk budget of DATA_DIR/uploads: past it the oldest unqueued uploads are evicted. */
@@ -105,11 +129,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     apiUrl: e.API_URL,
     chatPrefix: e.CHAT_PREFIX,
     ytDlpPath: e.YTDLP_PATH || undefined,
+    ytDlpCookies: e.YTDLP_COOKIES,
+    ytDlpArgs: e.YTDLP_ARGS,
     librespotPath: e.LIBRESPOT_PATH || undefined,
     uploadQuotaBytes: e.UPLOAD_QUOTA_MB * 1024 * 1024,
     basePath: e.BASE_PATH.replace(/\/+$/, ''),
     audioEngine: e.AUDIO_ENGINE,
   };
+}
+
+function isReadableFile(path: string): boolean {
+  try {
+    accessSync(path, constants.R_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** Host and pid: unique on one machine, and across containers, whose processes are all pid 1. */

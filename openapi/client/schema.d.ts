@@ -8738,9 +8738,11 @@ export interface components {
                  */
                 backend?: "librespot";
                 bitrate?: 96 | 160 | 320;
+                /** @description The Spotify app's client id (developer.spotify.com/dashboard) */
                 clientId?: string;
                 /** @description Write-only; an empty string clears it */
                 clientSecret?: string;
+                /** @description The Spotify Connect device name the sidecar uses */
                 deviceName?: string;
                 enabled?: boolean;
             };

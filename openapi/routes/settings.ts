@@ -66,15 +66,27 @@ export const SettingsUpdateSchema = z
     }),
     spotify: z.strictObject({
       enabled: z.boolean().optional(),
-      clientId: z.string().max(256).optional(),
+      clientId: z
+        .string()
+        .trim()
+        .max(256)
+        .optional()
+        .openapi({ description: "The Spotify app's client id (developer.spotify.com/dashboard)" }),
       clientSecret: z
         .string()
+        .trim()
         .max(256)
         .optional()
         .openapi({ description: 'Write-only; an empty string clears it' }),
       backend: SpotifyBackend.optional(),
       bitrate: SpotifyBitrate.optional(),
-      deviceName: z.string().max(64).optional(),
+      deviceName: z
+        .string()
+        .trim()
+        .min(1, 'the device name must not be blank')
+        .max(64)
+        .optional()
+        .openapi({ description: 'The Spotify Connect device name the sidecar uses' }),
     }),
     jellyfin: z.strictObject({
       serverUrl: z.union([z.url(), z.literal('')]).optional(),

@@ -31,6 +31,8 @@ const NOTHING_MISSING: ReadonlySet<number> = new Set();
 const NO_SUCH_ITEM: ReadonlySet<number> = new Set([400, 404]);
 
 export type SpotifyQuery = Record<string, string | number | undefined>;
+/** Our own sentence for a refusal status where Spotify's message ("Forbidden") would not say why. */
+export type RefusalWords = Readonly<Partial<Record<number, string>>>;
 
 interface Answer {
   status: number;
@@ -78,8 +80,9 @@ export class SpotifyClient {
     path: string,
     query: SpotifyQuery,
     schema: T,
+    words: RefusalWords = {},
   ): Promise<Result<z.output<T> | undefined>> {
-    return this.read(path, query, schema, NO_SUCH_ITEM);
+    return this.read(path, query, schema, NO_SUCH_ITEM, words);
   }
 
   /** A PUT whose answer has no body worth reading (the player answers 202 or 204). */
@@ -95,12 +98,13 @@ export class SpotifyClient {
     query: SpotifyQuery,
     schema: T,
     missing: ReadonlySet<number>,
+    words: RefusalWords = {},
   ): Promise<Result<z.output<T> | undefined>> {
     const answer = await this.call('GET', path, query);
     if (!answer.ok) return answer;
     const { status, body } = answer.value;
     if (missing.has(status)) return ok(undefined);
-    if (status < 200 || status > 299) return err(refusal(status, body, path));
+    if (status < 200 || status > 299) return err(words[status] ?? refusal(status, body, path));
     const parsed = schema.safeParse(body);
     return parsed.success ? ok(parsed.data) : err(`Spotify answered ${path} in an unexpected shape`);
   }
