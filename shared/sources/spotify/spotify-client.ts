@@ -12,6 +12,7 @@
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import { err, ok, type Result } from '../../result';
+import { parseJsonLoosely, readText } from '../http/fetch-json';
 import {
   configuredSpotify,
   type SpotifySettings,
@@ -187,8 +188,8 @@ async function send(
       ...(body !== undefined && { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
-    const text = await response.text();
-    return ok({ status: response.status, body: parseBody(text) });
+    const text = await readText('Spotify', response);
+    return text.ok ? ok({ status: response.status, body: parseJsonLoosely(text.value) }) : text;
   } catch (error) {
     return err(`Spotify could not be reached (${error instanceof Error ? error.message : 'network error'})`);
   }
@@ -199,14 +200,6 @@ function webApiUrl(path: string, query: SpotifyQuery): string {
   for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
   const search = params.toString();
   return `${WEB_API_URL}${path}${search ? `?${search}` : ''}`;
-}
-
-function parseBody(text: string): unknown {
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Spotify's own reason when it gave one ("Premium required"), else the status. */
