@@ -14,7 +14,7 @@ import { ApiError, validationHook } from '../errors';
 import type { SongFinder } from './song-finder';
 
 export const SEARCH_DEFAULT_LIMIT = 20;
-const PERSONAL_DEFAULT_LIMIT = 30;
+const RECOMMENDED_DEFAULT_LIMIT = 30;
 const POPULAR_DEFAULT_LIMIT = 20;
 
 /** A look-up that found nothing is a 404 naming what was looked for. */
@@ -87,28 +87,27 @@ export function musicRoutes({ db, bus }: AppDeps, finder: SongFinder, catalogs: 
     })
 
     .openapi(routes.recommendPlaylists, async (c) => {
-      const { platform, limit = PERSONAL_DEFAULT_LIMIT } = c.req.valid('query');
+      const { platform, limit = RECOMMENDED_DEFAULT_LIMIT } = c.req.valid('query');
       const playlists = await finder.ask(platform, 'recommended playlists', (catalog) =>
         catalog.recommendedPlaylists?.(limit),
       );
       return c.json({ playlists }, 200);
     })
     .openapi(routes.recommendSongs, async (c) => {
-      const { platform, limit = PERSONAL_DEFAULT_LIMIT } = c.req.valid('query');
+      const { platform } = c.req.valid('query');
       const songs = await finder.ask(platform, 'daily songs', (catalog) => catalog.dailySongs?.());
-      return c.json({ songs: songs.slice(0, limit) }, 200);
+      return c.json({ songs }, 200);
     })
     .openapi(routes.personalFm, async (c) => {
-      const { platform, limit = PERSONAL_DEFAULT_LIMIT } = c.req.valid('query');
-      const songs = await finder.personalFm(platform, principalOf(c).userId);
-      return c.json({ songs: songs.slice(0, limit) }, 200);
+      const { platform } = c.req.valid('query');
+      return c.json({ songs: await finder.personalFm(platform, principalOf(c).userId) }, 200);
     })
     .openapi(routes.userPlaylists, async (c) => {
-      const { platform, limit = PERSONAL_DEFAULT_LIMIT } = c.req.valid('query');
+      const { platform } = c.req.valid('query');
       const playlists = await finder.ask(platform, 'account playlists', (catalog) =>
         catalog.userPlaylists?.(),
       );
-      return c.json({ playlists: playlists.slice(0, limit) }, 200);
+      return c.json({ playlists }, 200);
     })
 
     .openapi(routes.videoPopular, async (c) => {

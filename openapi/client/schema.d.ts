@@ -3114,8 +3114,6 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Default 30 */
-                    limit?: number;
                     /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
                     platform?: components["schemas"]["Platform"];
                 };
@@ -3639,8 +3637,6 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Default 30 */
-                    limit?: number;
                     /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
                     platform?: components["schemas"]["Platform"];
                 };
@@ -3968,15 +3964,13 @@ export interface paths {
         };
         /**
          * The logged-in account's playlists
-         * @description The platform is the `platform` query (default: the configured default source). Uses the platform's shared login.
+         * @description The platform is the `platform` query (default: the configured default source). Uses the platform's shared login. The whole list, unpaged: created then collected (music_b: at most 300 collected, music_a: at most 1000 in all).
          *
          *     **Access:** Authenticated. Guests refused.
          */
         get: {
             parameters: {
                 query?: {
-                    /** @description Default 30 */
-                    limit?: number;
                     /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
                     platform?: components["schemas"]["Platform"];
                 };

@@ -117,15 +117,26 @@ export const getLyrics = browse(
   z.object({ lyrics: z.string() }),
 );
 
-const personal = <P extends string>(path: P, summary: string, response: z.ZodType, nonGuest: boolean) =>
+/**
+ * A page of the platform's login. `limit` only where the platform pages the list itself
+ * (recommendations); daily songs, FM and the account's playlists answer what the platform gives, whole.
+ */
+const personal = <P extends string>(
+  path: P,
+  summary: string,
+  response: z.ZodType,
+  { nonGuest, defaultLimit, note }: { nonGuest: boolean; defaultLimit?: number; note?: string },
+) =>
   defineRoute({
     method: 'get',
     path,
     tags: ['Music'],
     summary,
-    description: `${defaultSource} Uses the platform's shared login.`,
+    description: [defaultSource, "Uses the platform's shared login.", note].filter(Boolean).join(' '),
     policy: { access: 'authenticated', ...(nonGuest && { nonGuest: true }) },
-    request: { query: platformQuery.extend({ limit: limitQuery(30) }) },
+    request: {
+      query: defaultLimit ? platformQuery.extend({ limit: limitQuery(defaultLimit) }) : platformQuery,
+    },
     responses: { 200: jsonResponse(response, summary), ...errors(...PLATFORM_ERRORS) },
   });
 
@@ -133,15 +144,25 @@ export const recommendPlaylists = personal(
   '/api/music/recommend/playlists',
   'Recommended playlists',
   playlists,
-  false,
+  {
+    nonGuest: false,
+    defaultLimit: 30,
+  },
 );
-export const recommendSongs = personal('/api/music/recommend/songs', 'Daily recommended songs', songs, true);
-export const personalFm = personal('/api/music/personal/fm', 'A batch of personal FM songs', songs, true);
+export const recommendSongs = personal('/api/music/recommend/songs', 'Daily recommended songs', songs, {
+  nonGuest: true,
+});
+export const personalFm = personal('/api/music/personal/fm', 'A batch of personal FM songs', songs, {
+  nonGuest: true,
+});
 export const userPlaylists = personal(
   '/api/music/user/playlists',
   "The logged-in account's playlists",
   playlists,
-  true,
+  {
+    nonGuest: true,
+    note: 'The whole list, unpaged: created then collected (music_b: at most 300 collected, music_a: at most 1000 in all).',
+  },
 );
 
 export const listProviders = defineRoute({
