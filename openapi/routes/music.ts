@@ -118,14 +118,14 @@ export const getLyrics = browse(
 );
 
 /**
- * A page of the platform's login. `limit` only where the platform pages the list itself
- * (recommendations); daily songs, FM and the account's playlists answer what the platform gives, whole.
+ * A page of the platform's login. Only the recommendations take a `limit` (the platform pages them);
+ * daily songs, FM and the account's playlists answer what the platform gives, whole.
  */
-const personal = <P extends string>(
+const personal = <P extends string, Q extends typeof platformQuery>(
   path: P,
   summary: string,
   response: z.ZodType,
-  { nonGuest, defaultLimit, note }: { nonGuest: boolean; defaultLimit?: number; note?: string },
+  { query, nonGuest, note }: { query: Q; nonGuest: boolean; note?: string },
 ) =>
   defineRoute({
     method: 'get',
@@ -134,9 +134,7 @@ const personal = <P extends string>(
     summary,
     description: [defaultSource, "Uses the platform's shared login.", note].filter(Boolean).join(' '),
     policy: { access: 'authenticated', ...(nonGuest && { nonGuest: true }) },
-    request: {
-      query: defaultLimit ? platformQuery.extend({ limit: limitQuery(defaultLimit) }) : platformQuery,
-    },
+    request: { query },
     responses: { 200: jsonResponse(response, summary), ...errors(...PLATFORM_ERRORS) },
   });
 
@@ -145,14 +143,16 @@ export const recommendPlaylists = personal(
   'Recommended playlists',
   playlists,
   {
+    query: platformQuery.extend({ limit: limitQuery(30) }),
     nonGuest: false,
-    defaultLimit: 30,
   },
 );
 export const recommendSongs = personal('/api/music/recommend/songs', 'Daily recommended songs', songs, {
+  query: platformQuery,
   nonGuest: true,
 });
 export const personalFm = personal('/api/music/personal/fm', 'A batch of personal FM songs', songs, {
+  query: platformQuery,
   nonGuest: true,
 });
 export const userPlaylists = personal(
@@ -160,6 +160,7 @@ export const userPlaylists = personal(
   "The logged-in account's playlists",
   playlists,
   {
+    query: platformQuery,
     nonGuest: true,
     note: 'The whole list, unpaged: created then collected (music_b: at most 300 collected, music_a: at most 1000 in all).',
   },
