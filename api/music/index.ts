@@ -79,11 +79,8 @@ export function musicRoutes({ db, bus }: AppDeps, finder: SongFinder, catalogs: 
       return c.json({ playlist: found(detail, 'playlist') }, 200);
     })
     .openapi(routes.getLyrics, async (c) => {
-      const { id } = c.req.valid('param');
-      const lyrics = await finder.ask(c.req.valid('query').platform, 'lyrics', (catalog) =>
-        catalog.lyrics?.(id),
-      );
-      return c.json({ lyrics: found(lyrics, 'lyrics') }, 200);
+      const lyrics = await finder.lyrics(c.req.valid('param').id, c.req.valid('query').platform);
+      return c.json({ lyrics }, 200);
     })
 
     .openapi(routes.recommendPlaylists, async (c) => {

@@ -2911,7 +2911,9 @@ export interface paths {
         put?: never;
         /**
          * Upload an audio file (or a video, whose audio is kept)
-         * @description The body is the raw file (not multipart), at most 500 MB; it is streamed to disk, never held in memory. The name in `x-filename` (percent-encoded UTF-8 allowed) must end in one of .mp3, .flac, .m4a, .aac, .ogg, .oga, .opus, .wav, .wma, .ape, .mka, .webm, .mp4, .mkv; only its last path segment is kept, and the file is stored under a random id. ffprobe then checks that the bytes really hold audio (400 otherwise); a video keeps its audio track only. Title, artist and album come from the tags (the title falls back to the file name); an embedded cover becomes the song’s `coverUrl`. Past the disk quota (`UPLOAD_QUOTA_MB`) the oldest uploads no bot has queued are deleted, never this one. 403 while `localAudioEnabled` is off. Guests are refused.
+         * @description The body is the raw file (not multipart), at most 500 MB; it is streamed to disk, never held in memory. The name in `x-filename` (percent-encoded UTF-8 allowed) must end in one of .mp3, .flac, .m4a, .aac, .ogg, .oga, .opus, .wav, .wma, .ape, .mka, .webm, .mp4, .mkv; only its last path segment is kept, and the file is stored under a random id. ffprobe then checks that the bytes really hold audio (400 otherwise); a video keeps its audio track only. Title, artist and album come from the tags (the title falls back to the file name); an embedded cover becomes the song’s `coverUrl`. Past the disk quota (`UPLOAD_QUOTA_MB`) the oldest uploads no bot has queued are deleted, never this one. 403 while `localAudioEnabled` is off (before anything else is checked). Guests are refused.
+         *
+         *     **Lyrics.** The lyrics embedded in the tags (ID3 USLT and SYLT, Vorbis/FLAC `LYRICS` or `UNSYNCEDLYRICS`, MP4 `©lyr`) are kept and answered by `GET /api/music/lyrics/{id}?platform=local`. A `.lrc` file (LRC or plain text, UTF-8, UTF-16 with a byte order mark or GB 18030, at most 512 KB, sent as text/* or application/octet-stream) is not stored as a song: it becomes the lyrics of the most recent upload whose file name without its extension is the same (case-free; `Song.lrc` is for `song.mp3`), replacing any it had, and the answer is that upload’s song. With no such upload it is a 404: upload the song first.
          *
          *     **Access:** Authenticated. Capability `player.queue`.
          */
@@ -2930,11 +2932,12 @@ export interface paths {
                 content: {
                     "application/octet-stream": string;
                     "audio/*": string;
+                    "text/*": string;
                     "video/*": string;
                 };
             };
             responses: {
-                /** @description The stored song (platform `local`) */
+                /** @description The stored song (platform `local`); for a `.lrc`, the upload it was attached to */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2970,7 +2973,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The file is larger than 500 MB */
+                /** @description A `.lrc` file for which no upload has the same name */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The file is larger than 500 MB (a `.lrc`: 512 KB) */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -2979,7 +2991,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The content type is not audio/*, video/* or application/octet-stream */
+                /** @description The content type is not audio/*, video/* or application/octet-stream (a `.lrc`: text/* or application/octet-stream) */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -3014,7 +3026,7 @@ export interface paths {
         };
         /**
          * A song's lyrics as LRC text (`[mm:ss.xx]line`; translations follow as lines with the same time)
-         * @description The platform is the `platform` query (default: the configured default source).
+         * @description The platform is the `platform` query (default: the configured default source). A song the platform knows but has no lyrics for (or a source that keeps none) answers `{lyrics: ""}`; 404 is a song the platform does not know. An upload (`local`) answers the lyrics embedded in its tags or a `.lrc` uploaded for it (see the upload route), plain lines where they carry no times.
          *
          *     **Access:** Authenticated.
          */
@@ -3032,7 +3044,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description A song's lyrics as LRC text (`[mm:ss.xx]line`; translations follow as lines with the same time) */
+                /** @description The lyrics; empty when the song has none */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -3063,15 +3075,6 @@ export interface paths {
                 };
                 /** @description Not found */
                 404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not supported by this source */
-                501: {
                     headers: {
                         [name: string]: unknown;
                     };

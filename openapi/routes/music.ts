@@ -111,11 +111,24 @@ export const getPlaylistDetail = browse(
   "A playlist's name, description and cover",
   z.object({ playlist: PlaylistDetailSchema }),
 );
-export const getLyrics = browse(
-  '/api/music/lyrics/{id}',
-  "A song's lyrics as LRC text (`[mm:ss.xx]line`; translations follow as lines with the same time)",
-  z.object({ lyrics: z.string() }),
-);
+export const getLyrics = defineRoute({
+  method: 'get',
+  path: '/api/music/lyrics/{id}',
+  tags: ['Music'],
+  summary: "A song's lyrics as LRC text (`[mm:ss.xx]line`; translations follow as lines with the same time)",
+  description: [
+    defaultSource,
+    'A song the platform knows but has no lyrics for (or a source that keeps none) answers `{lyrics: ""}`;',
+    '404 is a song the platform does not know. An upload (`local`) answers the lyrics embedded in its tags',
+    'or a `.lrc` uploaded for it (see the upload route), plain lines where they carry no times.',
+  ].join(' '),
+  policy: { access: 'authenticated' },
+  request: { params: idParam, query: platformQuery },
+  responses: {
+    200: jsonResponse(z.object({ lyrics: z.string() }), 'The lyrics; empty when the song has none'),
+    ...errors(400, 401, 404, 502),
+  },
+});
 
 /**
  * A page of the platform's login. Only the recommendations take a `limit` (the platform pages them);
