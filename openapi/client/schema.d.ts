@@ -6848,7 +6848,7 @@ export interface paths {
         };
         /**
          * Your saved queues and the shared ones
-         * @description Answers 403 while `savedQueuesEnabled` is off.
+         * @description `songCount` is what loading the queue would load: 0 for one whose stored songs are corrupt. Answers 403 while `savedQueuesEnabled` is off, before the request is validated.
          *
          *     **Access:** Authenticated. Guests refused.
          */
@@ -6893,7 +6893,7 @@ export interface paths {
         put?: never;
         /**
          * Save a bot's current queue under a name
-         * @description A queue with the same name (same owner) is overwritten. At most 50 queues per owner and 1000 songs per queue. An empty queue is a 400. Answers 403 while `savedQueuesEnabled` is off.
+         * @description A queue with the same name (same owner) is overwritten. At most 50 queues per owner and 1000 songs per queue. An empty queue is a 400. Answers 403 while `savedQueuesEnabled` is off, before the request is validated.
          *
          *     **Access:** Authenticated. Guests refused.
          */
@@ -6998,7 +6998,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a saved queue (yours, or a shared one)
-         * @description Answers 403 while `savedQueuesEnabled` is off.
+         * @description Answers 403 while `savedQueuesEnabled` is off, before the request is validated.
          *
          *     **Access:** Authenticated. Guests refused.
          */
@@ -7067,7 +7067,7 @@ export interface paths {
         put?: never;
         /**
          * Load a saved queue into a bot
-         * @description `replace` (default) swaps the bot's queue; `append` adds to it. Needs `player.queue` and access to the bot. Answers 403 while `savedQueuesEnabled` is off.
+         * @description `replace` (default) swaps the bot's queue; `append` adds to it. Needs `player.queue` and access to the bot. Answers 403 while `savedQueuesEnabled` is off, before the request is validated.
          *
          *     **Access:** Authenticated. Guests refused.
          */
