@@ -116,15 +116,20 @@ describe('GET /api/music/album/{id} and /playlist/{id}', () => {
     ]);
   });
 
-  it("answers a playlist's playable songs", async () => {
+  it('answers every song of a music_b playlist, those that cannot play marked vip', async () => {
     const { data, response } = await admin.api.GET('/api/music/playlist/{id}', {
       params: { path: { id: '7256912512' }, query: { platform: 'music_b' } },
     });
     expect(response.status).toBe(200);
-    // Track B needs VIP (no login here) and Track D has no audio file.
-    expect(data).toEqual({
-      songs: ['Track A', 'Track C', 'Track E'].map((name) => expect.objectContaining({ name })),
-    });
+    // Track B needs VIP (no login here) and Track D has no audio file: shown, marked. Only playing
+    // the playlist leaves them out (SPEC Player rule 7).
+    expect(data?.songs.map((s) => [s.name, s.vip ?? false])).toEqual([
+      ['Track A', false],
+      ['Track B', true],
+      ['Track C', false],
+      ['Track D', true],
+      ['Track E', false],
+    ]);
   });
 
   it('answers 404 for an unknown album or playlist', async () => {
