@@ -3,10 +3,11 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import * as routes from '../../openapi/routes/music';
 import { SETTINGS_EVENTS } from '../../shared/bus/subjects';
 import { QUALITY_PLATFORMS } from '../../shared/domain/constants';
+import { receipts } from '../../shared/receipts';
 import type { Result } from '../../shared/result';
 import { QUALITY_SETTING, readQuality, writeQuality } from '../../shared/settings/quality';
 import { readSettings } from '../../shared/settings/settings';
-import { choosePlatform } from '../../shared/sources/platform-choice';
+import { choosePlatform, isPlatformEnabled } from '../../shared/sources/platform-choice';
 import { type CatalogOf, type Catalogs, qualitiesOf } from '../../shared/sources/platform-table';
 import { principalOf } from '../auth/principal';
 import type { AppDeps, AppEnv } from '../env';
@@ -141,24 +142,34 @@ export function musicRoutes({ db, bus }: AppDeps, finder: SongFinder, catalogs: 
     .openapi(routes.listProviders, async (c) => {
       const settings = await readSettings(db);
       const choice = choosePlatform(settings, undefined);
-      return c.json({ enabled: settings.enabledProviders, default: choice.ok ? choice.value : null }, 200);
+      // `local` is switched by `localAudioEnabled`, not by the provider list.
+      const enabled = [...new Set([...settings.enabledProviders, 'local' as const])].filter((p) =>
+        isPlatformEnabled(settings, p),
+      );
+      return c.json({ enabled, default: choice.ok ? choice.value : null }, 200);
     })
     .openapi(routes.getQuality, async (c) => c.json(qualityReport(await readQuality(db)), 200))
     .openapi(routes.setQuality, async (c) => {
       const { quality, platform } = c.req.valid('json');
+      const settings = await readSettings(db);
+      // SPEC platform rule 3: a disabled source that is named is refused.
+      if (platform && !isPlatformEnabled(settings, platform))
+        throw new ApiError(400, receipts.sourceNotEnabled(platform));
       const map = await readQuality(db);
       const targets = platform
         ? [platform]
-        : QUALITY_PLATFORMS.filter((p) => qualitiesOf(p).includes(quality));
+        : QUALITY_PLATFORMS.filter((p) => isPlatformEnabled(settings, p) && qualitiesOf(p).includes(quality));
       for (const target of targets) {
         const served = qualitiesOf(target);
         if (!served.includes(quality))
           throw new ApiError(400, `quality: ${target} serves ${served.join(', ')}, not ${quality}`);
         map[target] = quality;
       }
-      if (!targets.length) throw new ApiError(400, `quality: no source serves ${quality}`);
+      if (!targets.length) throw new ApiError(400, `quality: no enabled source serves ${quality}`);
       await writeQuality(db, map);
       bus.publish(SETTINGS_EVENTS, { keys: [QUALITY_SETTING] });
-      return c.json({ success: true as const, quality: qualityReport(map) }, 200);
+      // A quality for all says which sources it left as they were (disabled, or not serving it).
+      const skipped = platform ? [] : QUALITY_PLATFORMS.filter((p) => !targets.includes(p));
+      return c.json({ success: true as const, quality: qualityReport(map), skipped }, 200);
     });
 }

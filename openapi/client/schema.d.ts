@@ -3398,7 +3398,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description `default` is null only when no source is enabled */
+                /** @description `default` is what a request without `platform` uses; null when no source can be it (none enabled, or only `local`/`streaming_a` and no `defaultPlatform`) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -3406,6 +3406,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             default: components["schemas"]["Platform"] & (string | null);
+                            /** @description The enabled sources: `enabledProviders`, and `local` while `localAudioEnabled` is on */
                             enabled: components["schemas"]["Platform"][];
                         };
                     };
@@ -3472,7 +3473,7 @@ export interface paths {
         put?: never;
         /**
          * Set the audio quality of one source, or of all
-         * @description Without `platform` the quality applies to every source that can serve it (400 when none can). A source answers 400 for a quality it cannot serve. Stored, and used from the next song on.
+         * @description Without `platform` the quality applies to every enabled source that can serve it (400 when none can), and `skipped` names the sources left as they were. A named source answers 400 when it is disabled or cannot serve the quality. Stored, and used from the next song on.
          *
          *     **Access:** Authenticated. Capability `quality`.
          */
@@ -3500,6 +3501,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             quality: components["schemas"]["QualitySettings"];
+                            /** @description Without `platform`: the sources left as they were (disabled, or not serving the quality); with `platform`: empty */
+                            skipped: components["schemas"]["Platform"][];
                             /** @enum {boolean} */
                             success: true;
                         };

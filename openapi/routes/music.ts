@@ -187,8 +187,14 @@ export const listProviders = defineRoute({
   policy: { access: 'authenticated' },
   responses: {
     200: jsonResponse(
-      z.object({ enabled: z.array(PlatformSchema), default: PlatformSchema.nullable() }),
-      '`default` is null only when no source is enabled',
+      z.object({
+        enabled: z.array(PlatformSchema).openapi({
+          description: 'The enabled sources: `enabledProviders`, and `local` while `localAudioEnabled` is on',
+        }),
+        default: PlatformSchema.nullable(),
+      }),
+      '`default` is what a request without `platform` uses; null when no source can be it (none enabled, ' +
+        'or only `local`/`streaming_a` and no `defaultPlatform`)',
     ),
     ...errors(401),
   },
@@ -218,15 +224,24 @@ export const setQuality = defineRoute({
   tags: ['Music'],
   summary: 'Set the audio quality of one source, or of all',
   description:
-    'Without `platform` the quality applies to every source that can serve it (400 when none can). ' +
-    'A source answers 400 for a quality it cannot serve. Stored, and used from the next song on.',
+    'Without `platform` the quality applies to every enabled source that can serve it (400 when none ' +
+    'can), and `skipped` names the sources left as they were. A named source answers 400 when it is ' +
+    'disabled or cannot serve the quality. Stored, and used from the next song on.',
   policy: { access: 'authenticated', capability: 'quality' },
   request: {
     body: jsonBody(z.object({ quality: QualitySchema, platform: PlatformSchema.optional() }).strict()),
   },
   responses: {
     200: jsonResponse(
-      z.object({ success: z.literal(true), quality: QualityMapSchema }),
+      z.object({
+        success: z.literal(true),
+        quality: QualityMapSchema,
+        skipped: z.array(PlatformSchema).openapi({
+          description:
+            'Without `platform`: the sources left as they were (disabled, or not serving the quality); ' +
+            'with `platform`: empty',
+        }),
+      }),
       'The stored qualities',
     ),
     ...errors(400, 401),
