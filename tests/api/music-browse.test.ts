@@ -66,6 +66,16 @@ describe('GET /api/music/search', () => {
     expect(netease.requests).toEqual([]);
   });
 
+  it('asks for 20 results from the first when no limit or offset is given (SPEC Limits)', async () => {
+    const { response } = await admin.api.GET('/api/music/search', {
+      params: { query: { q: 'leaf', platform: 'music_b' } },
+    });
+    expect(response.status).toBe(200);
+    expect(qq.requests.map((r) => r.req_0.param)).toEqual(
+      [0, 2, 3].map((type) => ({ query: 'leaf', search_type: type, num_per_page: 20, page_num: 1 })),
+    );
+  });
+
   it('refuses a disabled source (library_a is opt-in) with 400 before asking anyone', async () => {
     const { error, response } = await admin.api.GET('/api/music/search', {
       params: { query: { q: 'x', platform: 'library_a' } },
