@@ -50,6 +50,17 @@ const storedFileOf = async (id: string) => {
   const row = await t.db.query.uploads.findFirst({ where: eq(uploads.id, id) });
   return row && { row, path: join(uploadsDir, row.storedName) };
 };
+/** An upload without the x-filename header. */
+const uploadWithoutName = (contentType: string) =>
+  t.fetch(
+    new Request(`${TEST_ORIGIN}/api/music/local/upload`, {
+      method: 'POST',
+      headers: { 'content-type': contentType },
+      body: new Uint8Array([1, 2, 3]),
+    }),
+    admin.jar,
+  );
+
 /** Nothing half-written is left: no temporary file, no extracted cover. */
 const leftovers = () => filesIn(uploadsDir).filter((f) => f.startsWith('.'));
 
@@ -196,14 +207,7 @@ describe('file names', () => {
   });
 
   it('a missing x-filename header is a 400', async () => {
-    const response = await t.fetch(
-      new Request(`${TEST_ORIGIN}/api/music/local/upload`, {
-        method: 'POST',
-        headers: { 'content-type': 'audio/mpeg' },
-        body: new Uint8Array([1, 2, 3]),
-      }),
-      admin.jar,
-    );
+    const response = await uploadWithoutName('audio/mpeg');
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: string }).error).toMatch(/x-filename/);
   });
@@ -268,14 +272,7 @@ describe('permissions and the local-audio switch', () => {
     const refused = await upload({ name: 'song.mp3', bytes: taggedMp3WithCover(media) });
     expect(refused).toMatchObject({ status: 403, error: 'local audio is disabled' });
     // The switch is checked first: a request that is wrong besides (no x-filename) is still a 403.
-    const nameless = await t.fetch(
-      new Request(`${TEST_ORIGIN}/api/music/local/upload`, {
-        method: 'POST',
-        headers: { 'content-type': 'text/html' },
-        body: new Uint8Array([1, 2, 3]),
-      }),
-      admin.jar,
-    );
+    const nameless = await uploadWithoutName('text/html');
     expect([nameless.status, await nameless.json()]).toEqual([403, { error: 'local audio is disabled' }]);
     expect(filesIn(uploadsDir)).toEqual(before);
     await admin.api.POST('/api/bot/settings', { body: { localAudioEnabled: true } });
