@@ -2911,7 +2911,9 @@ export interface paths {
         put?: never;
         /**
          * Upload an audio file (or a video, whose audio is kept)
-         * @description The body is the raw file (not multipart), at most 500 MB; it is streamed to disk, never held in memory. The name in `x-filename` (percent-encoded UTF-8 allowed) must end in one of .mp3, .flac, .m4a, .aac, .ogg, .oga, .opus, .wav, .wma, .ape, .mka, .webm, .mp4, .mkv; only its last path segment is kept, and the file is stored under a random id. ffprobe then checks that the bytes really hold audio (400 otherwise); a video keeps its audio track only. Title, artist and album come from the tags (the title falls back to the file name); an embedded cover becomes the song’s `coverUrl`. Past the disk quota (`UPLOAD_QUOTA_MB`) the oldest uploads no bot has queued are deleted, never this one. 403 while `localAudioEnabled` is off. Guests are refused.
+         * @description The body is the raw file (not multipart), at most 500 MB; it is streamed to disk, never held in memory. The name in `x-filename` (percent-encoded UTF-8 allowed) must end in one of .mp3, .flac, .m4a, .aac, .ogg, .oga, .opus, .wav, .wma, .ape, .mka, .webm, .mp4, .mkv; only its last path segment is kept, and the file is stored under a random id. ffprobe then checks that the bytes really hold audio (400 otherwise); a video keeps its audio track only. Title, artist and album come from the tags (the title falls back to the file name); an embedded cover becomes the song’s `coverUrl`. Past the disk quota (`UPLOAD_QUOTA_MB`) the oldest uploads no bot has queued are deleted, never this one. 403 while `localAudioEnabled` is off (before anything else is checked). Guests are refused.
+         *
+         *     **Lyrics.** The lyrics embedded in the tags (ID3 USLT and SYLT, Vorbis/FLAC `LYRICS` or `UNSYNCEDLYRICS`, MP4 `©lyr`) are kept and answered by `GET /api/music/lyrics/{id}?platform=local`. A `.lrc` file (LRC or plain text, UTF-8, UTF-16 with a byte order mark or GB 18030, at most 512 KB, sent as text/* or application/octet-stream) is not stored as a song: it becomes the lyrics of the most recent upload whose file name without its extension is the same (case-free; `Song.lrc` is for `song.mp3`), replacing any it had, and the answer is that upload’s song. With no such upload it is a 404: upload the song first.
          *
          *     **Access:** Authenticated. Capability `player.queue`.
          */
@@ -2930,11 +2932,12 @@ export interface paths {
                 content: {
                     "application/octet-stream": string;
                     "audio/*": string;
+                    "text/*": string;
                     "video/*": string;
                 };
             };
             responses: {
-                /** @description The stored song (platform `local`) */
+                /** @description The stored song (platform `local`); for a `.lrc`, the upload it was attached to */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2970,7 +2973,16 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The file is larger than 500 MB */
+                /** @description A `.lrc` file for which no upload has the same name */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The file is larger than 500 MB (a `.lrc`: 512 KB) */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -2979,7 +2991,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The content type is not audio/*, video/* or application/octet-stream */
+                /** @description The content type is not audio/*, video/* or application/octet-stream (a `.lrc`: text/* or application/octet-stream) */
                 415: {
                     headers: {
                         [name: string]: unknown;
@@ -3014,7 +3026,7 @@ export interface paths {
         };
         /**
          * A song's lyrics as LRC text (`[mm:ss.xx]line`; translations follow as lines with the same time)
-         * @description The platform is the `platform` query (default: the configured default source).
+         * @description The platform is the `platform` query (default: the configured default source). A song the platform knows but has no lyrics for (or a source that keeps none) answers `{lyrics: ""}`; 404 is a song the platform does not know. An upload (`local`) answers the lyrics embedded in its tags or a `.lrc` uploaded for it (see the upload route), plain lines where they carry no times.
          *
          *     **Access:** Authenticated.
          */
@@ -3032,7 +3044,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description A song's lyrics as LRC text (`[mm:ss.xx]line`; translations follow as lines with the same time) */
+                /** @description The lyrics; empty when the song has none */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -3063,15 +3075,6 @@ export interface paths {
                 };
                 /** @description Not found */
                 404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not supported by this source */
-                501: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3114,8 +3117,6 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Default 30 */
-                    limit?: number;
                     /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
                     platform?: components["schemas"]["Platform"];
                 };
@@ -3397,7 +3398,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description `default` is null only when no source is enabled */
+                /** @description `default` is what a request without `platform` uses; null when no source can be it (none enabled, or only `local`/`streaming_a` and no `defaultPlatform`) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -3405,6 +3406,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             default: components["schemas"]["Platform"] & (string | null);
+                            /** @description The enabled sources: `enabledProviders`, and `local` while `localAudioEnabled` is on */
                             enabled: components["schemas"]["Platform"][];
                         };
                     };
@@ -3471,7 +3473,7 @@ export interface paths {
         put?: never;
         /**
          * Set the audio quality of one source, or of all
-         * @description Without `platform` the quality applies to every source that can serve it (400 when none can). A source answers 400 for a quality it cannot serve. Stored, and used from the next song on.
+         * @description Without `platform` the quality applies to every enabled source that can serve it (400 when none can), and `skipped` names the sources left as they were. A named source answers 400 when it is disabled or cannot serve the quality. Stored, and used from the next song on.
          *
          *     **Access:** Authenticated. Capability `quality`.
          */
@@ -3499,6 +3501,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             quality: components["schemas"]["QualitySettings"];
+                            /** @description Without `platform`: the sources left as they were (disabled, or not serving the quality); with `platform`: empty */
+                            skipped: components["schemas"]["Platform"][];
                             /** @enum {boolean} */
                             success: true;
                         };
@@ -3639,8 +3643,6 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Default 30 */
-                    limit?: number;
                     /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
                     platform?: components["schemas"]["Platform"];
                 };
@@ -3968,15 +3970,13 @@ export interface paths {
         };
         /**
          * The logged-in account's playlists
-         * @description The platform is the `platform` query (default: the configured default source). Uses the platform's shared login.
+         * @description The platform is the `platform` query (default: the configured default source). Uses the platform's shared login. The whole list, unpaged: created then collected (music_b: at most 300 collected, music_a: at most 1000 in all).
          *
          *     **Access:** Authenticated. Guests refused.
          */
         get: {
             parameters: {
                 query?: {
-                    /** @description Default 30 */
-                    limit?: number;
                     /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
                     platform?: components["schemas"]["Platform"];
                 };
@@ -6851,7 +6851,7 @@ export interface paths {
         };
         /**
          * Your saved queues and the shared ones
-         * @description Answers 403 while `savedQueuesEnabled` is off.
+         * @description `songCount` is what loading the queue would load: 0 for one whose stored songs are corrupt. Answers 403 while `savedQueuesEnabled` is off, before the request is validated.
          *
          *     **Access:** Authenticated. Guests refused.
          */
@@ -6896,7 +6896,7 @@ export interface paths {
         put?: never;
         /**
          * Save a bot's current queue under a name
-         * @description A queue with the same name (same owner) is overwritten. At most 50 queues per owner and 1000 songs per queue. An empty queue is a 400. Answers 403 while `savedQueuesEnabled` is off.
+         * @description A queue with the same name (same owner) is overwritten. At most 50 queues per owner and 1000 songs per queue. An empty queue is a 400. Answers 403 while `savedQueuesEnabled` is off, before the request is validated.
          *
          *     **Access:** Authenticated. Guests refused.
          */
@@ -7001,7 +7001,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a saved queue (yours, or a shared one)
-         * @description Answers 403 while `savedQueuesEnabled` is off.
+         * @description Answers 403 while `savedQueuesEnabled` is off, before the request is validated.
          *
          *     **Access:** Authenticated. Guests refused.
          */
@@ -7070,7 +7070,7 @@ export interface paths {
         put?: never;
         /**
          * Load a saved queue into a bot
-         * @description `replace` (default) swaps the bot's queue; `append` adds to it. Needs `player.queue` and access to the bot. Answers 403 while `savedQueuesEnabled` is off.
+         * @description `replace` (default) swaps the bot's queue; `append` adds to it. Needs `player.queue` and access to the bot. Answers 403 while `savedQueuesEnabled` is off, before the request is validated.
          *
          *     **Access:** Authenticated. Guests refused.
          */

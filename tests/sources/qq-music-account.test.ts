@@ -77,12 +77,13 @@ describe('QQ Music daily songs', () => {
     });
     expect(api.requests[0]!.comm).toMatchObject({ uin: '123456789', authst: 'Q_H_L_test_key' });
     expect(api.requests[1]!.req_0.param).toMatchObject({ disstid: 7256912512 });
-    // Logged in, the VIP track plays; the one without audio is still left out.
-    expect(result.ok && result.value.map((s) => s.name)).toEqual([
-      'Track A',
-      'Track B',
-      'Track C',
-      'Track E',
+    // Browsed like any playlist: every song, the one without audio marked (it cannot play).
+    expect(result.ok && result.value.map((s) => [s.name, s.vip ?? false])).toEqual([
+      ['Track A', false],
+      ['Track B', true],
+      ['Track C', false],
+      ['Track D', true],
+      ['Track E', false],
     ]);
   });
 

@@ -82,7 +82,7 @@ describe('upload', () => {
 });
 
 describe('sources screen', () => {
-  it('switches a source off and sets a quality; a quality the source cannot serve is refused in words', async () => {
+  it('switches a source off (its quality then waits) and sets a quality; one a source cannot serve is refused in words', async () => {
     await page.goto(`${ui.baseUrl}/settings/sources`);
     await page.getByRole('heading', { name: 'Music platforms', level: 2 }).waitFor();
     await page.getByText('Loading…').first().waitFor({ state: 'detached' });
@@ -94,15 +94,18 @@ describe('sources screen', () => {
     await page.getByRole('combobox', { name: 'Quality NetEase Cloud Music' }).selectOption('lossless');
     await expect.poll(async () => (await admin.api.GET('/api/music/quality')).data?.music_a).toBe('lossless');
 
-    const bilibili = page.getByRole('combobox', { name: 'Quality Bilibili' });
-    const kept = await bilibili.inputValue();
-    await bilibili.selectOption('master');
-    await sourceCard('Bilibili')
+    // A disabled source's quality is refused by the api, so its control is off.
+    expect(await page.getByRole('combobox', { name: 'Quality Bilibili' }).isDisabled()).toBe(true);
+
+    const qq = page.getByRole('combobox', { name: 'Quality QQ Music' });
+    const kept = await qq.inputValue();
+    await qq.selectOption('master');
+    await sourceCard('QQ Music')
       .getByRole('alert')
-      .getByText(/video_a serves .*not master/)
+      .getByText(/music_b serves .*not master/)
       .waitFor();
-    expect(await bilibili.inputValue()).toBe(kept);
-    expect((await admin.api.GET('/api/music/quality')).data?.video_a).toBe(kept);
+    expect(await qq.inputValue()).toBe(kept);
+    expect((await admin.api.GET('/api/music/quality')).data?.music_b).toBe(kept);
   });
 
   it('logs NetEase in by QR code: waiting, scanned, confirmed, shown in words', async () => {

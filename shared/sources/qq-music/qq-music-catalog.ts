@@ -90,7 +90,10 @@ export class QqMusicCatalog implements SongCatalog {
     return track.ok ? ok(track.value && trackToSong(track.value)) : track;
   }
 
-  /** SPEC Player rule 7: a `music_b` playlist loads only its playable songs and says how many it had. */
+  /**
+   * Every song of the playlist (those that cannot play marked `vip`), and apart from them the ones
+   * this login can play: SPEC Player rule 7 loads only those when the playlist is played.
+   */
   async playlist(id: string): Promise<Result<SongList | undefined>> {
     const login = await this.client.currentLogin();
     const answer = await this.dissInfo(id, COLLECTION_LIMIT, login);
@@ -98,7 +101,7 @@ export class QqMusicCatalog implements SongCatalog {
     if (!answer.value) return ok(undefined);
     const { songlist } = answer.value;
     const playable = songlist.filter((track) => isPlayable(track, login !== undefined));
-    return ok({ songs: playable.map(trackToSong), totalCount: songlist.length });
+    return ok({ songs: songlist.map(trackToSong), playable: playable.map(trackToSong) });
   }
 
   async playlistDetail(id: string): Promise<Result<PlaylistDetail | undefined>> {
@@ -168,7 +171,7 @@ export class QqMusicCatalog implements SongCatalog {
     );
   }
 
-  /** The login's daily picks: a playlist the home feed links to, loaded like any playlist. */
+  /** The login's daily picks: a playlist the home feed links to, browsed like any playlist (every song). */
   async dailySongs(): Promise<Result<Song[]>> {
     const login = await this.client.currentLogin();
     if (!login) return err(needsLogin('the daily recommendation'));

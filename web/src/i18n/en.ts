@@ -158,7 +158,7 @@ export const en = {
   'music.favorite': 'Add {name} to favorites',
   'music.favorited': '{name} is in your favorites.',
   'upload.notAllowed': 'You may not upload files.',
-  'upload.drop': 'Drop audio or video files here',
+  'upload.drop': 'Drop audio or video files here, and .lrc lyrics named like a song',
   'upload.choose': 'Choose files',
   'upload.progress': 'Uploading {name}',
   'upload.done': 'Uploaded',

@@ -160,7 +160,7 @@ export const zh: Record<MessageKey, string> = {
   'music.favorite': '收藏 {name}',
   'music.favorited': '已收藏 {name}。',
   'upload.notAllowed': '你无权上传文件。',
-  'upload.drop': '将音频或视频文件拖到这里',
+  'upload.drop': '将音频或视频文件拖到这里，也可以拖入与歌曲同名的 .lrc 歌词',
   'upload.choose': '选择文件',
   'upload.progress': '正在上传 {name}',
   'upload.done': '已上传',
