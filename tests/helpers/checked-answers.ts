@@ -1,0 +1,48 @@
+/**
+ * The test helpers' answers, checked against the committed OpenAPI document (openapi-answers.ts). A
+ * mismatch throws where the answer arrived, and is kept until the test ends, so one swallowed on the way
+ * (an answer read by the daemon's chat client, or served to a browser through a listening port) still
+ * fails the test: answers-setup.ts reports what is kept after each test and counts the file's answers
+ * into the hardening table.
+ */
+import { type AnswerMismatch, committedDocumentValidator, describeMismatch } from './openapi-answers';
+
+const ledger = { validated: 0, mismatches: 0 };
+let unreported: AnswerMismatch[] = [];
+
+/** Answers checked and mismatches found in this test file so far. */
+export function answerFigures(): Readonly<typeof ledger> {
+  return { ...ledger };
+}
+
+/** The mismatches since the last call (each is reported once). */
+export function takeUnreportedMismatches(): AnswerMismatch[] {
+  const taken = unreported;
+  unreported = [];
+  return taken;
+}
+
+/**
+ * `send` with every answer the document describes checked. `basePath` (BASE_PATH) is taken off a
+ * request path that carries it, as the reverse proxy in front of the service does.
+ */
+export function checkingAnswers<Rest extends unknown[]>(
+  send: (request: Request, ...rest: Rest) => Response | Promise<Response>,
+  basePath = '',
+): (request: Request, ...rest: Rest) => Promise<Response> {
+  return async (request, ...rest) => {
+    const { method } = request;
+    const { pathname } = new URL(request.url);
+    const response = await send(request, ...rest);
+    const path = basePath && pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : pathname;
+    const verdict = await committedDocumentValidator().check(method, path, response);
+    if (!verdict.described) return response;
+    ledger.validated++;
+    if (verdict.mismatch) {
+      ledger.mismatches++;
+      unreported.push(verdict.mismatch);
+      throw new Error(describeMismatch(verdict.mismatch));
+    }
+    return response;
+  };
+}
