@@ -152,7 +152,7 @@ export const listProviders = defineRoute({
   policy: { access: 'authenticated' },
   responses: {
     200: jsonResponse(
-      z.object({ enabled: z.array(PlatformSchema), default: PlatformSchema.nullable() }),
+      z.object({ enabled: z.array(PlatformSchema), default: z.union([PlatformSchema, z.null()]) }),
       '`default` is null only when no source is enabled',
     ),
     ...errors(401),
