@@ -46,3 +46,6 @@ export function checkingAnswers<Rest extends unknown[]>(
     return response;
   };
 }
+
+/** `fetch` (to a service on a port) with its answers checked. */
+export const checkedFetch = checkingAnswers((request: Request) => fetch(request));

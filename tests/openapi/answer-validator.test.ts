@@ -81,6 +81,12 @@ describe('the answer validator', () => {
       await problemsOf('GET', '/api/thing/x', Response.json({ error: 'no such thing' }, { status: 404 })),
     ).toBeUndefined();
     expect(await problemsOf('DELETE', '/api/thing/t1', new Response(null, { status: 204 }))).toBeUndefined();
+    // As @hono/node-server sends a 204: typed, without a body.
+    const typed204 = new Response(null, {
+      status: 204,
+      headers: { 'content-type': 'text/plain; charset=UTF-8' },
+    });
+    expect(await problemsOf('DELETE', '/api/thing/t1', typed204)).toBeUndefined();
   });
 
   it('catches a status the operation does not document', async () => {
@@ -119,7 +125,7 @@ describe('the answer validator', () => {
       'content type text/plain;charset=UTF-8 is not one of application/json',
     ]);
     expect(await problemsOf('DELETE', '/api/thing/t1', Response.json({ ok: true }, { status: 202 }))).toEqual(
-      ['documents no body, but the answer has one of type application/json'],
+      ['documents no body, but the answer has one (application/json)'],
     );
   });
 
