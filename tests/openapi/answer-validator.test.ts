@@ -3,9 +3,15 @@
  * catch what it is there for, or every suite would pass whatever the app answers: a status, a field or
  * a content type the document does not describe.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { answerFigures, checkingAnswers, takeUnreportedMismatches } from '../helpers/checked-answers';
-import { AnswerValidator, type OpenApiDocument } from '../helpers/openapi-answers';
+import {
+  AnswerValidator,
+  COMMITTED_DOCUMENT_PATH,
+  committedDocumentValidator,
+  type OpenApiDocument,
+} from '../helpers/openapi-answers';
 
 const error = {
   description: 'Error',
@@ -163,6 +169,39 @@ describe('the answer validator', () => {
         described: false,
       });
     }
+  });
+});
+
+describe('the committed document', () => {
+  it('has a schema Ajv compiles in strict mode for every JSON answer of every operation', async () => {
+    const committed = JSON.parse(readFileSync(COMMITTED_DOCUMENT_PATH, 'utf8')) as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: object }> }>>;
+    };
+    const validator = committedDocumentValidator();
+    let checked = 0;
+    for (const [template, item] of Object.entries(committed.paths)) {
+      const path = template.replace(/\{\w+\}/g, 'x');
+      for (const [method, operation] of Object.entries(item)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          if (!response.content || !('application/json' in response.content)) continue;
+          // `undefined` is no JSON value: the schema is compiled, then the body refused.
+          const verdict = await validator.check(
+            method.toUpperCase(),
+            path,
+            new Response('undefined', {
+              status: Number(status),
+              headers: { 'content-type': 'application/json' },
+            }),
+          );
+          expect(verdict).toMatchObject({
+            described: true,
+            mismatch: { problems: ['the body is not JSON'] },
+          });
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(500);
   });
 });
 
