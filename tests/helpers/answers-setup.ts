@@ -5,11 +5,11 @@
  */
 import { afterAll, afterEach } from 'vitest';
 import { recordTally } from '../hardening/tally';
-import { answerFigures, takeUnreportedMismatches } from './checked-answers';
+import { fileLedger } from './checked-answers';
 import { describeMismatch } from './openapi-answers';
 
 function failOnMismatches(): void {
-  const mismatches = takeUnreportedMismatches();
+  const mismatches = fileLedger.takeUnreported();
   if (mismatches.length === 0) return;
   throw new Error(
     `${mismatches.length} answer(s) broke the OpenAPI document:\n${mismatches.map(describeMismatch).join('\n')}`,
@@ -18,7 +18,7 @@ function failOnMismatches(): void {
 
 afterEach(failOnMismatches);
 afterAll(() => {
-  const { validated, mismatches } = answerFigures();
+  const { validated, mismatches } = fileLedger;
   if (validated > 0)
     recordTally('openapi answers', { answersValidated: validated, answerMismatches: mismatches });
   failOnMismatches();

@@ -2,25 +2,32 @@
  * The test helpers' answers, checked against the committed OpenAPI document (openapi-answers.ts). A
  * mismatch throws where the answer arrived, and is kept until the test ends, so one swallowed on the way
  * (an answer read by the daemon's chat client, or served to a browser through a listening port) still
- * fails the test: answers-setup.ts reports what is kept after each test and counts the file's answers
- * into the hardening table.
+ * fails the test: answers-setup.ts reports what the file's ledger keeps after each test and counts its
+ * answers into the hardening table.
  */
 import { type AnswerMismatch, committedDocumentValidator, describeMismatch } from './openapi-answers';
 
-const ledger = { validated: 0, mismatches: 0 };
-let unreported: AnswerMismatch[] = [];
+/** Answers checked and mismatches found, and the mismatches nobody has reported yet. */
+export class AnswerLedger {
+  validated = 0;
+  mismatches = 0;
+  private unreported: AnswerMismatch[] = [];
 
-/** Answers checked and mismatches found in this test file so far. */
-export function answerFigures(): Readonly<typeof ledger> {
-  return { ...ledger };
+  recordMismatch(mismatch: AnswerMismatch): void {
+    this.mismatches++;
+    this.unreported.push(mismatch);
+  }
+
+  /** The mismatches since the last call (each is reported once). */
+  takeUnreported(): AnswerMismatch[] {
+    const taken = this.unreported;
+    this.unreported = [];
+    return taken;
+  }
 }
 
-/** The mismatches since the last call (each is reported once). */
-export function takeUnreportedMismatches(): AnswerMismatch[] {
-  const taken = unreported;
-  unreported = [];
-  return taken;
-}
+/** The ledger of the running test file, which answers-setup.ts reports. */
+export const fileLedger = new AnswerLedger();
 
 /**
  * `send` with every answer the document describes checked. `basePath` (BASE_PATH) is taken off a
@@ -28,7 +35,7 @@ export function takeUnreportedMismatches(): AnswerMismatch[] {
  */
 export function checkingAnswers<Rest extends unknown[]>(
   send: (request: Request, ...rest: Rest) => Response | Promise<Response>,
-  basePath = '',
+  { basePath = '', ledger = fileLedger }: { basePath?: string; ledger?: AnswerLedger } = {},
 ): (request: Request, ...rest: Rest) => Promise<Response> {
   return async (request, ...rest) => {
     const { method } = request;
@@ -39,8 +46,7 @@ export function checkingAnswers<Rest extends unknown[]>(
     if (!verdict.described) return response;
     ledger.validated++;
     if (verdict.mismatch) {
-      ledger.mismatches++;
-      unreported.push(verdict.mismatch);
+      ledger.recordMismatch(verdict.mismatch);
       throw new Error(describeMismatch(verdict.mismatch));
     }
     return response;

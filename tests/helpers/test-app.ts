@@ -61,7 +61,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const built = createApp({ db, bus, config, version: 'test' });
   // On the app itself, so every way a test reaches it is checked: the typed clients, `fetch`,
   // `app.fetch` and `app.request`, the chat service, and the port `listen` serves (browsers, sockets).
-  built.app.fetch = checkingAnswers(built.app.fetch, config.basePath);
+  built.app.fetch = checkingAnswers(built.app.fetch, { basePath: config.basePath });
   const chat = {
     api: chatApiFactory({
       baseUrl: TEST_ORIGIN,
