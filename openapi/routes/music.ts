@@ -191,7 +191,7 @@ export const listProviders = defineRoute({
         enabled: z.array(PlatformSchema).openapi({
           description: 'The enabled sources: `enabledProviders`, and `local` while `localAudioEnabled` is on',
         }),
-        default: PlatformSchema.nullable(),
+        default: z.union([PlatformSchema, z.null()]),
       }),
       '`default` is what a request without `platform` uses; null when no source can be it (none enabled, ' +
         'or only `local`/`streaming_a` and no `defaultPlatform`)',

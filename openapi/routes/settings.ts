@@ -28,7 +28,9 @@ export const SettingsSchema = z
     playKeepsQueue: z.boolean(),
     adminGroups: z.array(z.number().int()),
     enabledProviders: z.array(PlatformSchema),
-    defaultPlatform: PlatformSchema.nullable(),
+    // A union, not `.nullable()`: that documents a shared component as `allOf` it and null, which no
+    // value satisfies.
+    defaultPlatform: z.union([PlatformSchema, z.null()]),
     guestMode: z.object({ enabled: z.boolean(), bots: GuestBots, permissions: GuestPermissionsSchema }),
     spotify: z.object({
       enabled: z.boolean(),

@@ -1,14 +1,18 @@
 /**
  * Runs the service the way a user does (`make run`, or one process's own `node` entry) in its own
  * process group, waits until it answers /api/health, and stops (or kills, a crash) the whole group; and
- * prepares the DATA_DIR such processes share.
+ * prepares the DATA_DIR such processes share. Its clients' answers are checked against the OpenAPI
+ * document (checked-answers.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type ApiClient, createApiClient } from '../../openapi/client';
 import { migrateDb, openDb } from '../../shared/db/client';
 import { bots } from '../../shared/db/schema';
+import { checkedFetch } from './checked-answers';
+import { type CookieJar, sendingCookies } from './cookie-jar';
 import { freePort } from './free-port';
 
 export interface RunningService {
@@ -53,6 +57,18 @@ export async function runService(
   }
   await service.stop();
   throw new Error(`service did not answer /api/health within 60 s:\n${output()}`);
+}
+
+/** A typed client of a running service (a browser when it has a cookie jar), its answers checked. */
+export function serviceClient(
+  service: RunningService,
+  options: { jar?: CookieJar; headers?: Record<string, string> } = {},
+): ApiClient {
+  return createApiClient({
+    baseUrl: service.baseUrl,
+    headers: options.headers ?? {},
+    fetch: sendingCookies(options.jar, checkedFetch),
+  });
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Builds the real app for a test: a fresh libSQL file, the in-process bus (or a given one), the real
  * daemon, and typed clients that call `app.fetch` directly (no port). Each client can carry its own
- * cookie jar (a browser) or an API key.
+ * cookie jar (a browser) or an API key. Every answer of the app is checked against the OpenAPI
+ * document (checked-answers.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import type { Bus } from '../../shared/bus/bus';
 import { InProcessBus } from '../../shared/bus/in-process-bus';
 import { type AppConfig, loadConfig } from '../../shared/config';
 import { type Db, migrateDb, openDb } from '../../shared/db/client';
+import { checkingAnswers } from './checked-answers';
 import { CookieJar, sendingCookies } from './cookie-jar';
 
 export const TEST_ORIGIN = 'http://bot.test';
@@ -57,6 +59,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   await migrateDb(db);
   const bus = options.bus ?? new InProcessBus();
   const built = createApp({ db, bus, config, version: 'test' });
+  // On the app itself, so every way a test reaches it is checked: the typed clients, `fetch`,
+  // `app.fetch` and `app.request`, the chat service, and the port `listen` serves (browsers, sockets).
+  built.app.fetch = checkingAnswers(built.app.fetch, { basePath: config.basePath });
   const chat = {
     api: chatApiFactory({
       baseUrl: TEST_ORIGIN,
