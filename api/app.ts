@@ -120,7 +120,7 @@ export function createApp(deps: AppDeps) {
   );
 
   const gateway = new WsGateway(deps.bus, visibleBots, botStatuses);
-  const { upgradeWebSocket, injectWebSocket } = createNodeWebSocket({ app });
+  const { upgradeWebSocket, injectWebSocket, wss } = createNodeWebSocket({ app });
   app.route('/', wsRoutes(gateway, authenticate, upgradeWebSocket, deps.config));
 
   // The browser UI (web/dist) at `/` and every history-mode route; last, so it never shadows the API.
@@ -134,7 +134,7 @@ export function createApp(deps: AppDeps) {
 
   app.onError(errorHandler);
   app.notFound(notFoundHandler);
-  return { app, api, sessionStores, gateway, injectWebSocket };
+  return { app, api, sessionStores, gateway, injectWebSocket, wss };
 }
 
 export type App = ReturnType<typeof createApp>['app'];

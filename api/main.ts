@@ -1,6 +1,7 @@
 /** The api alone (scaled-out layout): REST, docs and the WebSocket gateway; bots live in daemons. */
 import { loadConfig } from '../shared/config';
-import { onShutdown, openBackends } from '../shared/process';
+import { openBackends } from '../shared/process';
+import { onShutdown } from '../shared/shutdown';
 import { startApi } from './process';
 
 const config = loadConfig();
@@ -10,7 +11,4 @@ if (!config.natsUrl)
   );
 const backends = await openBackends(config, 'api');
 const api = await startApi(config, backends);
-onShutdown(async () => {
-  await api.close();
-  await backends.bus.close();
-});
+onShutdown({ http: api.close, backends });

@@ -18,6 +18,7 @@ import { type Logger, logger } from '../../shared/logger';
 import { receipts } from '../../shared/receipts';
 import { err } from '../../shared/result';
 import type { StoredSettings } from '../../shared/settings/settings';
+import { settleWithin } from '../../shared/settle-within';
 import type { SourceRegistry } from '../../shared/sources/source-registry';
 import { locateFfmpeg } from '../audio/ffmpeg-locator';
 import type { FrameScheduler } from '../audio/frame-scheduler';
@@ -50,6 +51,13 @@ export type BotRow = typeof bots.$inferSelect;
 
 /** The client's own connect deadline sits just behind ours, so ours is the one that fires. */
 const CLIENT_CONNECT_TIMEOUT_MS = BOT_START_DEADLINE_MS + 1000;
+/**
+ * How long a bot that is let go waits for its voice server: restoring its profile, then the server's
+ * confirmation that it left. A server that has vanished answers neither, and a daemon's shutdown must
+ * not wait on it (shared/shutdown.ts): past this the goodbye is left to the client's own deadlines and
+ * the bot is freed.
+ */
+const GOODBYE_WAIT_MS = 1500;
 
 export interface BotRuntimeDeps {
   db: Db;
@@ -279,9 +287,9 @@ export class BotRuntime implements BotContext {
   }
 
   /**
-   * Leaves the server and frees the player. On a daemon shutdown the queue snapshot is kept current. A
-   * bot `lost` to another daemon (its lease) goes silent at once, before any command still running, and
-   * leaves its snapshot and profile to the new owner.
+   * Leaves the server and frees the player. On a daemon shutdown the queue snapshot is kept current,
+   * written before the bot says goodbye. A bot `lost` to another daemon (its lease) goes silent at once,
+   * before any command still running, and leaves its snapshot and profile to the new owner.
    */
   async dispose(reason: 'shutdown' | 'removed' | 'lost'): Promise<void> {
     if (reason === 'lost') this.player.stopPlayback();
@@ -291,11 +299,19 @@ export class BotRuntime implements BotContext {
       if (reason === 'removed') this.snapshots.delete();
       await this.snapshots.flush();
       this.resumePoint = undefined;
-      if (this.connected && reason !== 'lost') await this.session?.profile.restoreDefaults();
-      this.player.stopPlayback();
-      await this.lifecycle.dispose();
+      const left = await settleWithin(this.leaveServer(reason), GOODBYE_WAIT_MS);
+      if (left.kind === 'failed') this.log.warn({ err: left.error }, 'leaving the voice server failed');
+      if (left.kind === 'overran')
+        this.log.warn('the voice server did not answer the goodbye; left without it');
       this.player.destroy();
     });
+  }
+
+  /** Restores the profile (not for a bot lost to another daemon), stops playback and disconnects. */
+  private async leaveServer(reason: 'shutdown' | 'removed' | 'lost'): Promise<void> {
+    if (this.connected && reason !== 'lost') await this.session?.profile.restoreDefaults();
+    this.player.stopPlayback();
+    await this.lifecycle.dispose();
   }
 
   /**
