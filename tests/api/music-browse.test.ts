@@ -27,7 +27,7 @@ const PAPER_BOATS = {
   ...{ duration: 246, platform: 'music_a' },
   coverUrl: 'https://p1.music.126.net/FixtureCoverHarbour0000==/109951000000000001.jpg',
 };
-const DISS_INFO = 'music.srfDissInfo.aiDissInfo.uniform_get_Dissinfo';
+const DISS_INFO = 'music.srfDissInfo.DissInfo.CgiGetDiss';
 const LOCAL = { platform: 'local' } as const;
 
 describe('GET /api/music/search', () => {
@@ -60,8 +60,14 @@ describe('GET /api/music/search', () => {
       ['7256912512', 'Chill Mix'],
       ['8100000001', 'Rainy Evenings'],
     ]);
-    expect(qq.requests.map((r) => r.req_0.param)).toEqual(
-      [0, 2, 3].map((type) => ({ query: 'leaf', search_type: type, num_per_page: 2, page_num: 2 })),
+    // The three searches go out together: compare them in search-type order.
+    const byType = qq.requests
+      .map((r) => r.req_0.param)
+      .sort((a, b) => Number(a.search_type) - Number(b.search_type));
+    expect(byType).toEqual(
+      [0, 2, 3].map((type) =>
+        expect.objectContaining({ query: 'leaf', search_type: type, num_per_page: 2, page_num: 2 }),
+      ),
     );
     expect(netease.requests).toEqual([]);
   });
@@ -105,12 +111,12 @@ describe('GET /api/music/song/{id}', () => {
   });
 
   it("answers 502 with the platform's sentence when it refuses", async () => {
-    qq.answer('music.trackInfo.UniformRuleCtrl.CgiGetTrackInfo', failedWith(2001));
+    qq.answer('music.trackInfo.UniformRuleCtrl.CgiGetTrackInfo', failedWith(104005));
     const { error, response } = await admin.api.GET('/api/music/song/{id}', {
       params: { path: { id: '0039MnYb0qxYhV' }, query: { platform: 'music_b' } },
     });
     expect(response.status).toBe(502);
-    expect(error).toEqual({ error: 'music_b: QQ Music refused CgiGetTrackInfo (code 2001)' });
+    expect(error).toEqual({ error: 'music_b: QQ Music refused CgiGetTrackInfo (code 104005)' });
   });
 });
 
