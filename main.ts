@@ -7,9 +7,11 @@ import { startApi } from './api/process';
 import { chatApiFactory } from './daemon/chat/chat-api';
 import { startDaemon } from './daemon/process';
 import { loadConfig } from './shared/config';
+import { configureThread } from './shared/configure-thread';
 import { onShutdown, openBackends } from './shared/process';
 
-const config = loadConfig();
+const config = loadConfig(process.env);
+configureThread(config);
 const backends = await openBackends(config, config.daemonId);
 const api = await startApi(config, backends);
 const chatApi = chatApiFactory({

@@ -7,7 +7,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import { getLocalCover, uploadLocalAudio } from '../../openapi/routes/uploads';
 import { uploads } from '../../shared/db/schema';
-import { locateFfmpeg, locateFfprobe } from '../../shared/media/ffmpeg-locator';
+import { type FfmpegLocation, locateFfmpeg, locateFfprobe } from '../../shared/media/ffmpeg-locator';
 import { readSettings } from '../../shared/settings/settings';
 import { uploadToSong } from '../../shared/sources/local/local-catalog';
 import { type MediaTools, takeInUpload, UPLOAD_MAX_BYTES } from '../../shared/sources/local/upload-intake';
@@ -34,13 +34,13 @@ const ACCEPTED_TYPE = /^(audio\/[\w.+-]+|video\/[\w.+-]+|application\/octet-stre
 const TOO_LARGE = 'the file is larger than 500 MB';
 
 /** ffmpeg and ffprobe, found on the first upload so an api without uploads never needs them. */
-function mediaToolsFinder(): () => MediaTools {
+function mediaToolsFinder(location: FfmpegLocation): () => MediaTools {
   let tools: MediaTools | undefined;
   return () => {
     if (tools) return tools;
-    const ffmpeg = locateFfmpeg();
+    const ffmpeg = locateFfmpeg(location);
     if (!ffmpeg.ok) throw new ApiError(500, ffmpeg.error);
-    const ffprobe = locateFfprobe();
+    const ffprobe = locateFfprobe(location);
     if (!ffprobe.ok) throw new ApiError(500, ffprobe.error);
     tools = { ffmpeg: ffmpeg.value, ffprobe: ffprobe.value };
     return tools;
@@ -50,7 +50,7 @@ function mediaToolsFinder(): () => MediaTools {
 export function uploadRoutes({ db, config }: AppDeps, options: UploadRouteOptions = {}) {
   const maxBytes = options.maxBytes ?? UPLOAD_MAX_BYTES;
   const referencedUploadIds = options.referencedUploadIds ?? (() => uploadsInQueueSnapshots(db));
-  const mediaTools = mediaToolsFinder();
+  const mediaTools = mediaToolsFinder(config.ffmpeg);
 
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
     .openapi(uploadLocalAudio, async (c) => {

@@ -197,7 +197,7 @@ describe.each(AUDIO_ENGINES)('AudioPlayer (%s engine)', (engine: AudioEngineKind
 
   it('ends the track with the clear error when FFMPEG_PATH points at nothing', async () => {
     const { player } = newPlayer({
-      locate: () => locateFfmpeg({ env: { FFMPEG_PATH: '/nonexistent/ffmpeg' } }),
+      locate: () => locateFfmpeg({ configuredPath: '/nonexistent/ffmpeg', searchPath: '/usr/bin' }),
     });
     const ended = nextTrackEnd(player);
     player.play(fileTrack('tone.wav'));
