@@ -14,10 +14,11 @@ import {
   tonePower,
 } from '../../tests/helpers/audio-signals';
 import { AudioPlayer } from './audio-player';
-import type { Track, TrackEnd } from './audio-player-state';
+import type { TrackEnd } from './audio-player-state';
 import { FFMPEG_NOT_FOUND, locateFfmpeg } from './ffmpeg-locator';
 import { FrameScheduler } from './frame-scheduler';
 import { volumeToAmplitude } from './gain';
+import type { Track } from './track';
 import { AUDIO_ENGINES, type AudioEngineKind } from './track-pipeline';
 
 let dir: TempDir;

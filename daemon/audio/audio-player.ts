@@ -14,7 +14,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Result } from '../../shared/result';
-import type { AudioPlayerState, Playback, Track, TrackEnd } from './audio-player-state';
+import type { AudioPlayerState, Playback, TrackEnd } from './audio-player-state';
 import type { AudioWorkerPool } from './audio-worker-pool';
 import type { OpusEncoderOptions } from './encoder';
 import { FrameHealth, type FrameHealthSnapshot } from './frame-health';
@@ -24,6 +24,7 @@ import { OPUS_SILENCE_FRAME } from './opus-silence-frame';
 import { FRAME_SECONDS } from './pcm-format';
 import { DEFAULT_PLAYBACK_POLICY, type PlaybackPolicy } from './playback-policy';
 import { SpawnFailureTracker } from './spawn-failure-tracker';
+import type { Track } from './track';
 import {
   type AudioEngineKind,
   DEFAULT_AUDIO_ENGINE,

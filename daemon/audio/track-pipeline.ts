@@ -11,8 +11,8 @@
  * Each player is given its engine (the daemon's configuration, `AUDIO_ENGINE`); `workers` otherwise.
  */
 import type { EventEmitter } from 'node:events';
-import type { Track } from './audio-player-state';
 import type { DecoderExit } from './decoder';
+import type { Track } from './track';
 
 export const AUDIO_ENGINES = ['workers', 'inline'] as const;
 export type AudioEngineKind = (typeof AUDIO_ENGINES)[number];
