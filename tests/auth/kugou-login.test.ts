@@ -56,12 +56,12 @@ describe('music_c QR login', () => {
     );
     expect(await poll(key)).toBe('confirmed');
     // Every poll speaks for the device the code was made on, and the login is stored with it.
-    const device = kugou.to('/v2/qrcode')[0]!.query.mid;
+    const { mid, dfid } = kugou.to('/v2/qrcode')[0]!.query;
     expect(
-      kugou.to(QR_STATUS).every((r) => r.query.qrcode === 'fixtureqrkey0001' && r.query.mid === device),
+      kugou.to(QR_STATUS).every((r) => r.query.qrcode === 'fixtureqrkey0001' && r.query.mid === mid),
     ).toBe(true);
     expect(await stored()).toMatchObject({
-      credential: `token=qrtoken0001; userid=123456789; KUGOU_API_MID=${device}; dfid=-`,
+      credential: `token=qrtoken0001; userid=123456789; KUGOU_API_MID=${mid}; dfid=${dfid}`,
       nickname: 'Fixture Listener',
       avatarUrl: 'http://imge.kugou.com/a.jpg',
     });
