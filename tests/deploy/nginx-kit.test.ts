@@ -154,48 +154,53 @@ describe.skipIf(!nginxInstalled())('the deploy kit behind its own nginx', () => 
     expect(await health.locator('.request-url').textContent()).toContain(`${baseUrl}/api/health`);
   }
 
-  it('serves setup, sign-in, a bot, /ws and Swagger over TLS on a non-default port', async () => {
-    const stack = await kitStack('');
+  /**
+   * Runs `steps` against a fresh kit stack, then takes it down; a failure carries nginx's error log and
+   * leaves a screenshot in test-output/.
+   */
+  async function throughKit(basePath: string, steps: (page: Page, baseUrl: string) => Promise<void>) {
+    const stack = await kitStack(basePath);
     try {
-      const { page, nginx } = stack;
-      expect(new URL(nginx.baseUrl).port).not.toBe('443');
-      expect(await openUi(page, nginx.baseUrl)).toBe('/setup');
-      expect(
-        (await call(page, 'POST', 'api/session/setup', { username: 'admin', password: PASSWORD })).status,
-      ).toBe(201);
-      expect((await call(page, 'POST', 'api/session/logout')).status).toBe(204);
-      expect(
-        (await call(page, 'POST', 'api/session/login', { username: 'admin', password: PASSWORD })).status,
-      ).toBe(200);
-      await botPlaysThroughKit(page, 'Kit');
-      await swaggerTryIt(page, nginx.baseUrl);
+      await steps(stack.page, stack.nginx.baseUrl);
     } catch (error) {
-      await stack.page.screenshot({
-        path: `test-output/nginx-kit-${stack.nginx.baseUrl.split('/').length}.png`,
-      });
+      await stack.page.screenshot({ path: `test-output/nginx-kit${basePath.replace('/', '-')}.png` });
       throw new Error(`${(error as Error).message}\nnginx:\n${stack.nginx.errorLog()}`);
     } finally {
       await stack.close();
     }
-  }, 120_000);
+  }
 
-  it('serves the same under a sub-path', async () => {
-    const stack = await kitStack(SUB_PATH);
-    try {
-      const { page, nginx } = stack;
-      expect(await openUi(page, nginx.baseUrl)).toBe(`${SUB_PATH}/login`);
-      expect(
-        (await call(page, 'POST', 'api/session/login', { username: 'admin', password: PASSWORD })).status,
-      ).toBe(200);
-      await botPlaysThroughKit(page, 'Sub');
-      await swaggerTryIt(page, nginx.baseUrl);
-    } catch (error) {
-      await stack.page.screenshot({
-        path: `test-output/nginx-kit-${stack.nginx.baseUrl.split('/').length}.png`,
-      });
-      throw new Error(`${(error as Error).message}\nnginx:\n${stack.nginx.errorLog()}`);
-    } finally {
-      await stack.close();
-    }
-  }, 120_000);
+  const signIn = async (page: Page) =>
+    expect(
+      (await call(page, 'POST', 'api/session/login', { username: 'admin', password: PASSWORD })).status,
+    ).toBe(200);
+
+  it(
+    'serves setup, sign-in, a bot, /ws and Swagger over TLS on a non-default port',
+    () =>
+      throughKit('', async (page, baseUrl) => {
+        expect(new URL(baseUrl).port).not.toBe('443');
+        expect(await openUi(page, baseUrl)).toBe('/setup');
+        expect(
+          (await call(page, 'POST', 'api/session/setup', { username: 'admin', password: PASSWORD })).status,
+        ).toBe(201);
+        expect((await call(page, 'POST', 'api/session/logout')).status).toBe(204);
+        await signIn(page);
+        await botPlaysThroughKit(page, 'Kit');
+        await swaggerTryIt(page, baseUrl);
+      }),
+    120_000,
+  );
+
+  it(
+    'serves the same under a sub-path',
+    () =>
+      throughKit(SUB_PATH, async (page, baseUrl) => {
+        expect(await openUi(page, baseUrl)).toBe(`${SUB_PATH}/login`);
+        await signIn(page);
+        await botPlaysThroughKit(page, 'Sub');
+        await swaggerTryIt(page, baseUrl);
+      }),
+    120_000,
+  );
 });
