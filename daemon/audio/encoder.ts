@@ -64,6 +64,16 @@ export function opusBuild(wanted: OpusBuild = 'native'): OpusBuild {
   return wanted === 'native' && encoderClass('native') ? 'native' : 'wasm';
 }
 
+/**
+ * Loads the native build in the calling thread, where it then stays until the thread ends. @evan/opus
+ * 1.0.3's addon brings the whole process down (SIGSEGV) when the last thread that loaded it ends, as a
+ * worker started by another worker does; so every thread that starts threads which encode holds it
+ * first (the audio worker pool's thread, and the main thread under the daemon's thread).
+ */
+export function holdNativeOpus(): void {
+  encoderClass('native');
+}
+
 export interface OpusEncoderOptions {
   bitrateBps?: number;
   /** 0-10; see the header for what the default gives up. */
