@@ -1,12 +1,14 @@
 # The two commands: `make run` serves everything in one process, `make test` runs every suite.
 SHELL := /bin/bash
 RUN_PACKAGES := ffmpeg
-TEST_PACKAGES := ffmpeg nats-server chromium
+TEST_PACKAGES := ffmpeg nats-server chromium nginx openssl
 
 .PHONY: run test deps test-deps web typecheck lint unit bench openapi client db-generate
 
+# node with tsx as its loader, not the tsx command: one process, so a stop signal reaches the app itself
+# and nothing in between kills it for answering slowly.
 run: deps web
-	@if [ -t 1 ]; then export LOG_PRETTY=$${LOG_PRETTY:-1}; fi; exec npx tsx main.ts
+	@if [ -t 1 ]; then export LOG_PRETTY=$${LOG_PRETTY:-1}; fi; exec node --import tsx main.ts
 
 deps:
 	@scripts/ensure-deps.sh $(RUN_PACKAGES)

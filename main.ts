@@ -7,11 +7,10 @@ import { startApi } from './api/process';
 import { chatApiFactory } from './daemon/chat/chat-api';
 import { startDaemon } from './daemon/process';
 import { loadConfig } from './shared/config';
-import { configureThread } from './shared/configure-thread';
-import { onShutdown, openBackends } from './shared/process';
+import { openBackends } from './shared/process';
+import { onShutdown } from './shared/shutdown';
 
-const config = loadConfig(process.env);
-configureThread(config);
+const config = loadConfig();
 const backends = await openBackends(config, config.daemonId);
 const api = await startApi(config, backends);
 const chatApi = chatApiFactory({
@@ -20,8 +19,4 @@ const chatApi = chatApiFactory({
   fetch: async (request) => api.app.fetch(request),
 });
 const daemon = await startDaemon(config, backends, chatApi);
-onShutdown(async () => {
-  await api.close();
-  await daemon.stop();
-  await backends.bus.close();
-});
+onShutdown({ http: api.close, bots: () => daemon.stop(), backends });

@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['**/*.test.ts'],
     exclude: ['node_modules/**', 'web/dist/**', 'data/**'],
+    // Every answer a test gets through tests/helpers is checked against openapi/openapi.json.
+    setupFiles: ['tests/helpers/answers-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

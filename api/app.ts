@@ -19,7 +19,7 @@ import { BotClient } from './bots/bot-client';
 import { botLister } from './bots/bot-list';
 import { botConfigRoutes } from './bots/config';
 import { BotStatusView } from './bots/status-view';
-import { docsRoutes } from './docs';
+import { docsRoutes, serverUrl } from './docs';
 import type { AppDeps, AppEnv } from './env';
 import { errorHandler, notFoundHandler, validationHook } from './errors';
 import { favoriteRoutes } from './favorites';
@@ -61,6 +61,8 @@ export function createApp(deps: AppDeps) {
     db: deps.db,
     dataDir: deps.config.dataDir,
     ytDlpPath: deps.config.ytDlpPath,
+    ytDlpCookies: deps.config.ytDlpCookies,
+    ytDlpArgs: deps.config.ytDlpArgs,
     librespotPath: deps.config.librespotPath,
   });
   const songFinder = new SongFinder(deps, catalogs);
@@ -70,7 +72,7 @@ export function createApp(deps: AppDeps) {
   // Hostile input is refused before any other middleware reads the URL or the body.
   app.use('*', wellFormedUrl());
   app.use('/api/*', bodySizeLimit([uploadLocalAudio.path]));
-  app.use('/api/*', crossSiteCheck(deps.config.trustProxy));
+  app.use('/api/*', crossSiteCheck(deps.config));
   app.use(
     '/api/*',
     authorization((method, path) => policies.get(`${method} ${path}`), authenticate),
@@ -108,14 +110,18 @@ export function createApp(deps: AppDeps) {
   app.route(
     '/',
     docsRoutes(() => {
-      document ??= app.getOpenAPI31Document(documentConfig);
+      // Served with the address it is reached at, so Swagger's try-it calls go under the sub-path.
+      document ??= {
+        ...app.getOpenAPI31Document(documentConfig),
+        servers: [{ url: serverUrl(deps.config) }],
+      };
       return document;
-    }),
+    }, deps.config.basePath),
   );
 
   const gateway = new WsGateway(deps.bus, visibleBots, botStatuses);
-  const { upgradeWebSocket, injectWebSocket } = createNodeWebSocket({ app });
-  app.route('/', wsRoutes(gateway, authenticate, upgradeWebSocket, deps.config.trustProxy));
+  const { upgradeWebSocket, injectWebSocket, wss } = createNodeWebSocket({ app });
+  app.route('/', wsRoutes(gateway, authenticate, upgradeWebSocket, deps.config));
 
   // The browser UI (web/dist) at `/` and every history-mode route; last, so it never shadows the API.
   app.route(
@@ -128,7 +134,7 @@ export function createApp(deps: AppDeps) {
 
   app.onError(errorHandler);
   app.notFound(notFoundHandler);
-  return { app, api, sessionStores, gateway, injectWebSocket };
+  return { app, api, sessionStores, gateway, injectWebSocket, wss };
 }
 
 export type App = ReturnType<typeof createApp>['app'];

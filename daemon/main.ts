@@ -1,18 +1,14 @@
 /** The daemon alone (scaled-out layout): bots, voice sessions and playback, no HTTP. */
 import { loadConfig } from '../shared/config';
-import { configureThread } from '../shared/configure-thread';
 import { logger } from '../shared/logger';
-import { onShutdown, openBackends } from '../shared/process';
+import { openBackends } from '../shared/process';
+import { onShutdown } from '../shared/shutdown';
 import { startDaemon } from './process';
 
-const config = loadConfig(process.env);
-configureThread(config);
+const config = loadConfig();
 if (!config.natsUrl)
   throw new Error('a daemon on its own needs NATS_URL; `make run` runs everything in one process');
 if (!config.apiUrl) logger('daemon').warn('API_URL is not set: bots will not answer chat commands');
 const backends = await openBackends(config, config.daemonId);
 const daemon = await startDaemon(config, backends);
-onShutdown(async () => {
-  await daemon.stop();
-  await backends.bus.close();
-});
+onShutdown({ bots: () => daemon.stop(), backends });

@@ -6,7 +6,6 @@
 import { NatsBus } from '../shared/bus/nats-bus';
 import type { AppConfig } from '../shared/config';
 import type { Backends } from '../shared/process';
-import { ts3OptionsFor } from './bots/connection/ts3-options';
 import { type ChatApiFactory, chatApiFactory } from './chat/chat-api';
 import { Daemon } from './daemon';
 import type { OwnershipFactory } from './ownership/bot-ownership';
@@ -39,11 +38,9 @@ export async function startDaemon(config: AppConfig, { db, bus }: Backends, chat
     daemonId: config.daemonId,
     dataDir: config.dataDir,
     ytDlpPath: config.ytDlpPath,
+    ytDlpCookies: config.ytDlpCookies,
+    ytDlpArgs: config.ytDlpArgs,
     librespotPath: config.librespotPath,
-    ts3: ts3OptionsFor(config.ts3LicenseRoot),
-    ffmpeg: config.ffmpeg,
-    audioEngine: config.audioEngine,
-    encoder: { build: config.opusBuild },
     ...(chat ? { chat } : {}),
     ...(ownership ? { ownership } : {}),
   });

@@ -13,17 +13,22 @@ const ERROR_DESCRIPTIONS = {
   403: 'Not allowed',
   404: 'Not found',
   409: 'Conflict',
+  413: 'The request body is larger than 1 MiB',
   429: 'Too many attempts',
-  500: 'Internal error',
+  500: 'Internal error (a defect; logged with the request id)',
   501: 'Not supported by this source',
   502: 'The music platform could not be reached or refused the request',
-  503: 'Service unavailable (no daemon answered, or the message bus is down)',
+  503: 'Service unavailable (no daemon answered, the message bus is down, or the database is busy)',
+  507: 'The database is out of space; nothing was changed',
 } as const;
 export type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;
 
 const errorContent = { 'application/json': { schema: ErrorSchema } };
 
-/** Error responses for a route, e.g. `...errors(400, 404)`. 401, 403 and 503 are added by `authErrors`. */
+/**
+ * Error responses for a route, e.g. `...errors(409, 502)`. Those of its access policy and of the shared
+ * middleware are added by `defineRoute` (policy.ts, `sharedErrorStatuses`).
+ */
 export function errors(...statuses: ErrorStatus[]) {
   return Object.fromEntries(
     statuses.map((status) => [status, { description: ERROR_DESCRIPTIONS[status], content: errorContent }]),
@@ -40,3 +45,15 @@ export const jsonResponse = <T extends z.ZodType>(schema: T, description: string
   description,
   content: { 'application/json': { schema } },
 });
+
+const STATE_CHANGING_METHODS = new Set(['post', 'put', 'patch', 'delete']);
+
+/**
+ * What the app's shared layers (api/app.ts, api/errors.ts) can answer on any route, whatever its
+ * handler does: a path or query that is not well-formed (400) and a defect (500); on a method that
+ * changes state also a cross-site refusal (403), a body over the size limit (413) and a database that
+ * is busy (503) or full (507).
+ */
+export function sharedErrorStatuses(method: string): ErrorStatus[] {
+  return STATE_CHANGING_METHODS.has(method.toLowerCase()) ? [400, 403, 413, 500, 503, 507] : [400, 500];
+}

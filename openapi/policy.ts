@@ -5,6 +5,7 @@
  */
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
 import type { Capability, GuestPermission } from '../shared/domain/constants';
+import { type ErrorStatus, errors, sharedErrorStatuses } from './errors';
 
 export interface RoutePolicy {
   /** `public`: anyone; `authenticated`: any session or key; `admin`: role admin only. */
@@ -35,10 +36,25 @@ const describePolicy = (p: RoutePolicy): string => {
   return parts.join(' ');
 };
 
+/**
+ * The refusals the authorization layer (api/auth/authorize.ts) answers under a policy, and the unknown
+ * bot of a route that names one: documented from the policy, so no route can forget them.
+ */
+export function policyErrorStatuses(p: RoutePolicy): ErrorStatus[] {
+  const statuses: ErrorStatus[] = [];
+  if (p.access !== 'public') statuses.push(401);
+  if (p.access === 'admin' || p.nonGuest || p.sessionOnly || p.capability || p.botParam) statuses.push(403);
+  if (p.botParam) statuses.push(404);
+  return statuses;
+}
+
 const SESSION_ONLY_SECURITY = [{ sessionCookie: [] }];
 const ANY_CREDENTIAL_SECURITY = [{ sessionCookie: [] }, { bearerApiKey: [] }, { headerApiKey: [] }];
 
-/** `createRoute` plus the route's policy, recorded in the document. */
+/**
+ * `createRoute` plus the route's policy, recorded in the document, and the error responses the policy
+ * and the shared middleware can answer (the route's own entries take precedence for their statuses).
+ */
 export function defineRoute<P extends string, R extends Omit<PolicyRouteConfig, 'path'> & { path: P }>(
   config: R,
 ) {
@@ -48,7 +64,14 @@ export function defineRoute<P extends string, R extends Omit<PolicyRouteConfig, 
   const description = [route.description, `**Access:** ${describePolicy(policy)}`]
     .filter(Boolean)
     .join('\n\n');
-  return createRoute({ ...route, description, security, 'x-policy': policy } as Omit<R, 'policy'> & {
+  const responses = {
+    ...errors(...new Set([...sharedErrorStatuses(route.method), ...policyErrorStatuses(policy)])),
+    ...route.responses,
+  };
+  return createRoute({ ...route, responses, description, security, 'x-policy': policy } as Omit<
+    R,
+    'policy'
+  > & {
     path: P;
     'x-policy': RoutePolicy;
   });

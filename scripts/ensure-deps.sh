@@ -18,6 +18,8 @@ missing=()
 for pkg in "$@"; do
   case "$pkg" in
     chromium) cmd=/usr/bin/chromium ;;
+    # Debian's nginx lives in /usr/sbin, outside a normal user's PATH.
+    nginx) cmd=/usr/sbin/nginx ;;
     *) cmd="$pkg" ;;
   esac
   command -v "$cmd" >/dev/null 2>&1 || missing+=("$pkg")

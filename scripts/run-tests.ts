@@ -48,6 +48,8 @@ function printHardeningTable(): void {
     for (const c of TALLY_COLUMNS) total[c] = (total[c] ?? 0) + tally[c];
     return { suite, ...tally };
   });
-  console.log('\nhardening summary (serverErrors, crashes, dataChanged and secretsSeen must be 0):');
+  console.log(
+    '\nhardening summary (serverErrors, crashes, dataChanged, secretsSeen and answerMismatches must be 0):',
+  );
   console.table([...rows, { suite: 'total', ...total }]);
 }

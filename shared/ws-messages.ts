@@ -13,5 +13,8 @@ export const WsMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type WsMessage = z.infer<typeof WsMessageSchema>;
 
+/** The server is shutting down ("going away"): the browser reconnects, to the next server behind a proxy. */
+export const WS_CLOSE_GOING_AWAY = 1001;
+
 /** Close codes in the application range: the browser tells "signed out" from a network drop. */
 export const WS_CLOSE_GUEST_MODE_DISABLED = 4001;

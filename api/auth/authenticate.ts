@@ -67,7 +67,7 @@ export function createAuthenticator(deps: AppDeps, stores: SessionStores): Authe
     }
     if (state.state === 'renew') {
       await renewSession(db, sessionId, state.expiresAt);
-      writeSessionCookie(c, kind, { id: sessionId, expiresAt: state.expiresAt }, deps.config.trustProxy);
+      writeSessionCookie(c, kind, { id: sessionId, expiresAt: state.expiresAt }, deps.config);
     }
     return principal;
   }

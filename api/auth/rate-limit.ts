@@ -8,6 +8,7 @@ import type { Context } from 'hono';
 import type { Db } from '../../shared/db/client';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
+import { forwardedClientAddress, type ProxyTrust } from '../middleware/client-view';
 
 export interface RateLimit {
   name: string;
@@ -18,12 +19,10 @@ export interface RateLimit {
 export const LOGIN_LIMIT: RateLimit = { name: 'login', max: 5, windowMs: 60_000 };
 export const SETUP_LIMIT: RateLimit = { name: 'setup', max: 3, windowMs: 60_000 };
 
-/** The client address: the first X-Forwarded-For hop only behind a trusted proxy, else the socket peer. */
-export function clientAddress(c: Context<AppEnv>, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
+/** The client address: the proxy's first hop behind a trusted proxy (client-view.ts), else the socket peer. */
+export function clientAddress(c: Context<AppEnv>, trust: ProxyTrust): string {
+  const forwarded = forwardedClientAddress(c, trust);
+  if (forwarded) return forwarded;
   try {
     return getConnInfo(c).remote.address ?? 'unknown';
   } catch {

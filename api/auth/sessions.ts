@@ -13,6 +13,7 @@ import { Lucia, TimeSpan } from 'lucia';
 import type { Db } from '../../shared/db/client';
 import { sessions, users } from '../../shared/db/schema';
 import type { AppEnv } from '../env';
+import { type ProxyTrust, requestProto } from '../middleware/client-view';
 
 export const MEMBER_SESSION_COOKIE = 'tsmb_session';
 export const GUEST_SESSION_COOKIE = 'tsmb_guest';
@@ -65,26 +66,17 @@ export async function renewSession(db: Db, sessionId: string, expiresAt: Date): 
 
 const cookieName = (kind: SessionKind) => (kind === 'member' ? MEMBER_SESSION_COOKIE : GUEST_SESSION_COOKIE);
 
-/** True when the client reached us over HTTPS (read from X-Forwarded-Proto only behind a trusted proxy). */
-export function isHttps(c: Context<AppEnv>, trustProxy: boolean): boolean {
-  if (trustProxy) {
-    const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim();
-    if (proto) return proto === 'https';
-  }
-  return new URL(c.req.url).protocol === 'https:';
-}
-
 export function writeSessionCookie(
   c: Context<AppEnv>,
   kind: SessionKind,
   session: { id: string; expiresAt: Date },
-  trustProxy: boolean,
+  trust: ProxyTrust,
 ): void {
   setCookie(c, cookieName(kind), session.id, {
     httpOnly: true,
     sameSite: 'Lax',
     path: '/',
-    secure: isHttps(c, trustProxy),
+    secure: requestProto(c, trust) === 'https',
     expires: session.expiresAt,
   });
 }

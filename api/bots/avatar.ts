@@ -28,7 +28,8 @@ export function decodeAvatarDataUrl(dataUrl: string): {
 
 export function botAvatarRoutes(deps: AppDeps) {
   const { db, bus } = deps;
-  const avatarPath = (botId: string) => `/api/bot/${botId}/avatar`;
+  // The path as the browser reaches it: under BASE_PATH behind a proxy that strips a sub-path.
+  const avatarPath = (botId: string) => `${deps.config.basePath}/api/bot/${botId}/avatar`;
 
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
     .openapi(getBotAvatar, async (c) => {

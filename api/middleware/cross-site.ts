@@ -7,6 +7,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { hasAnySessionCookie } from '../auth/sessions';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
+import { ownHosts, type ProxyTrust } from './client-view';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -19,18 +20,19 @@ function hostOf(value: string | undefined): string | undefined {
   }
 }
 
-/** True when a request carries a session cookie and comes from a page on another host. */
-export function isCrossSiteCookieRequest(c: Context<AppEnv>, trustProxy: boolean): boolean {
+/**
+ * True when a request carries a session cookie and comes from a page on another host than the
+ * service's own (the host the browser requested, port included, or PUBLIC_URL's: client-view.ts).
+ */
+export function isCrossSiteCookieRequest(c: Context<AppEnv>, trust: ProxyTrust): boolean {
   if (!hasAnySessionCookie(c)) return false;
   const from = hostOf(c.req.header('origin')) ?? hostOf(c.req.header('referer'));
-  const forwardedHost = trustProxy ? c.req.header('x-forwarded-host')?.split(',')[0]?.trim() : undefined;
-  const own = forwardedHost || c.req.header('host') || new URL(c.req.url).host;
-  return from !== undefined && from !== own;
+  return from !== undefined && !ownHosts(c, trust).has(from);
 }
 
-export function crossSiteCheck(trustProxy: boolean): MiddlewareHandler<AppEnv> {
+export function crossSiteCheck(trust: ProxyTrust): MiddlewareHandler<AppEnv> {
   return async function crossSite(c, next) {
-    if (!SAFE_METHODS.has(c.req.method) && isCrossSiteCookieRequest(c, trustProxy)) {
+    if (!SAFE_METHODS.has(c.req.method) && isCrossSiteCookieRequest(c, trust)) {
       throw new ApiError(403, 'cross-site request refused');
     }
     await next();

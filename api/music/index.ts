@@ -3,10 +3,11 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import * as routes from '../../openapi/routes/music';
 import { SETTINGS_EVENTS } from '../../shared/bus/subjects';
 import { QUALITY_PLATFORMS } from '../../shared/domain/constants';
+import { receipts } from '../../shared/receipts';
 import type { Result } from '../../shared/result';
 import { QUALITY_SETTING, readQuality, writeQuality } from '../../shared/settings/quality';
 import { readSettings } from '../../shared/settings/settings';
-import { choosePlatform } from '../../shared/sources/platform-choice';
+import { choosePlatform, isPlatformEnabled } from '../../shared/sources/platform-choice';
 import { type CatalogOf, type Catalogs, qualitiesOf } from '../../shared/sources/platform-table';
 import { principalOf } from '../auth/principal';
 import type { AppDeps, AppEnv } from '../env';
@@ -14,7 +15,7 @@ import { ApiError, validationHook } from '../errors';
 import type { SongFinder } from './song-finder';
 
 export const SEARCH_DEFAULT_LIMIT = 20;
-const PERSONAL_DEFAULT_LIMIT = 30;
+const RECOMMENDED_DEFAULT_LIMIT = 30;
 const POPULAR_DEFAULT_LIMIT = 20;
 
 /** A look-up that found nothing is a 404 naming what was looked for. */
@@ -79,36 +80,32 @@ export function musicRoutes({ db, bus }: AppDeps, finder: SongFinder, catalogs: 
       return c.json({ playlist: found(detail, 'playlist') }, 200);
     })
     .openapi(routes.getLyrics, async (c) => {
-      const { id } = c.req.valid('param');
-      const lyrics = await finder.ask(c.req.valid('query').platform, 'lyrics', (catalog) =>
-        catalog.lyrics?.(id),
-      );
-      return c.json({ lyrics: found(lyrics, 'lyrics') }, 200);
+      const lyrics = await finder.lyrics(c.req.valid('param').id, c.req.valid('query').platform);
+      return c.json({ lyrics }, 200);
     })
 
     .openapi(routes.recommendPlaylists, async (c) => {
-      const { platform, limit = PERSONAL_DEFAULT_LIMIT } = c.req.valid('query');
+      const { platform, limit = RECOMMENDED_DEFAULT_LIMIT } = c.req.valid('query');
       const playlists = await finder.ask(platform, 'recommended playlists', (catalog) =>
         catalog.recommendedPlaylists?.(limit),
       );
       return c.json({ playlists }, 200);
     })
     .openapi(routes.recommendSongs, async (c) => {
-      const { platform, limit = PERSONAL_DEFAULT_LIMIT } = c.req.valid('query');
+      const { platform } = c.req.valid('query');
       const songs = await finder.ask(platform, 'daily songs', (catalog) => catalog.dailySongs?.());
-      return c.json({ songs: songs.slice(0, limit) }, 200);
+      return c.json({ songs }, 200);
     })
     .openapi(routes.personalFm, async (c) => {
-      const { platform, limit = PERSONAL_DEFAULT_LIMIT } = c.req.valid('query');
-      const songs = await finder.personalFm(platform, principalOf(c).userId);
-      return c.json({ songs: songs.slice(0, limit) }, 200);
+      const { platform } = c.req.valid('query');
+      return c.json({ songs: await finder.personalFm(platform, principalOf(c).userId) }, 200);
     })
     .openapi(routes.userPlaylists, async (c) => {
-      const { platform, limit = PERSONAL_DEFAULT_LIMIT } = c.req.valid('query');
+      const { platform } = c.req.valid('query');
       const playlists = await finder.ask(platform, 'account playlists', (catalog) =>
         catalog.userPlaylists?.(),
       );
-      return c.json({ playlists: playlists.slice(0, limit) }, 200);
+      return c.json({ playlists }, 200);
     })
 
     .openapi(routes.videoPopular, async (c) => {
@@ -145,24 +142,34 @@ export function musicRoutes({ db, bus }: AppDeps, finder: SongFinder, catalogs: 
     .openapi(routes.listProviders, async (c) => {
       const settings = await readSettings(db);
       const choice = choosePlatform(settings, undefined);
-      return c.json({ enabled: settings.enabledProviders, default: choice.ok ? choice.value : null }, 200);
+      // `local` is switched by `localAudioEnabled`, not by the provider list.
+      const enabled = [...new Set([...settings.enabledProviders, 'local' as const])].filter((p) =>
+        isPlatformEnabled(settings, p),
+      );
+      return c.json({ enabled, default: choice.ok ? choice.value : null }, 200);
     })
     .openapi(routes.getQuality, async (c) => c.json(qualityReport(await readQuality(db)), 200))
     .openapi(routes.setQuality, async (c) => {
       const { quality, platform } = c.req.valid('json');
+      const settings = await readSettings(db);
+      // SPEC platform rule 3: a disabled source that is named is refused.
+      if (platform && !isPlatformEnabled(settings, platform))
+        throw new ApiError(400, receipts.sourceNotEnabled(platform));
       const map = await readQuality(db);
       const targets = platform
         ? [platform]
-        : QUALITY_PLATFORMS.filter((p) => qualitiesOf(p).includes(quality));
+        : QUALITY_PLATFORMS.filter((p) => isPlatformEnabled(settings, p) && qualitiesOf(p).includes(quality));
       for (const target of targets) {
         const served = qualitiesOf(target);
         if (!served.includes(quality))
           throw new ApiError(400, `quality: ${target} serves ${served.join(', ')}, not ${quality}`);
         map[target] = quality;
       }
-      if (!targets.length) throw new ApiError(400, `quality: no source serves ${quality}`);
+      if (!targets.length) throw new ApiError(400, `quality: no enabled source serves ${quality}`);
       await writeQuality(db, map);
       bus.publish(SETTINGS_EVENTS, { keys: [QUALITY_SETTING] });
-      return c.json({ success: true as const, quality: qualityReport(map) }, 200);
+      // A quality for all says which sources it left as they were (disabled, or not serving it).
+      const skipped = platform ? [] : QUALITY_PLATFORMS.filter((p) => !targets.includes(p));
+      return c.json({ success: true as const, quality: qualityReport(map), skipped }, 200);
     });
 }

@@ -123,6 +123,18 @@ export class SongFinder {
     return song;
   }
 
+  /**
+   * SPEC: lyrics are `{lyrics}`, and a 404 is a song the platform does not know. A known song without
+   * lyrics, or one from a source that keeps none, has empty lyrics; only then is the song looked up.
+   */
+  async lyrics(songId: string, platform: Platform | undefined): Promise<string> {
+    const { platform: chosen, catalog } = await this.catalog(platform);
+    const lyrics = catalog.lyrics && answered(chosen, await catalog.lyrics(songId));
+    if (lyrics !== undefined) return lyrics;
+    if (!answered(chosen, await catalog.song(songId))) throw new ApiError(404, 'song not found');
+    return '';
+  }
+
   async collection(
     kind: 'playlist' | 'album',
     id: string,

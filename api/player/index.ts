@@ -59,9 +59,11 @@ class PlayerCall {
     fetchList: () => Promise<SongList>,
   ): Promise<{ ok: boolean; message: string }> {
     const { ok, message } = await this.bots.callResolving(this.botId, 'loadSongs', this.actor, async () => {
-      const { songs, totalCount } = await fetchList();
+      const list = await fetchList();
+      // A source that plays only some of the listed songs: load those, and say of how many.
+      const totalCount = list.playable ? list.songs.length : list.totalCount;
       return {
-        songs,
+        songs: list.playable ?? list.songs,
         mode,
         label,
         requestedBy: requesterOf(this.principal),

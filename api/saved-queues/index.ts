@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { and, count, eq, inArray } from 'drizzle-orm';
+import type { MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import {
   deleteSavedQueue,
@@ -31,15 +32,6 @@ export const SAVED_QUEUE_MAX_SONGS = 1000;
 
 type SavedQueueRow = typeof savedQueues.$inferSelect;
 
-const publicQueue = (row: SavedQueueRow) => ({
-  id: row.id,
-  ownerId: row.ownerId,
-  name: row.name,
-  songCount: row.songCount,
-  createdAt: row.createdAt.toISOString(),
-  updatedAt: row.updatedAt.toISOString(),
-});
-
 /** A stored blob that does not parse reads as an empty queue (SPEC). */
 function storedSongs(row: SavedQueueRow): Song[] {
   try {
@@ -50,16 +42,30 @@ function storedSongs(row: SavedQueueRow): Song[] {
   }
 }
 
+/** The list item; its count is what loading it would load (a corrupt blob: 0). */
+const publicQueue = (row: SavedQueueRow) => ({
+  id: row.id,
+  ownerId: row.ownerId,
+  name: row.name,
+  songCount: storedSongs(row).length,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
 /** Chat users have no account: what the chat service saves goes to the shared bucket. */
 const ownerFor = (principal: Principal, shared: boolean | undefined) =>
   shared || principal.credential.kind === 'service' ? SHARED_QUEUE_OWNER : principal.userId;
 
 export function savedQueueRoutes({ db }: AppDeps, bots: BotClient) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-
-  const requireEnabled = async () => {
+  // SPEC: while saved queues are off the router answers 403, before a request is validated.
+  const enabledOnly: MiddlewareHandler<AppEnv> = async (_c, next) => {
     if (!(await readSettings(db)).savedQueuesEnabled) throw new ApiError(403, 'saved queues are disabled');
+    await next();
   };
+  app.use('/api/saved-queues', enabledOnly);
+  app.use('/api/saved-queues/*', enabledOnly);
+
   /** A queue the caller may see: their own or a shared one; anything else reads as absent. */
   const visibleQueue = async (principal: Principal, id: string) => {
     const row = await db.query.savedQueues.findFirst({ where: eq(savedQueues.id, id) });
@@ -74,7 +80,6 @@ export function savedQueueRoutes({ db }: AppDeps, bots: BotClient) {
 
   return app
     .openapi(listSavedQueues, async (c) => {
-      await requireEnabled();
       const principal = principalOf(c);
       const rows = await db
         .select()
@@ -85,7 +90,6 @@ export function savedQueueRoutes({ db }: AppDeps, bots: BotClient) {
     })
 
     .openapi(saveQueue, async (c) => {
-      await requireEnabled();
       const principal = principalOf(c);
       const { botId, name, shared } = c.req.valid('json');
       requireBot(principal, botId);
@@ -119,7 +123,6 @@ export function savedQueueRoutes({ db }: AppDeps, bots: BotClient) {
     })
 
     .openapi(loadSavedQueue, async (c) => {
-      await requireEnabled();
       const principal = principalOf(c);
       const row = await visibleQueue(principal, c.req.valid('param').id);
       const { botId, mode = 'replace' } = c.req.valid('json');
@@ -140,7 +143,6 @@ export function savedQueueRoutes({ db }: AppDeps, bots: BotClient) {
     })
 
     .openapi(deleteSavedQueue, async (c) => {
-      await requireEnabled();
       const row = await visibleQueue(principalOf(c), c.req.valid('param').id);
       await db.delete(savedQueues).where(eq(savedQueues.id, row.id));
       return c.json({ ok: true as const }, 200);

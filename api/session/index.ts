@@ -33,7 +33,7 @@ export function sessionRoutes(deps: AppDeps, stores: SessionStores) {
     .openapi(getNeedsSetup, async (c) => c.json({ needsSetup: (await adminCount(db)) === 0 }, 200))
 
     .openapi(postSetup, async (c) => {
-      await consumeAttempt(db, SETUP_LIMIT, clientAddress(c, config.trustProxy));
+      await consumeAttempt(db, SETUP_LIMIT, clientAddress(c, config));
       const { username, password } = c.req.valid('json');
       const user = { id: randomUUID(), username, passwordHash: await hashPassword(password) };
       // One statement inserts only while no admin exists, so of concurrent setups exactly one wins,
@@ -51,7 +51,7 @@ export function sessionRoutes(deps: AppDeps, stores: SessionStores) {
     })
 
     .openapi(postLogin, async (c) => {
-      await consumeAttempt(db, LOGIN_LIMIT, clientAddress(c, config.trustProxy));
+      await consumeAttempt(db, LOGIN_LIMIT, clientAddress(c, config));
       const { username, password } = c.req.valid('json');
       const user = await findUserByName(db, username);
       const hash = user?.passwordHash ?? (await decoyPasswordHash());

@@ -37,7 +37,7 @@ export function sessionRotation({ config }: AppDeps, stores: SessionStores): Ses
     },
     async start(c, kind, userId) {
       const session = await stores[kind].createSession(userId, {});
-      writeSessionCookie(c, kind, session, config.trustProxy);
+      writeSessionCookie(c, kind, session, config);
     },
   };
 }

@@ -7,11 +7,12 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import { getLocalCover, uploadLocalAudio } from '../../openapi/routes/uploads';
 import { uploads } from '../../shared/db/schema';
-import { type FfmpegLocation, locateFfmpeg, locateFfprobe } from '../../shared/media/ffmpeg-locator';
+import { locateFfmpeg, locateFfprobe } from '../../shared/media/ffmpeg-locator';
 import { readSettings } from '../../shared/settings/settings';
 import { uploadToSong } from '../../shared/sources/local/local-catalog';
+import { attachLyricsFile, LYRICS_FILE_MAX_BYTES } from '../../shared/sources/local/lyrics-upload';
 import { type MediaTools, takeInUpload, UPLOAD_MAX_BYTES } from '../../shared/sources/local/upload-intake';
-import { parseUploadName } from '../../shared/sources/local/upload-name';
+import { LYRICS_EXTENSION, parseUploadName } from '../../shared/sources/local/upload-name';
 import {
   evictOverQuota,
   type ReferencedUploadIds,
@@ -28,19 +29,31 @@ export interface UploadRouteOptions {
   referencedUploadIds?: ReferencedUploadIds;
 }
 
-/** SPEC: `audio/*` or `video/*`, also sent as a generic binary type. */
-const ACCEPTED_TYPE = /^(audio\/[\w.+-]+|video\/[\w.+-]+|application\/octet-stream)$/;
-
 const TOO_LARGE = 'the file is larger than 500 MB';
 
+/** What each kind of upload may be sent as, and how large it may be. */
+const AUDIO_FILE = {
+  // SPEC: `audio/*` or `video/*`, also sent as a generic binary type.
+  types: /^(audio\/[\w.+-]+|video\/[\w.+-]+|application\/octet-stream)$/,
+  typeRefused: 'content type must be audio/*, video/* or application/octet-stream',
+  tooLarge: TOO_LARGE,
+};
+const LYRICS_FILE = {
+  // A `.lrc` is text; a browser that knows no type for it sends the generic binary one.
+  types: /^(text\/[\w.+-]+|application\/octet-stream)$/,
+  typeRefused: 'content type of a .lrc file must be text/* or application/octet-stream',
+  tooLarge: `a .lrc file is at most ${LYRICS_FILE_MAX_BYTES / 1024} KB`,
+  maxBytes: LYRICS_FILE_MAX_BYTES,
+};
+
 /** ffmpeg and ffprobe, found on the first upload so an api without uploads never needs them. */
-function mediaToolsFinder(location: FfmpegLocation): () => MediaTools {
+function mediaToolsFinder(): () => MediaTools {
   let tools: MediaTools | undefined;
   return () => {
     if (tools) return tools;
-    const ffmpeg = locateFfmpeg(location);
+    const ffmpeg = locateFfmpeg();
     if (!ffmpeg.ok) throw new ApiError(500, ffmpeg.error);
-    const ffprobe = locateFfprobe(location);
+    const ffprobe = locateFfprobe();
     if (!ffprobe.ok) throw new ApiError(500, ffprobe.error);
     tools = { ffmpeg: ffmpeg.value, ffprobe: ffprobe.value };
     return tools;
@@ -50,20 +63,34 @@ function mediaToolsFinder(location: FfmpegLocation): () => MediaTools {
 export function uploadRoutes({ db, config }: AppDeps, options: UploadRouteOptions = {}) {
   const maxBytes = options.maxBytes ?? UPLOAD_MAX_BYTES;
   const referencedUploadIds = options.referencedUploadIds ?? (() => uploadsInQueueSnapshots(db));
-  const mediaTools = mediaToolsFinder(config.ffmpeg);
+  const mediaTools = mediaToolsFinder();
 
-  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  // SPEC: 403 while local audio is off, before the request itself is judged (a missing x-filename).
+  app.on('POST', uploadLocalAudio.path, async (_c, next) => {
+    if (!(await readSettings(db)).localAudioEnabled) throw new ApiError(403, 'local audio is disabled');
+    await next();
+  });
+
+  return app
     .openapi(uploadLocalAudio, async (c) => {
-      if (!(await readSettings(db)).localAudioEnabled) throw new ApiError(403, 'local audio is disabled');
-      const contentType = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-      if (!ACCEPTED_TYPE.test(contentType))
-        throw new ApiError(415, 'content type must be audio/*, video/* or application/octet-stream');
-      // Refuse at once what announces itself too large, before a byte of it is read.
-      if (Number(c.req.header('content-length') ?? 0) > maxBytes) throw new ApiError(413, TOO_LARGE);
       const name = parseUploadName(c.req.valid('header')['x-filename']);
       if (!name.ok) throw new ApiError(400, name.error);
+      const kind = name.value.extension === LYRICS_EXTENSION ? LYRICS_FILE : { ...AUDIO_FILE, maxBytes };
+      const contentType = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+      if (!kind.types.test(contentType)) throw new ApiError(415, kind.typeRefused);
+      // Refuse at once what announces itself too large, before a byte of it is read.
+      if (Number(c.req.header('content-length') ?? 0) > kind.maxBytes) throw new ApiError(413, kind.tooLarge);
       const body = c.req.raw.body;
       if (!body) throw new ApiError(400, 'the request has no body');
+
+      if (name.value.extension === LYRICS_EXTENSION) {
+        const attached = await attachLyricsFile(db, { body, originalName: name.value.originalName });
+        if (attached.ok) return c.json({ song: uploadToSong(attached.value) }, 200);
+        const failure = attached.error;
+        if (failure.kind === 'tooLarge') throw new ApiError(413, LYRICS_FILE.tooLarge);
+        throw new ApiError(failure.kind === 'noUpload' ? 404 : 400, failure.message);
+      }
 
       const taken = await takeInUpload(db, config.dataDir, mediaTools(), {
         body,

@@ -10,6 +10,7 @@ import type { Authenticator } from '../auth/authenticate';
 import { principalOf } from '../auth/principal';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
+import type { ProxyTrust } from '../middleware/client-view';
 import { isCrossSiteCookieRequest } from '../middleware/cross-site';
 import type { WsGateway } from './gateway';
 
@@ -19,12 +20,12 @@ export function wsRoutes(
   gateway: WsGateway,
   authenticate: Authenticator,
   upgradeWebSocket: NodeWebSocket['upgradeWebSocket'],
-  trustProxy: boolean,
+  trust: ProxyTrust,
 ) {
   return new Hono<AppEnv>().get(
     WS_PATH,
     async (c, next) => {
-      if (isCrossSiteCookieRequest(c, trustProxy)) throw new ApiError(403, 'cross-site request refused');
+      if (isCrossSiteCookieRequest(c, trust)) throw new ApiError(403, 'cross-site request refused');
       const principal = await authenticate(c);
       if (!principal) throw new ApiError(401, 'authentication required');
       c.set('principal', principal);

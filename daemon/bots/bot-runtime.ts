@@ -18,9 +18,9 @@ import { type Logger, logger } from '../../shared/logger';
 import { receipts } from '../../shared/receipts';
 import { err } from '../../shared/result';
 import type { StoredSettings } from '../../shared/settings/settings';
+import { settleWithin } from '../../shared/settle-within';
 import type { SourceRegistry } from '../../shared/sources/source-registry';
-import type { OpusEncoderOptions } from '../audio/encoder';
-import { type FfmpegLocation, locateFfmpeg } from '../audio/ffmpeg-locator';
+import { locateFfmpeg } from '../audio/ffmpeg-locator';
 import type { FrameScheduler } from '../audio/frame-scheduler';
 import type { AudioEngineKind } from '../audio/track-pipeline';
 import type { ChatApiFactory } from '../chat/chat-api';
@@ -51,6 +51,13 @@ export type BotRow = typeof bots.$inferSelect;
 
 /** The client's own connect deadline sits just behind ours, so ours is the one that fires. */
 const CLIENT_CONNECT_TIMEOUT_MS = BOT_START_DEADLINE_MS + 1000;
+/**
+ * How long a bot that is let go waits for its voice server: restoring its profile, then the server's
+ * confirmation that it left. A server that has vanished answers neither, and a daemon's shutdown must
+ * not wait on it (shared/shutdown.ts): past this the goodbye is left to the client's own deadlines and
+ * the bot is freed.
+ */
+const GOODBYE_WAIT_MS = 1500;
 
 export interface BotRuntimeDeps {
   db: Db;
@@ -60,12 +67,8 @@ export interface BotRuntimeDeps {
   ts3: Ts3Options;
   /** The frame clock; tests may pass their own. */
   scheduler?: FrameScheduler;
-  /** The audio send path (`AUDIO_ENGINE`); `workers` when not given (benches compare the two). */
+  /** The audio send path; `AUDIO_ENGINE` when not given (benches compare the two). */
   audioEngine?: AudioEngineKind;
-  /** The Opus encoder's build and settings (`OPUS_FORCE_WASM`); the defaults when not given. */
-  encoder?: OpusEncoderOptions;
-  /** Where ffmpeg is (`FFMPEG_PATH`, else the usual places on `PATH`). */
-  ffmpeg: FfmpegLocation;
   chat?: BotChat;
   /** Told when an upload plays and when the queue changes, so played uploads can be deleted. */
   uploads?: UploadEvents;
@@ -108,9 +111,7 @@ export class BotRuntime implements BotContext {
         volumePercent: config.volume,
         voiceDucking: deps.settings.voiceDucking,
         ...(deps.scheduler ? { scheduler: deps.scheduler } : {}),
-        locateFfmpeg: () => locateFfmpeg(deps.ffmpeg),
         ...(deps.audioEngine ? { engine: deps.audioEngine } : {}),
-        ...(deps.encoder ? { encoder: deps.encoder } : {}),
       },
     });
     this.player.queue.setMode(config.playMode);
@@ -286,9 +287,9 @@ export class BotRuntime implements BotContext {
   }
 
   /**
-   * Leaves the server and frees the player. On a daemon shutdown the queue snapshot is kept current. A
-   * bot `lost` to another daemon (its lease) goes silent at once, before any command still running, and
-   * leaves its snapshot and profile to the new owner.
+   * Leaves the server and frees the player. On a daemon shutdown the queue snapshot is kept current,
+   * written before the bot says goodbye. A bot `lost` to another daemon (its lease) goes silent at once,
+   * before any command still running, and leaves its snapshot and profile to the new owner.
    */
   async dispose(reason: 'shutdown' | 'removed' | 'lost'): Promise<void> {
     if (reason === 'lost') this.player.stopPlayback();
@@ -298,11 +299,19 @@ export class BotRuntime implements BotContext {
       if (reason === 'removed') this.snapshots.delete();
       await this.snapshots.flush();
       this.resumePoint = undefined;
-      if (this.connected && reason !== 'lost') await this.session?.profile.restoreDefaults();
-      this.player.stopPlayback();
-      await this.lifecycle.dispose();
+      const left = await settleWithin(this.leaveServer(reason), GOODBYE_WAIT_MS);
+      if (left.kind === 'failed') this.log.warn({ err: left.error }, 'leaving the voice server failed');
+      if (left.kind === 'overran')
+        this.log.warn('the voice server did not answer the goodbye; left without it');
       this.player.destroy();
     });
+  }
+
+  /** Restores the profile (not for a bot lost to another daemon), stops playback and disconnects. */
+  private async leaveServer(reason: 'shutdown' | 'removed' | 'lost'): Promise<void> {
+    if (this.connected && reason !== 'lost') await this.session?.profile.restoreDefaults();
+    this.player.stopPlayback();
+    await this.lifecycle.dispose();
   }
 
   /**
@@ -350,7 +359,7 @@ export class BotRuntime implements BotContext {
         defaultNickname: this.config.nickname,
         defaultAvatar: async () => (await loadBotAvatar(this.deps.db, this.config.id))?.data,
         coverArt: async (url) => {
-          const ffmpeg = locateFfmpeg(this.deps.ffmpeg);
+          const ffmpeg = locateFfmpeg();
           return ffmpeg.ok ? coverArtAvatar(url, ffmpeg.value) : err(ffmpeg.error);
         },
       },

@@ -112,9 +112,10 @@ export class LeaseKeeper implements BotOwnership {
   async handOver(): Promise<void> {
     if (this.state === 'running') {
       this.state = 'leaving';
-      // Gone from the live set before its bots come free, so nobody plans to give them back to it.
-      await this.store.delete(daemonKey(this.daemonId));
-      await Promise.all([...this.held.keys()].map((botId) => this.handOverBot(botId)));
+      // Gone from the live set before its bots come free, so nobody plans to give them back to it. The
+      // bots leave their servers meanwhile: with NATS unreachable the delete takes its full timeout.
+      const leftLiveSet = this.store.delete(daemonKey(this.daemonId));
+      await Promise.all([...this.held.keys()].map((botId) => this.handOverBot(botId, leftLiveSet)));
     }
     this.state = 'stopped';
     this.stopTicking?.();
@@ -280,7 +281,7 @@ export class LeaseKeeper implements BotOwnership {
     void this.hooks.release(botId, 'lost');
   }
 
-  private async handOverBot(botId: string): Promise<void> {
+  private async handOverBot(botId: string, leftLiveSet: Promise<unknown>): Promise<void> {
     const held = this.held.get(botId);
     if (!held) return;
     const active = this.hooks.isActive(botId);
@@ -288,7 +289,7 @@ export class LeaseKeeper implements BotOwnership {
     await this.hooks.release(botId, 'handover');
     if (this.held.get(botId) !== held) return;
     held.leaving = true;
-    await held.renewing;
+    await Promise.all([held.renewing, leftLiveSet]);
     this.held.delete(botId);
     const freed = writeBotLease({ owner: null, claim: held.claim, active });
     const result = await this.store.update(botLeaseKey(botId), freed, held.revision);

@@ -111,21 +111,43 @@ export const getPlaylistDetail = browse(
   "A playlist's name, description and cover",
   z.object({ playlist: PlaylistDetailSchema }),
 );
-export const getLyrics = browse(
-  '/api/music/lyrics/{id}',
-  "A song's lyrics as LRC text (`[mm:ss.xx]line`; translations follow as lines with the same time)",
-  z.object({ lyrics: z.string() }),
-);
+export const getLyrics = defineRoute({
+  method: 'get',
+  path: '/api/music/lyrics/{id}',
+  tags: ['Music'],
+  summary: "A song's lyrics as LRC text (`[mm:ss.xx]line`; translations follow as lines with the same time)",
+  description: [
+    defaultSource,
+    'A song the platform knows but has no lyrics for (or a source that keeps none) answers `{lyrics: ""}`;',
+    '404 is a song the platform does not know. An upload (`local`) answers the lyrics embedded in its tags',
+    'or a `.lrc` uploaded for it (see the upload route), plain lines where they carry no times.',
+  ].join(' '),
+  policy: { access: 'authenticated' },
+  request: { params: idParam, query: platformQuery },
+  responses: {
+    200: jsonResponse(z.object({ lyrics: z.string() }), 'The lyrics; empty when the song has none'),
+    ...errors(400, 401, 404, 502),
+  },
+});
 
-const personal = <P extends string>(path: P, summary: string, response: z.ZodType, nonGuest: boolean) =>
+/**
+ * A page of the platform's login. Only the recommendations take a `limit` (the platform pages them);
+ * daily songs, FM and the account's playlists answer what the platform gives, whole.
+ */
+const personal = <P extends string, Q extends typeof platformQuery>(
+  path: P,
+  summary: string,
+  response: z.ZodType,
+  { query, nonGuest, note }: { query: Q; nonGuest: boolean; note?: string },
+) =>
   defineRoute({
     method: 'get',
     path,
     tags: ['Music'],
     summary,
-    description: `${defaultSource} Uses the platform's shared login.`,
+    description: [defaultSource, "Uses the platform's shared login.", note].filter(Boolean).join(' '),
     policy: { access: 'authenticated', ...(nonGuest && { nonGuest: true }) },
-    request: { query: platformQuery.extend({ limit: limitQuery(30) }) },
+    request: { query },
     responses: { 200: jsonResponse(response, summary), ...errors(...PLATFORM_ERRORS) },
   });
 
@@ -133,15 +155,28 @@ export const recommendPlaylists = personal(
   '/api/music/recommend/playlists',
   'Recommended playlists',
   playlists,
-  false,
+  {
+    query: platformQuery.extend({ limit: limitQuery(30) }),
+    nonGuest: false,
+  },
 );
-export const recommendSongs = personal('/api/music/recommend/songs', 'Daily recommended songs', songs, true);
-export const personalFm = personal('/api/music/personal/fm', 'A batch of personal FM songs', songs, true);
+export const recommendSongs = personal('/api/music/recommend/songs', 'Daily recommended songs', songs, {
+  query: platformQuery,
+  nonGuest: true,
+});
+export const personalFm = personal('/api/music/personal/fm', 'A batch of personal FM songs', songs, {
+  query: platformQuery,
+  nonGuest: true,
+});
 export const userPlaylists = personal(
   '/api/music/user/playlists',
   "The logged-in account's playlists",
   playlists,
-  true,
+  {
+    query: platformQuery,
+    nonGuest: true,
+    note: 'The whole list, unpaged: created then collected (music_b: at most 300 collected, music_a: at most 1000 in all).',
+  },
 );
 
 export const listProviders = defineRoute({
@@ -152,8 +187,14 @@ export const listProviders = defineRoute({
   policy: { access: 'authenticated' },
   responses: {
     200: jsonResponse(
-      z.object({ enabled: z.array(PlatformSchema), default: PlatformSchema.nullable() }),
-      '`default` is null only when no source is enabled',
+      z.object({
+        enabled: z.array(PlatformSchema).openapi({
+          description: 'The enabled sources: `enabledProviders`, and `local` while `localAudioEnabled` is on',
+        }),
+        default: z.union([PlatformSchema, z.null()]),
+      }),
+      '`default` is what a request without `platform` uses; null when no source can be it (none enabled, ' +
+        'or only `local`/`streaming_a` and no `defaultPlatform`)',
     ),
     ...errors(401),
   },
@@ -183,15 +224,24 @@ export const setQuality = defineRoute({
   tags: ['Music'],
   summary: 'Set the audio quality of one source, or of all',
   description:
-    'Without `platform` the quality applies to every source that can serve it (400 when none can). ' +
-    'A source answers 400 for a quality it cannot serve. Stored, and used from the next song on.',
+    'Without `platform` the quality applies to every enabled source that can serve it (400 when none ' +
+    'can), and `skipped` names the sources left as they were. A named source answers 400 when it is ' +
+    'disabled or cannot serve the quality. Stored, and used from the next song on.',
   policy: { access: 'authenticated', capability: 'quality' },
   request: {
     body: jsonBody(z.object({ quality: QualitySchema, platform: PlatformSchema.optional() }).strict()),
   },
   responses: {
     200: jsonResponse(
-      z.object({ success: z.literal(true), quality: QualityMapSchema }),
+      z.object({
+        success: z.literal(true),
+        quality: QualityMapSchema,
+        skipped: z.array(PlatformSchema).openapi({
+          description:
+            'Without `platform`: the sources left as they were (disabled, or not serving the quality); ' +
+            'with `platform`: empty',
+        }),
+      }),
       'The stored qualities',
     ),
     ...errors(400, 401),

@@ -200,8 +200,16 @@ export const startFm = playerPost(
     statuses: [400, 409, 501, 502],
   },
 );
-export const pause = playerPost('/pause', 'Pause', control('transport'), undefined, MessageSchema);
-export const resume = playerPost('/resume', 'Resume', control('transport'), undefined, MessageSchema);
+const refusedWith = (nothing: 'playing' | 'paused') =>
+  `With nothing ${nothing} the call answers 409 \`{error, message, ok: false}\` and changes nothing.`;
+export const pause = playerPost('/pause', 'Pause', control('transport'), undefined, MessageSchema, {
+  description: refusedWith('playing'),
+  statuses: [409],
+});
+export const resume = playerPost('/resume', 'Resume', control('transport'), undefined, MessageSchema, {
+  description: refusedWith('paused'),
+  statuses: [409],
+});
 export const next = playerPost('/next', 'Skip to the next song', control('skip'), undefined, MessageSchema, {
   statuses: [409],
 });
@@ -249,7 +257,10 @@ export const seek = playerPost(
     position: z.number().min(0, 'position must be 0 or more').openapi({ description: 'Seconds' }),
   }),
   z.object({ message: z.string(), seekOffset: z.number() }).openapi('SeekResult'),
-  { description: 'Restarts the audio pipeline at the position.', statuses: [400] },
+  {
+    description: `Restarts the audio pipeline at the position. ${refusedWith('playing')}`,
+    statuses: [400, 409],
+  },
 );
 export const playAt = playerPost(
   '/play-at',

@@ -17,7 +17,7 @@ export const SavedQueueSchema = z
 
 const tags = ['Saved queues'];
 const policy = { access: 'authenticated', nonGuest: true } as const;
-const disabled = 'Answers 403 while `savedQueuesEnabled` is off.';
+const disabled = 'Answers 403 while `savedQueuesEnabled` is off, before the request is validated.';
 const botId = z.string().min(1).max(128);
 
 export const listSavedQueues = defineRoute({
@@ -25,7 +25,7 @@ export const listSavedQueues = defineRoute({
   path: '/api/saved-queues',
   tags,
   summary: 'Your saved queues and the shared ones',
-  description: disabled,
+  description: `\`songCount\` is what loading the queue would load: 0 for one whose stored songs are corrupt. ${disabled}`,
   policy,
   responses: {
     200: jsonResponse(z.object({ queues: z.array(SavedQueueSchema) }).openapi('SavedQueueList'), 'Queues'),

@@ -28,7 +28,9 @@ export const SettingsSchema = z
     playKeepsQueue: z.boolean(),
     adminGroups: z.array(z.number().int()),
     enabledProviders: z.array(PlatformSchema),
-    defaultPlatform: PlatformSchema.nullable(),
+    // A union, not `.nullable()`: that documents a shared component as `allOf` it and null, which no
+    // value satisfies.
+    defaultPlatform: z.union([PlatformSchema, z.null()]),
     guestMode: z.object({ enabled: z.boolean(), bots: GuestBots, permissions: GuestPermissionsSchema }),
     spotify: z.object({
       enabled: z.boolean(),
@@ -66,15 +68,27 @@ export const SettingsUpdateSchema = z
     }),
     spotify: z.strictObject({
       enabled: z.boolean().optional(),
-      clientId: z.string().max(256).optional(),
+      clientId: z
+        .string()
+        .trim()
+        .max(256)
+        .optional()
+        .openapi({ description: "The Spotify app's client id (developer.spotify.com/dashboard)" }),
       clientSecret: z
         .string()
+        .trim()
         .max(256)
         .optional()
         .openapi({ description: 'Write-only; an empty string clears it' }),
       backend: SpotifyBackend.optional(),
       bitrate: SpotifyBitrate.optional(),
-      deviceName: z.string().max(64).optional(),
+      deviceName: z
+        .string()
+        .trim()
+        .min(1, 'the device name must not be blank')
+        .max(64)
+        .optional()
+        .openapi({ description: 'The Spotify Connect device name the sidecar uses' }),
     }),
     jellyfin: z.strictObject({
       serverUrl: z.union([z.url(), z.literal('')]).optional(),

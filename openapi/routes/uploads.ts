@@ -7,7 +7,8 @@
  */
 import { z } from '@hono/zod-openapi';
 import { SongSchema } from '../../shared/domain/schemas';
-import { UPLOAD_EXTENSIONS } from '../../shared/sources/local/upload-name';
+import { LYRICS_FILE_MAX_BYTES } from '../../shared/sources/local/lyrics-upload';
+import { LYRICS_EXTENSION, UPLOAD_EXTENSIONS } from '../../shared/sources/local/upload-name';
 import { ErrorSchema, errors, jsonResponse } from '../errors';
 import { defineRoute } from '../policy';
 
@@ -30,7 +31,15 @@ export const uploadLocalAudio = defineRoute({
     'ffprobe then checks that the bytes really hold audio (400 otherwise); a video keeps its audio track only.',
     'Title, artist and album come from the tags (the title falls back to the file name); an embedded cover',
     'becomes the song’s `coverUrl`. Past the disk quota (`UPLOAD_QUOTA_MB`) the oldest uploads no bot has',
-    'queued are deleted, never this one. 403 while `localAudioEnabled` is off. Guests are refused.',
+    'queued are deleted, never this one. 403 while `localAudioEnabled` is off (before anything else is',
+    'checked). Guests are refused.',
+    '\n\n**Lyrics.** The lyrics embedded in the tags (ID3 USLT and SYLT, Vorbis/FLAC `LYRICS` or',
+    '`UNSYNCEDLYRICS`, MP4 `©lyr`) are kept and answered by `GET /api/music/lyrics/{id}?platform=local`.',
+    `A \`.${LYRICS_EXTENSION}\` file (LRC or plain text, UTF-8, UTF-16 with a byte order mark or GB 18030, at most`,
+    `${LYRICS_FILE_MAX_BYTES / 1024} KB, sent as text/* or application/octet-stream) is not stored as a song: it`,
+    'becomes the lyrics of the most recent upload whose file name without its extension is the same',
+    '(case-free; `Song.lrc` is for `song.mp3`), replacing any it had, and the answer is that upload’s song.',
+    'With no such upload it is a 404: upload the song first.',
   ].join(' '),
   policy: { access: 'authenticated', capability: 'player.queue' },
   request: {
@@ -44,17 +53,25 @@ export const uploadLocalAudio = defineRoute({
     body: {
       required: true,
       description: 'The file bytes',
-      content: { 'audio/*': binary, 'video/*': binary, 'application/octet-stream': binary },
+      content: {
+        'audio/*': binary,
+        'video/*': binary,
+        'application/octet-stream': binary,
+        'text/*': binary,
+      },
     },
   },
   responses: {
     200: jsonResponse(
       z.object({ song: SongSchema }).openapi('UploadedSong'),
-      'The stored song (platform `local`)',
+      'The stored song (platform `local`); for a `.lrc`, the upload it was attached to',
     ),
     ...errors(400, 401, 403, 500),
-    413: errorResponse('The file is larger than 500 MB'),
-    415: errorResponse('The content type is not audio/*, video/* or application/octet-stream'),
+    404: errorResponse('A `.lrc` file for which no upload has the same name'),
+    413: errorResponse('The file is larger than 500 MB (a `.lrc`: 512 KB)'),
+    415: errorResponse(
+      'The content type is not audio/*, video/* or application/octet-stream (a `.lrc`: text/* or application/octet-stream)',
+    ),
   },
 });
 

@@ -133,8 +133,14 @@ export class NatsBus implements Bus {
     return this.nc.flush();
   }
 
+  /**
+   * Drains: what was published goes out and handlers still running answer first. A connection that is
+   * down is closed instead, since a drain would wait for the server to come back.
+   */
   async close(): Promise<void> {
-    if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
+    if (this.nc.isClosed()) return;
+    if (this.connected) await this.nc.drain().catch(() => this.nc.close());
+    else await this.nc.close();
   }
 
   private async answer(msg: Msg, handler: RequestHandler): Promise<void> {

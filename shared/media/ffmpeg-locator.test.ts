@@ -12,15 +12,14 @@ const noStatic = () => undefined;
 describe('locateFfmpeg', () => {
   it('uses FFMPEG_PATH first', () => {
     const found = locateFfmpeg({
-      configuredPath: FFMPEG,
-      searchPath: '',
+      env: { FFMPEG_PATH: FFMPEG, PATH: '' },
       resolveStaticBinary: () => '/elsewhere',
     });
     expect(found).toEqual({ ok: true, value: FFMPEG });
   });
 
   it('gives the clear error when FFMPEG_PATH points at nothing, without falling back', () => {
-    const found = locateFfmpeg({ configuredPath: '/nonexistent/ffmpeg', searchPath: '/usr/bin' });
+    const found = locateFfmpeg({ env: { FFMPEG_PATH: '/nonexistent/ffmpeg', PATH: '/usr/bin' } });
     expect(found.ok).toBe(false);
     if (!found.ok) {
       expect(found.error).toContain(FFMPEG_NOT_FOUND);
@@ -29,38 +28,28 @@ describe('locateFfmpeg', () => {
   });
 
   it('rejects a directory in FFMPEG_PATH', () => {
-    expect(locateFfmpeg({ configuredPath: '/usr/bin', searchPath: '' }).ok).toBe(false);
+    expect(locateFfmpeg({ env: { FFMPEG_PATH: '/usr/bin' } }).ok).toBe(false);
   });
 
   it('takes the ffmpeg-static binary when the package gives a path that exists', () => {
-    const found = locateFfmpeg({
-      configuredPath: undefined,
-      searchPath: '',
-      resolveStaticBinary: () => FFMPEG,
-    });
+    const found = locateFfmpeg({ env: { PATH: '' }, resolveStaticBinary: () => FFMPEG });
     expect(found).toEqual({ ok: true, value: FFMPEG });
   });
 
   it('skips an ffmpeg-static path whose download never happened and searches PATH', () => {
     const found = locateFfmpeg({
-      configuredPath: undefined,
-      searchPath: '/nonexistent:/usr/bin',
+      env: { PATH: '/nonexistent:/usr/bin' },
       resolveStaticBinary: () => '/missing/ffmpeg',
     });
     expect(found).toEqual({ ok: true, value: FFMPEG });
   });
 
   it('copes with ffmpeg-static not being installed at all', () => {
-    expect(locateFfmpeg({ configuredPath: undefined, searchPath: '/usr/bin' })).toEqual({
-      ok: true,
-      value: FFMPEG,
-    });
+    expect(locateFfmpeg({ env: { PATH: '/usr/bin' } })).toEqual({ ok: true, value: FFMPEG });
   });
 
   it('reports the clear error when nothing is found', () => {
-    expect(
-      locateFfmpeg({ configuredPath: undefined, searchPath: '/nonexistent', resolveStaticBinary: noStatic }),
-    ).toEqual({
+    expect(locateFfmpeg({ env: { PATH: '/nonexistent' }, resolveStaticBinary: noStatic })).toEqual({
       ok: false,
       error: FFMPEG_NOT_FOUND,
     });
@@ -73,7 +62,7 @@ describe('locateFfprobe', () => {
     try {
       symlinkSync(FFMPEG, join(dir, 'ffmpeg'));
       symlinkSync(FFPROBE, join(dir, 'ffprobe'));
-      const found = locateFfprobe({ configuredPath: join(dir, 'ffmpeg'), searchPath: '/usr/bin' });
+      const found = locateFfprobe({ env: { FFMPEG_PATH: join(dir, 'ffmpeg'), PATH: '/usr/bin' } });
       expect(found).toEqual({ ok: true, value: join(dir, 'ffprobe') });
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -85,8 +74,7 @@ describe('locateFfprobe', () => {
     try {
       symlinkSync(FFMPEG, join(dir, 'ffmpeg'));
       const found = locateFfprobe({
-        configuredPath: undefined,
-        searchPath: '/usr/bin',
+        env: { PATH: '/usr/bin' },
         resolveStaticBinary: () => join(dir, 'ffmpeg'),
       });
       expect(found).toEqual({ ok: true, value: FFPROBE });
@@ -96,9 +84,7 @@ describe('locateFfprobe', () => {
   });
 
   it('reports the clear error when there is none', () => {
-    expect(
-      locateFfprobe({ configuredPath: undefined, searchPath: '/nonexistent', resolveStaticBinary: noStatic }),
-    ).toEqual({
+    expect(locateFfprobe({ env: { PATH: '/nonexistent' }, resolveStaticBinary: noStatic })).toEqual({
       ok: false,
       error: FFPROBE_NOT_FOUND,
     });

@@ -53,6 +53,13 @@ function parseLine(raw: string): LrcLine | undefined {
   };
 }
 
+/** `[mm:ss.xx]` for a time in milliseconds (negative times as 0). */
+export function timeTag(ms: number): string {
+  const centiseconds = Math.max(0, Math.floor(ms / 10));
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `[${pad(Math.floor(centiseconds / 6000))}:${pad(Math.floor(centiseconds / 100) % 60)}.${pad(centiseconds % 100)}]`;
+}
+
 function toMs(minutes: string, seconds: string, fraction = '0'): number {
   return (Number(minutes) * 60 + Number(seconds)) * 1000 + Math.round(Number(`0.${fraction}`) * 1000);
 }

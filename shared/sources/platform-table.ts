@@ -57,6 +57,10 @@ export interface SourceContext {
   dataDir: string;
   /** YTDLP_PATH: the yt-dlp executable for `video_b`; unset means `yt-dlp` on PATH. */
   ytDlpPath?: string | undefined;
+  /** YTDLP_COOKIES: a cookies.txt every yt-dlp run is given. */
+  ytDlpCookies?: string | undefined;
+  /** YTDLP_ARGS: extra options for every yt-dlp run. */
+  ytDlpArgs?: readonly string[] | undefined;
   /** LIBRESPOT_PATH: the librespot executable for `streaming_a`; unset means `librespot` on PATH. */
   librespotPath?: string | undefined;
 }
@@ -109,8 +113,8 @@ export const PLATFORM_TABLE = {
   video_b: {
     label: 'YouTube',
     qualities: ['exhigh'],
-    catalog: ({ ytDlpPath }) => new YoutubeCatalog(new YtDlp(ytDlpPath)),
-    source: ({ ytDlpPath }) => new YoutubeSource(new YtDlp(ytDlpPath)),
+    catalog: (ctx) => new YoutubeCatalog(ytDlpOf(ctx)),
+    source: (ctx) => new YoutubeSource(ytDlpOf(ctx)),
   },
   library_a: {
     label: 'Jellyfin',
@@ -132,6 +136,10 @@ export const PLATFORM_TABLE = {
     source: ({ db, dataDir }) => new LocalSource(db, dataDir),
   },
 } satisfies Record<Platform, PlatformEntry>;
+
+function ytDlpOf({ ytDlpPath, ytDlpCookies, ytDlpArgs }: SourceContext): YtDlp {
+  return new YtDlp(ytDlpPath, {}, { cookies: ytDlpCookies, args: ytDlpArgs });
+}
 
 const entries = Object.entries(PLATFORM_TABLE) as [Platform, PlatformEntry][];
 

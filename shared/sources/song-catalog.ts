@@ -16,6 +16,11 @@ import type { Result } from '../result';
 export interface SongList {
   songs: Song[];
   totalCount?: number;
+  /**
+   * Set by a source that shows every song but plays only some (SPEC Player rule 7, `music_b`):
+   * the songs that play for its login. Browsing shows `songs`; playing the collection loads these.
+   */
+  playable?: Song[];
 }
 
 /** Who the platform's login is, as shown to people (never the credential itself). */

@@ -32,6 +32,19 @@ describe('API keys', () => {
     expect(list.data?.keys[0]).not.toHaveProperty('username');
   });
 
+  it('records api_key.created in the audit log, with who made the key', async () => {
+    const member = await createMember(t, admin);
+    await member.api.POST('/api/keys', { body: { name: 'audited' } });
+    const audit = await admin.api.GET('/api/audit');
+    expect(audit.data?.entries[0]).toMatchObject({
+      action: 'api_key.created',
+      actorId: member.id,
+      actorUsername: member.username,
+      targetUserId: member.id,
+      targetUsername: member.username,
+    });
+  });
+
   it('authenticates with Bearer and X-API-Key, carrying the owner scope, and records lastUsedAt', async () => {
     const member = await createMember(t, admin);
     const key = await createKey(member);

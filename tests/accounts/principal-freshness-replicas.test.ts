@@ -7,12 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, createApiClient } from '../../openapi/client';
+import type { ApiClient } from '../../openapi/client';
 import { PASSWORD, uniqueName } from '../helpers/accounts';
 import { botRow } from '../helpers/bot-row';
-import { CookieJar, sendingCookies } from '../helpers/cookie-jar';
+import { CookieJar } from '../helpers/cookie-jar';
 import { type NatsServerHandle, startNatsServer } from '../helpers/nats-server';
-import { preparedDataDir, type RunningService, runService } from '../helpers/run-service';
+import { preparedDataDir, type RunningService, runService, serviceClient } from '../helpers/run-service';
 
 let nats: NatsServerHandle;
 let apiA: RunningService;
@@ -49,11 +49,7 @@ function caller(headers: Record<string, string> = {}): Caller {
   callers++;
   const address = `198.18.${(callers >> 8) & 255}.${callers & 255}`;
   const client = (service: RunningService) =>
-    createApiClient({
-      baseUrl: service.baseUrl,
-      headers: { 'x-forwarded-for': address, ...headers },
-      fetch: sendingCookies(jar, fetch),
-    });
+    serviceClient(service, { jar, headers: { 'x-forwarded-for': address, ...headers } });
   return { a: client(apiA), b: client(apiB), jar };
 }
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BOTS_EVENTS } from '../../shared/bus/subjects';
 import { botGrants, bots } from '../../shared/db/schema';
 import { createMember, type Session, withAdminApp } from '../helpers/accounts';
+import { PNG_1X1 } from '../helpers/png';
 import type { TestApp } from '../helpers/test-app';
 
 let t: TestApp;
@@ -12,10 +13,6 @@ withAdminApp((app, session) => {
   admin = session;
 });
 
-const PNG_1X1 = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
 const id = (botId: string) => ({ params: { path: { id: botId } } });
 
 async function create(name = 'Lounge', extra: Record<string, unknown> = {}) {

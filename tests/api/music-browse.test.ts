@@ -1,18 +1,21 @@
 /**
  * The browse side of /api/music — search, a song, an album, a playlist and its details, lyrics —
  * through the real app, with msw standing in for NetEase Cloud Music (music_a, the default source) and
- * QQ Music (music_b): the platforms' answers mapped to the API's shapes, 404 for what a platform does
- * not know, 501 where the source has no such look-up (`local`), 400 for a disabled source and 502
- * with the platform's sentence when it refuses.
+ * QQ Music (music_b), and Bilibili (video_a) where a source keeps no lyrics: the platforms' answers
+ * mapped to the API's shapes, 404 for what a platform does not know, 501 where the source has no such
+ * look-up (`local`), 400 for a disabled source and 502 with the platform's sentence when it refuses.
+ * Lyrics a known song lacks are `{lyrics: ""}`, never a 404.
  */
 import { describe, expect, it } from 'vitest';
 import { receipts } from '../../shared/receipts';
 import { type Session, withAdminApp } from '../helpers/accounts';
+import { useBilibiliApi } from '../helpers/bilibili-api';
 import { useNeteaseApi } from '../helpers/netease-api';
 import { failedWith, useQqMusicApi } from '../helpers/qq-music-api';
 
 const netease = useNeteaseApi();
 const qq = useQqMusicApi();
+useBilibiliApi();
 let admin: Session;
 withAdminApp((_, session) => {
   admin = session;
@@ -24,7 +27,7 @@ const PAPER_BOATS = {
   ...{ duration: 246, platform: 'music_a' },
   coverUrl: 'https://p1.music.126.net/FixtureCoverHarbour0000==/109951000000000001.jpg',
 };
-const DISS_INFO = 'music.srfDissInfo.aiDissInfo.uniform_get_Dissinfo';
+const DISS_INFO = 'music.srfDissInfo.DissInfo.CgiGetDiss';
 const LOCAL = { platform: 'local' } as const;
 
 describe('GET /api/music/search', () => {
@@ -57,10 +60,28 @@ describe('GET /api/music/search', () => {
       ['7256912512', 'Chill Mix'],
       ['8100000001', 'Rainy Evenings'],
     ]);
-    expect(qq.requests.map((r) => r.req_0.param)).toEqual(
-      [0, 2, 3].map((type) => ({ query: 'leaf', search_type: type, num_per_page: 2, page_num: 2 })),
+    // The three searches go out together: compare them in search-type order.
+    const byType = qq.requests
+      .map((r) => r.req_0.param)
+      .sort((a, b) => Number(a.search_type) - Number(b.search_type));
+    expect(byType).toEqual(
+      [0, 2, 3].map((type) =>
+        expect.objectContaining({ query: 'leaf', search_type: type, num_per_page: 2, page_num: 2 }),
+      ),
     );
     expect(netease.requests).toEqual([]);
+  });
+
+  it('asks for 20 results from the first when no limit or offset is given (SPEC Limits)', async () => {
+    const { response } = await admin.api.GET('/api/music/search', {
+      params: { query: { q: 'leaf', platform: 'music_b' } },
+    });
+    expect(response.status).toBe(200);
+    expect(qq.requests.map((r) => r.req_0.param)).toEqual(
+      [0, 2, 3].map((type) =>
+        expect.objectContaining({ query: 'leaf', search_type: type, num_per_page: 20, page_num: 1 }),
+      ),
+    );
   });
 
   it('refuses a disabled source (library_a is opt-in) with 400 before asking anyone', async () => {
@@ -92,12 +113,12 @@ describe('GET /api/music/song/{id}', () => {
   });
 
   it("answers 502 with the platform's sentence when it refuses", async () => {
-    qq.answer('music.trackInfo.UniformRuleCtrl.CgiGetTrackInfo', failedWith(2001));
+    qq.answer('music.trackInfo.UniformRuleCtrl.CgiGetTrackInfo', failedWith(104005));
     const { error, response } = await admin.api.GET('/api/music/song/{id}', {
       params: { path: { id: '0039MnYb0qxYhV' }, query: { platform: 'music_b' } },
     });
     expect(response.status).toBe(502);
-    expect(error).toEqual({ error: 'music_b: QQ Music refused CgiGetTrackInfo (code 2001)' });
+    expect(error).toEqual({ error: 'music_b: QQ Music refused CgiGetTrackInfo (code 104005)' });
   });
 });
 
@@ -113,15 +134,20 @@ describe('GET /api/music/album/{id} and /playlist/{id}', () => {
     ]);
   });
 
-  it("answers a playlist's playable songs", async () => {
+  it('answers every song of a music_b playlist, those that cannot play marked vip', async () => {
     const { data, response } = await admin.api.GET('/api/music/playlist/{id}', {
       params: { path: { id: '7256912512' }, query: { platform: 'music_b' } },
     });
     expect(response.status).toBe(200);
-    // Track B needs VIP (no login here) and Track D has no audio file.
-    expect(data).toEqual({
-      songs: ['Track A', 'Track C', 'Track E'].map((name) => expect.objectContaining({ name })),
-    });
+    // Track B needs VIP (no login here) and Track D has no audio file: shown, marked. Only playing
+    // the playlist leaves them out (SPEC Player rule 7).
+    expect(data?.songs.map((s) => [s.name, s.vip ?? false])).toEqual([
+      ['Track A', false],
+      ['Track B', true],
+      ['Track C', false],
+      ['Track D', true],
+      ['Track E', false],
+    ]);
   });
 
   it('answers 404 for an unknown album or playlist', async () => {
@@ -201,20 +227,42 @@ describe('GET /api/music/lyrics/{id}', () => {
     ]);
   });
 
-  it('answers 404 for a song without lyrics', async () => {
+  it('answers empty lyrics, not 404, for a song the platform knows but has no lyrics for', async () => {
     netease.answer('/weapi/song/lyric', { code: 200, nolyric: true });
-    const { error, response } = await admin.api.GET('/api/music/lyrics/{id}', {
-      params: { path: { id: '1' } },
+    const { data, response } = await admin.api.GET('/api/music/lyrics/{id}', {
+      params: { path: { id: '1901371647' } },
     });
-    expect(response.status).toBe(404);
-    expect(error).toEqual({ error: 'lyrics not found' });
+    expect(response.status).toBe(200);
+    expect(data).toEqual({ lyrics: '' });
+    expect(netease.requests.map((r) => r.path)).toEqual(['/weapi/song/lyric', '/weapi/v3/song/detail']);
   });
 
-  it('answers 501 for a source without lyrics (local)', async () => {
+  it('answers 404 for a song the platform does not know', async () => {
+    netease.answer('/weapi/song/lyric', { code: 200, nolyric: true });
+    netease.answer('/weapi/v3/song/detail', { songs: [], privileges: [], code: 200 });
+    const { error, response } = await admin.api.GET('/api/music/lyrics/{id}', {
+      params: { path: { id: '42' } },
+    });
+    expect(response.status).toBe(404);
+    expect(error).toEqual({ error: 'song not found' });
+  });
+
+  it('answers empty lyrics for a known song of a source that keeps none (video_a)', async () => {
+    const known = await admin.api.GET('/api/music/lyrics/{id}', {
+      params: { path: { id: 'BV1Ux4y1c7Mq' }, query: { platform: 'video_a' } },
+    });
+    expect([known.response.status, known.data]).toEqual([200, { lyrics: '' }]);
+    const unknown = await admin.api.GET('/api/music/lyrics/{id}', {
+      params: { path: { id: 'BV1xx411c7XX' }, query: { platform: 'video_a' } },
+    });
+    expect([unknown.response.status, unknown.error]).toEqual([404, { error: 'song not found' }]);
+  });
+
+  it('answers 404 for an upload that does not exist (local)', async () => {
     const { error, response } = await admin.api.GET('/api/music/lyrics/{id}', {
       params: { path: { id: 'any' }, query: LOCAL },
     });
-    expect(response.status).toBe(501);
-    expect(error).toEqual({ error: 'the source local has no lyrics' });
+    expect(response.status).toBe(404);
+    expect(error).toEqual({ error: 'song not found' });
   });
 });

@@ -78,16 +78,18 @@ describe('library_a once enabled and configured', () => {
     expect(jellyfin.to('/Items').at(-1)?.query.Limit).toBe('3');
   });
 
-  it('answers the songs played most and the favourite songs', async () => {
+  it('answers the songs played most (12 unless a limit is given) and the favourite songs', async () => {
     const played = await get('/api/music/library_a/most-played');
     expect([played.status, names(played.body)]).toEqual([200, ['Lantern Song', 'Night Ferry']]);
+    expect(jellyfin.to('/Items').at(-1)?.query).toMatchObject({ Filters: 'IsPlayed', Limit: '12' });
     const favorites = await get('/api/music/library_a/favorites');
     expect([favorites.status, names(favorites.body)]).toEqual([200, ['Lantern Song', 'Night Ferry']]);
     expect(jellyfin.to('/Items').at(-1)?.query).toMatchObject({ Filters: 'IsFavorite', Limit: '100' });
   });
 
-  it("answers the genres and a genre's songs", async () => {
+  it("answers the genres (30 unless a limit is given) and a genre's songs (100)", async () => {
     const genres = await get('/api/music/library_a/genres');
+    expect(jellyfin.to('/MusicGenres').at(-1)?.query.Limit).toBe('30');
     expect(genres).toEqual({
       status: 200,
       body: {
@@ -99,6 +101,7 @@ describe('library_a once enabled and configured', () => {
     });
     const rock = await get(`/api/music/library_a/genre/${ROCK}/songs`);
     expect([rock.status, names(rock.body)]).toEqual([200, ['Lantern Song', 'Tide Tables']]);
+    expect(jellyfin.to('/Items').at(-1)?.query).toMatchObject({ GenreIds: ROCK, Limit: '100' });
   });
 
   it('answers 502 naming Jellyfin when the server fails', async () => {

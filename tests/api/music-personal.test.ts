@@ -8,7 +8,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { personalLinks, platformAccounts } from '../../shared/db/schema';
 import { type Session, withAdminApp } from '../helpers/accounts';
-import { useNeteaseApi } from '../helpers/netease-api';
+import { neteaseFixture, useNeteaseApi } from '../helpers/netease-api';
 import type { TestApp } from '../helpers/test-app';
 
 const netease = useNeteaseApi();
@@ -22,6 +22,17 @@ withAdminApp((app, session) => {
 const SHARED_COOKIE = 'MUSIC_U=shared_music_u; __csrf=sharedcsrf';
 const PERSONAL_COOKIE = 'MUSIC_U=personal_music_u; __csrf=personalcsrf';
 const RADIO = '/weapi/v1/radio/get';
+/** More than the 30 these pages were once cut to. */
+const MANY = 45;
+
+/** `count` copies of the first entry of a NetEase list fixture, each with its own id and name. */
+function many<T extends { id: number; name: string }>(entries: T[], count = MANY): T[] {
+  return Array.from({ length: count }, (_, i) => ({
+    ...entries[0]!,
+    id: entries[0]!.id + 1000 + i,
+    name: `n${i}`,
+  }));
+}
 
 /** Stores the shared NetEase login, as a platform login through the api does. */
 const logIn = () =>
@@ -65,15 +76,27 @@ describe('GET /api/music/recommend/playlists', () => {
 });
 
 describe('GET /api/music/recommend/songs', () => {
-  it("answers the account's daily songs, up to the limit", async () => {
+  it("answers the account's daily songs", async () => {
     await logIn();
-    const { data, response } = await admin.api.GET('/api/music/recommend/songs', {
-      params: { query: { limit: 1 } },
-    });
+    const { data, response } = await admin.api.GET('/api/music/recommend/songs');
     expect(response.status).toBe(200);
     expect(data?.songs.map((s) => [s.id, s.name, s.artist, s.album, s.duration, s.vip ?? false])).toEqual([
       ['1901371661', 'Sunrise Ferry', 'Harbour Bells', 'Early Tides', 203, false],
+      expect.arrayContaining(['1901371662', 'Locked Door']),
     ]);
+  });
+
+  it('answers every daily song NetEase sends, none cut off', async () => {
+    await logIn();
+    const daily = neteaseFixture('recommend-songs') as {
+      data: { dailySongs: { id: number; name: string }[] };
+    };
+    netease.answer('/weapi/v3/discovery/recommend/songs', {
+      ...daily,
+      data: { ...daily.data, dailySongs: many(daily.data.dailySongs) },
+    });
+    const { data } = await admin.api.GET('/api/music/recommend/songs');
+    expect(data?.songs.map((s) => s.name)).toEqual(Array.from({ length: MANY }, (_, i) => `n${i}`));
   });
 
   it("answers 502 with NetEase's sentence without a login, and never asks NetEase", async () => {
@@ -106,9 +129,17 @@ describe('GET /api/music/personal/fm', () => {
       credential: PERSONAL_COOKIE,
       linkedAt: new Date(),
     });
-    const { data } = await admin.api.GET('/api/music/personal/fm', { params: { query: { limit: 1 } } });
-    expect(data?.songs.map((s) => s.name)).toEqual(['Morning Walk']);
+    const { data } = await admin.api.GET('/api/music/personal/fm');
+    expect(data?.songs.map((s) => s.name)).toEqual(['Morning Walk', 'Night Drive']);
     expect(netease.requests.map((r) => r.cookie)).toEqual([PERSONAL_COOKIE]);
+  });
+
+  it('answers the whole batch NetEase sends, none cut off', async () => {
+    await logIn();
+    const fm = neteaseFixture('personal-fm') as { data: { id: number; name: string }[] };
+    netease.answer(RADIO, { ...fm, data: many(fm.data) });
+    const { data } = await admin.api.GET('/api/music/personal/fm');
+    expect(data?.songs).toHaveLength(MANY);
   });
 
   it("answers 502 with NetEase's sentence when it refuses the login", async () => {
@@ -129,16 +160,23 @@ describe('GET /api/music/personal/fm', () => {
 });
 
 describe('GET /api/music/user/playlists', () => {
-  it("answers the logged-in account's created and collected playlists, up to the limit", async () => {
+  it("answers the logged-in account's created and collected playlists", async () => {
     await logIn();
-    const { data, response } = await admin.api.GET('/api/music/user/playlists', {
-      params: { query: { limit: 2 } },
-    });
+    const { data, response } = await admin.api.GET('/api/music/user/playlists');
     expect(response.status).toBe(200);
     expect(data?.playlists.map((p) => [p.id, p.name, p.songCount])).toEqual([
       ['7000000301', 'Harbour Listener喜欢的音乐', 212],
       ['7000000302', 'Late Night Drives', 33],
+      expect.arrayContaining(['7000000001']),
     ]);
+  });
+
+  it('answers every playlist of an account with more than 30, none cut off', async () => {
+    await logIn();
+    const fixture = neteaseFixture('user-playlist') as { playlist: { id: number; name: string }[] };
+    netease.answer('/weapi/user/playlist', { ...fixture, playlist: many(fixture.playlist) });
+    const { data } = await admin.api.GET('/api/music/user/playlists');
+    expect(data?.playlists.map((p) => p.name)).toEqual(Array.from({ length: MANY }, (_, i) => `n${i}`));
   });
 
   it('answers 502 naming the missing login', async () => {

@@ -1,7 +1,8 @@
 /**
  * The settings side of /api/music through the real app: `providers` (the enabled sources and the
- * default one by SPEC's priority rule) and `quality` — each source's default, setting one source or
- * every source that can serve a quality, refusing a quality a source cannot serve, the `quality`
+ * default one by SPEC's priority rule, `local` with the upload switch) and `quality` — each source's
+ * default, setting one source or every enabled source that can serve a quality (naming the ones left
+ * as they were), refusing a disabled source or a quality a source cannot serve, the `quality`
  * capability, and the stored value read back by a new app on the same database.
  */
 import { eq } from 'drizzle-orm';
@@ -10,6 +11,7 @@ import type { SettingsUpdate } from '../../openapi/routes/settings';
 import { SETTINGS_EVENTS } from '../../shared/bus/subjects';
 import { settings } from '../../shared/db/schema';
 import { DEFAULT_ENABLED_PROVIDERS } from '../../shared/domain/constants';
+import { receipts } from '../../shared/receipts';
 import { QUALITY_SETTING } from '../../shared/settings/quality';
 import { createMember, login, type Session, withAdminApp } from '../helpers/accounts';
 import { startTestApp, type TestApp } from '../helpers/test-app';
@@ -38,14 +40,31 @@ const changeSettings = async (body: SettingsUpdate) => {
 
 describe('GET /api/music/providers', () => {
   afterEach(() =>
-    changeSettings({ enabledProviders: [...DEFAULT_ENABLED_PROVIDERS], defaultPlatform: null }),
+    changeSettings({
+      enabledProviders: [...DEFAULT_ENABLED_PROVIDERS],
+      defaultPlatform: null,
+      localAudioEnabled: true,
+    }),
   );
 
-  it('answers the default providers, music_a first', async () => {
+  it('answers the default providers, music_a first, and local while uploads are on', async () => {
     const { data, response } = await admin.api.GET('/api/music/providers');
     expect(response.status).toBe(200);
     expect(data).toEqual({
-      enabled: ['music_a', 'music_b', 'video_a', 'video_b', 'music_c'],
+      enabled: ['music_a', 'music_b', 'video_a', 'video_b', 'music_c', 'local'],
+      default: 'music_a',
+    });
+  });
+
+  it('lists local exactly when localAudioEnabled is on, so a local default is always an enabled one', async () => {
+    await changeSettings({ defaultPlatform: 'local' });
+    expect((await admin.api.GET('/api/music/providers')).data).toEqual({
+      enabled: [...DEFAULT_ENABLED_PROVIDERS, 'local'],
+      default: 'local',
+    });
+    await changeSettings({ defaultPlatform: null, localAudioEnabled: false });
+    expect((await admin.api.GET('/api/music/providers')).data).toEqual({
+      enabled: [...DEFAULT_ENABLED_PROVIDERS],
       default: 'music_a',
     });
   });
@@ -58,7 +77,7 @@ describe('GET /api/music/providers', () => {
   it('without a default, picks the first enabled source in the fixed priority order', async () => {
     await changeSettings({ enabledProviders: ['video_b', 'video_a', 'library_a'] });
     expect((await admin.api.GET('/api/music/providers')).data).toEqual({
-      enabled: ['video_b', 'video_a', 'library_a'],
+      enabled: ['video_b', 'video_a', 'library_a', 'local'],
       default: 'library_a',
     });
     // A new provider list without the stored default clears it: the priority rule decides again.
@@ -68,7 +87,7 @@ describe('GET /api/music/providers', () => {
   });
 
   it('answers a null default when no source is enabled', async () => {
-    await changeSettings({ enabledProviders: [] });
+    await changeSettings({ enabledProviders: [], localAudioEnabled: false });
     expect((await admin.api.GET('/api/music/providers')).data).toEqual({ enabled: [], default: null });
   });
 });
@@ -90,27 +109,57 @@ describe('/api/music/quality', () => {
     });
     expect(response.status).toBe(200);
     const expected = { ...DEFAULT_QUALITY, music_b: 'lossless' };
-    expect(data).toEqual({ success: true, quality: expected });
+    expect(data).toEqual({ success: true, quality: expected, skipped: [] });
     expect((await admin.api.GET('/api/music/quality')).data).toEqual(expected);
     await vi.waitFor(() => expect(events).toContainEqual({ keys: ['quality'] }));
     listening.unsubscribe();
   });
 
-  it('without a platform, sets every source that can serve the quality and leaves the others', async () => {
+  it('without a platform, sets every enabled source that can serve the quality and names the others', async () => {
+    // The defaults: streaming_a and library_a are not enabled; local serves only `direct`.
     const standard = await admin.api.POST('/api/music/quality', { body: { quality: 'standard' } });
-    expect(standard.data?.quality).toEqual({
-      music_a: 'standard',
-      music_b: 'standard',
-      video_a: 'standard',
-      local: 'direct',
-      music_c: 'standard',
-      streaming_a: 'standard',
-      library_a: 'standard',
+    expect(standard.data).toEqual({
+      success: true,
+      quality: {
+        music_a: 'standard',
+        music_b: 'standard',
+        video_a: 'standard',
+        local: 'direct',
+        music_c: 'standard',
+        streaming_a: 'exhigh',
+        library_a: 'direct',
+      },
+      skipped: ['local', 'streaming_a', 'library_a'],
     });
     const hires = await admin.api.POST('/api/music/quality', { body: { quality: 'hires' } });
     expect(hires.data?.quality).toMatchObject({ music_a: 'hires', music_c: 'hires', music_b: 'standard' });
-    const direct = await admin.api.POST('/api/music/quality', { body: { quality: 'direct' } });
-    expect(direct.data?.quality).toMatchObject({ local: 'direct', library_a: 'direct', music_a: 'hires' });
+    expect(hires.data?.skipped).toEqual(['music_b', 'video_a', 'local', 'streaming_a', 'library_a']);
+    await changeSettings({ enabledProviders: [...DEFAULT_ENABLED_PROVIDERS, 'library_a'] });
+    const standardAgain = await admin.api.POST('/api/music/quality', { body: { quality: 'standard' } });
+    expect(standardAgain.data?.quality.library_a).toBe('standard');
+    await changeSettings({ enabledProviders: [...DEFAULT_ENABLED_PROVIDERS] });
+  });
+
+  it('refuses with 400 a named source that is not enabled, and changes nothing', async () => {
+    for (const platform of ['streaming_a', 'library_a'] as const) {
+      const { error, response } = await admin.api.POST('/api/music/quality', {
+        body: { quality: 'standard', platform },
+      });
+      expect([response.status, error]).toEqual([400, { error: receipts.sourceNotEnabled(platform) }]);
+    }
+    await changeSettings({ localAudioEnabled: false });
+    const local = await admin.api.POST('/api/music/quality', {
+      body: { quality: 'direct', platform: 'local' },
+    });
+    expect(local.response.status).toBe(400);
+    // With the only source that serves it off, a quality for all is refused too.
+    const all = await admin.api.POST('/api/music/quality', { body: { quality: 'direct' } });
+    expect([all.response.status, all.error]).toEqual([
+      400,
+      { error: 'quality: no enabled source serves direct' },
+    ]);
+    await changeSettings({ localAudioEnabled: true });
+    expect((await admin.api.GET('/api/music/quality')).data).toEqual(DEFAULT_QUALITY);
   });
 
   it('refuses with 400 a quality the source cannot serve, and changes nothing', async () => {

@@ -29,13 +29,16 @@ describe('music_b through the api', () => {
     expect(api.requests[0]!.req_0.param).toMatchObject({ query: 'sunny', num_per_page: 5 });
   });
 
-  it('answers 502 with the reason when QQ Music refuses', async () => {
-    api.answer('music.search.SearchCgiService.DoSearchForQQMusicDesktop', failedWith(2001));
+  it('answers 502 saying in plain words that its risk control turned the server away', async () => {
+    api.answer('music.search.SearchCgiService.DoSearchForQQMusicMobile', failedWith(2001));
     const { error, response } = await admin.api.GET('/api/music/search', {
       params: { query: { q: 'sunny', platform: 'music_b' } },
     });
     expect(response.status).toBe(502);
-    expect(error).toEqual({ error: 'music_b: QQ Music refused DoSearchForQQMusicDesktop (code 2001)' });
+    expect(error).toEqual({
+      error:
+        "music_b: QQ Music is turning this server's requests away (its risk control); wait a while and try again, and log in to QQ Music if it keeps happening",
+    });
   });
 
   it('refuses a playlist on a disconnected bot with 409 and leaves the queue alone', async () => {
@@ -53,7 +56,7 @@ describe('music_b through the api', () => {
   });
 
   it('answers 404 for an unknown playlist', async () => {
-    api.answer('music.srfDissInfo.aiDissInfo.uniform_get_Dissinfo', {
+    api.answer('music.srfDissInfo.DissInfo.CgiGetDiss', {
       code: 0,
       req_0: { code: 0, data: { dirinfo: { id: 0 }, songlist: [] } },
     });

@@ -1,12 +1,14 @@
 /**
  * GET /api/music/search/all: every enabled source at once. A source that hangs is left out once its
- * deadline passes and the others' results still come back; streaming_a is never asked.
+ * deadline passes and the others' results still come back; streaming_a is never asked, even enabled
+ * and logged in with msw standing in for Spotify.
  */
 import { delay, HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { SEARCH_ALL_SOURCE_TIMEOUT_MS } from '../../api/music/song-finder';
 import { type Session, withAdminApp } from '../helpers/accounts';
 import { useMswServer } from '../helpers/msw-server';
+import { spotifySettings, storeSpotifySettings, useSpotifyApi } from '../helpers/spotify-api';
 import type { TestApp } from '../helpers/test-app';
 import { addToneUpload } from '../helpers/tone-uploads';
 
@@ -23,6 +25,8 @@ useMswServer(
     return HttpResponse.text('<html>busy</html>');
   }),
 );
+
+const spotify = useSpotifyApi();
 
 let t: TestApp;
 let admin: Session;
@@ -48,6 +52,26 @@ describe('search across every source', () => {
     expect(new Set(asked)).toEqual(new Set(['music_a', 'music_b']));
     expect(took).toBeGreaterThanOrEqual(SEARCH_ALL_SOURCE_TIMEOUT_MS - 100);
     expect(took).toBeLessThan(SEARCH_ALL_SOURCE_TIMEOUT_MS + 3000);
+  });
+
+  it('never asks streaming_a, even enabled as the default source, logged in and able to answer', async () => {
+    await admin.api.POST('/api/bot/settings', {
+      body: { enabledProviders: ['streaming_a'], defaultPlatform: 'streaming_a', localAudioEnabled: true },
+    });
+    await storeSpotifySettings(t.db, spotifySettings());
+    await spotify.storeLogin(t.db);
+    await addToneUpload(t.db, t.dataDir, 'Night Ferry (demo)', [{ frequencyHz: 440, seconds: 1 }]);
+    // Searched by itself, Spotify has a Night Ferry…
+    const alone = await admin.api.GET('/api/music/search', { params: { query: { q: 'night ferry' } } });
+    expect(alone.data?.songs.map((s) => [s.platform, s.name])).toContainEqual(['streaming_a', 'Night Ferry']);
+    spotify.requests.length = 0;
+    // …but the all-sources search leaves it out and never asks it (SPEC platform rule 5).
+    const { data, response } = await admin.api.GET('/api/music/search/all', {
+      params: { query: { q: 'night ferry' } },
+    });
+    expect(response.status).toBe(200);
+    expect(data?.songs.map((s) => [s.platform, s.name])).toEqual([['local', 'Night Ferry (demo)']]);
+    expect(spotify.requests).toEqual([]);
   });
 
   it('refuses a missing query', async () => {

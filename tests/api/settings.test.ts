@@ -55,6 +55,47 @@ describe('global settings', () => {
     expect(cleared.data?.spotify.hasClientSecret).toBe(false);
   });
 
+  it('edits every field of the spotify block; the secret is kept when left out, and never shown', async () => {
+    const saved = await save({
+      spotify: {
+        enabled: true,
+        clientId: ' 0123456789abcdef0123456789abcdef ',
+        clientSecret: 'spotify-app-secret',
+        backend: 'librespot',
+        bitrate: 160,
+        deviceName: ' Deck Radio ',
+      },
+    });
+    const stored = {
+      enabled: true,
+      clientId: '0123456789abcdef0123456789abcdef',
+      hasClientSecret: true,
+      backend: 'librespot',
+      bitrate: 160,
+      deviceName: 'Deck Radio',
+    };
+    expect(saved.data?.spotify).toEqual(stored);
+    const renamed = await save({ spotify: { deviceName: 'Attic', bitrate: 96 } });
+    expect(renamed.data?.spotify).toEqual({ ...stored, deviceName: 'Attic', bitrate: 96 });
+    expect(JSON.stringify((await admin.api.GET('/api/bot/settings')).data)).not.toContain(
+      'spotify-app-secret',
+    );
+  });
+
+  it.each([
+    [{ deviceName: '   ' }, /deviceName/],
+    [{ bitrate: 128 }, /bitrate/],
+    [{ backend: 'spotifyd' }, /backend/],
+    [{ clientSecret: 'x'.repeat(257) }, /clientSecret/],
+    [{ clientId: 'id', surprise: true }, /surprise|unrecognized/i],
+  ])('refuses the spotify block %j with 400, changing nothing', async (spotify, why) => {
+    const before = (await admin.api.GET('/api/bot/settings')).data?.spotify;
+    const refused = await save({ spotify });
+    expect(refused.response.status).toBe(400);
+    expect(refused.error?.error).toMatch(why);
+    expect((await admin.api.GET('/api/bot/settings')).data?.spotify).toEqual(before);
+  });
+
   it('validates defaultPlatform against the resulting providers; null or "" clears it', async () => {
     const bad = await save({ defaultPlatform: 'library_a' });
     expect(bad.response.status).toBe(400);

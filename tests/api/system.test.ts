@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import packageJson from '../../package.json' with { type: 'json' };
+import { insertBot, setupAdmin } from '../helpers/accounts';
+import { PNG_1X1 } from '../helpers/png';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 
 let t: TestApp | undefined;
@@ -42,5 +44,38 @@ describe('public system routes', () => {
     const asset = await t.app.request('/api/docs/assets/swagger-ui-bundle.js');
     expect(asset.status).toBe(200);
     expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+  });
+
+  it('links the docs page, its script, the server of the document and avatars under BASE_PATH', async () => {
+    const under = await startTestApp({ withDaemon: false, env: { BASE_PATH: '/music-bot' } });
+    try {
+      const page = await (await under.app.request('/api/docs')).text();
+      expect(page).toContain('src="/music-bot/api/docs/assets/swagger-ui-bundle.js"');
+      expect(page).toContain('href="/music-bot/api/docs/assets/swagger-ui.css"');
+      expect(page).not.toMatch(/(src|href)="\/api\//);
+      const init = await (await under.app.request('/api/docs/assets/init.js')).text();
+      expect(init).toContain("url: '/music-bot/api/openapi.json'");
+      const doc = (await (await under.app.request('/api/openapi.json')).json()) as { servers: unknown };
+      expect(doc.servers).toEqual([{ url: '/music-bot' }]);
+      const admin = await setupAdmin(under);
+      const botId = await insertBot(under);
+      const avatar = await admin.api.PUT('/api/bot/{id}/avatar', {
+        params: { path: { id: botId } },
+        body: { dataUrl: `data:image/png;base64,${PNG_1X1.toString('base64')}` },
+      });
+      expect(avatar.data).toEqual({ path: `/music-bot/api/bot/${botId}/avatar` });
+    } finally {
+      await under.close();
+    }
+    const published = await startTestApp({
+      withDaemon: false,
+      env: { PUBLIC_URL: 'https://music.example.org:8443/music-bot/' },
+    });
+    try {
+      const doc = (await (await published.app.request('/api/openapi.json')).json()) as { servers: unknown };
+      expect(doc.servers).toEqual([{ url: 'https://music.example.org:8443/music-bot' }]);
+    } finally {
+      await published.close();
+    }
   });
 });

@@ -82,7 +82,7 @@ describe('QQ Music login refresh', () => {
     const [asked] = refresh.requests;
     expect(asked?.req_0.module).toBe('music.login.LoginServer');
     expect(asked?.req_0.method).toBe('Login');
-    expect(asked?.comm).toMatchObject({ tmeLoginType: 2, uin: '123456789', authst: 'Q_H_L_storedkey' });
+    expect(asked?.comm).toMatchObject({ tmeLoginType: 2, qq: '123456789', authst: 'Q_H_L_storedkey' });
     expect(asked?.req_0.param).toEqual({
       openid: 'FIXTUREOPENID0000000000000000000',
       access_token: 'stored_access_token',
@@ -93,7 +93,6 @@ describe('QQ Music login refresh', () => {
       refresh_key: 'stored_refresh_key',
       loginMode: 2,
     });
-    expect(asked?.cookie).toBe(STORED);
   });
 
   it('renews the key only under the name the cookie keeps it', async () => {

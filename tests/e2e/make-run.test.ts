@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser';
+import { checkedFetch } from '../helpers/checked-answers';
 import { type RunningService, runService } from '../helpers/run-service';
 
 const SCREENSHOT_DIR = join(tmpdir(), 'tsmb-screenshots');
@@ -24,7 +25,7 @@ describe('make run', () => {
   });
 
   it('answers /api/health and keeps its data under DATA_DIR', async () => {
-    const res = await fetch(`${service.baseUrl}/api/health`);
+    const res = await checkedFetch(new Request(`${service.baseUrl}/api/health`));
     expect(await res.json()).toMatchObject({
       status: 'ok',
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),

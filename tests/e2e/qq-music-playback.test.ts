@@ -24,7 +24,7 @@ beforeAll(() => {
 /** Answers for playing any fixture song: its details and a vkey path on the loopback CDN. */
 function answerPlayback(): void {
   // A path for whichever file is asked first, on the loopback host.
-  api.answer('vkey.GetVkeyServer.CgiGetVkey', (asked) => {
+  api.answer('music.vkey.GetVkey.UrlGetVkey', (asked) => {
     const [filename] = asked.req_0.param.filename as string[];
     return HttpResponse.json({
       code: 0,
@@ -48,11 +48,11 @@ function answerPlayback(): void {
 }
 
 describe('a music_b song on a connected bot', () => {
-  it('streams the vkey URL with the Referer and User-Agent QQ Music wants', async () => {
-    const vkey = qqFixture('vkey') as { req_0: { data: { sip: string[]; midurlinfo: { purl: string }[] } } };
+  it("streams the vkey URL with the phone app's User-Agent", async () => {
+    const vkey = qqFixture('vkey') as { req_0: { data: { sip?: string[]; midurlinfo: { purl: string }[] } } };
     vkey.req_0.data.sip = [playback.cdn.baseUrl];
     vkey.req_0.data.midurlinfo[0]!.purl = 'tone.mp3?vkey=E2EKEY&fromtag=66';
-    api.answer('vkey.GetVkeyServer.CgiGetVkey', vkey);
+    api.answer('music.vkey.GetVkey.UrlGetVkey', vkey);
 
     const bot = { params: { path: { botId } } };
     expect(
@@ -68,10 +68,7 @@ describe('a music_b song on a connected bot', () => {
 
     await expect.poll(() => playback.cdn.requests.length, { timeout: 15_000 }).toBeGreaterThan(0);
     expect(playback.cdn.requests[0]!.url).toBe('/tone.mp3?vkey=E2EKEY&fromtag=66');
-    expect(playback.cdn.requests[0]!.headers).toMatchObject({
-      referer: 'https://y.qq.com/',
-      'user-agent': expect.stringContaining('Mozilla/5.0'),
-    });
+    expect(playback.cdn.requests[0]!.headers).toMatchObject({ 'user-agent': 'QQMusic 14090008(android 10)' });
     await expect
       .poll(async () => (await admin.api.GET('/api/player/{botId}/elapsed', bot)).data?.elapsed ?? 0, {
         timeout: 15_000,

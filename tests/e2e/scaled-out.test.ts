@@ -5,11 +5,16 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../openapi/client';
 import { botRow } from '../helpers/bot-row';
-import { CookieJar, sendingCookies } from '../helpers/cookie-jar';
+import { CookieJar } from '../helpers/cookie-jar';
 import { type NatsServerHandle, startNatsServer } from '../helpers/nats-server';
-import { preparedDataDir, type RunningService, runDaemon, runService } from '../helpers/run-service';
+import {
+  preparedDataDir,
+  type RunningService,
+  runDaemon,
+  runService,
+  serviceClient,
+} from '../helpers/run-service';
 
 describe('api and daemon as separate processes over NATS', () => {
   let nats: NatsServerHandle;
@@ -35,7 +40,7 @@ describe('api and daemon as separate processes over NATS', () => {
 
   it('serves a bot status answered by the daemon process', async () => {
     const jar = new CookieJar();
-    const client = createApiClient({ baseUrl: api.baseUrl, fetch: sendingCookies(jar, fetch) });
+    const client = serviceClient(api, { jar });
     const setup = await client.POST('/api/session/setup', {
       body: { username: 'admin', password: 'long enough pw' },
     });

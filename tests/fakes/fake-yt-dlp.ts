@@ -1,8 +1,9 @@
 /**
  * The fake `yt-dlp` (yt-dlp.mjs beside this file) for tests: its path, and per test a record of every
- * run (process id and command line) plus a clean slate of the environment variables that steer it.
+ * run (process id and command line) plus a clean slate of the environment variables that steer it;
+ * and a cookies.txt of a (made-up) YouTube login such as an admin gives with YTDLP_COOKIES.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +23,13 @@ export interface FakeYtDlp {
   runs(): FakeYtDlpRun[];
   /** Sets one of the fake's environment variables for the rest of this test. */
   set(name: FakeYtDlpSetting, value: string): void;
+}
+
+/** A Netscape cookies.txt holding a YouTube login cookie, written at `path` (the fake's bot check passes with it). */
+export function writeYoutubeCookies(path: string): string {
+  const line = ['.youtube.com', 'TRUE', '/', 'TRUE', '1893456000', '__Secure-3PSID', 'made-up-login-cookie'];
+  writeFileSync(path, `# Netscape HTTP Cookie File\n\n${line.join('\t')}\n`, { mode: 0o600 });
+  return path;
 }
 
 export function useFakeYtDlp(): FakeYtDlp {

@@ -5,19 +5,26 @@
  *
  * Understood: `--version`, `--dump-single-json`/`-J`, `--flat-playlist`, `--no-playlist`,
  * `--no-warnings`, `-f`/`--format` (`bestaudio[ext=…]`, `bestaudio`, `best`, `/` alternatives),
- * `--playlist-end N`, `--`, then one of `ytsearch[N|all]:<query>`, a watch (or youtu.be) link or a
- * playlist link. Any other option is refused the way yt-dlp's option parser does (exit 2); an unknown
- * video or playlist is yt-dlp's `ERROR:` line on stderr and exit 1.
+ * `--playlist-end N`, `--cookies FILE` (read at the start and, like yt-dlp, the cookie jar written
+ * back into it at the end), and of the options an admin may add with YTDLP_ARGS `--js-runtimes
+ * RUNTIME`, `--extractor-args ARGS`, `--proxy URL` and `-t PRESET`; then `--` and one of
+ * `ytsearch[N|all]:<query>`, a watch (or youtu.be) link or a playlist link. Any other option is
+ * refused the way yt-dlp's option parser does (exit 2); an unknown video or playlist is yt-dlp's
+ * `ERROR:` line on stderr and exit 1.
  *
  * Environment, for tests:
  * - FAKE_YTDLP_VERSION: what `--version` prints (default 2025.01.26).
  * - FAKE_YTDLP_AUDIO_URL: the `url` of the format `-f` chooses (e.g. a loopback server's audio file).
  * - FAKE_YTDLP_MODE: `hang` (never answers), `garbage` (prints what is not JSON), `flood` (prints
  *   without end), `crash` (a Python traceback, no ERROR line), `merged` (answers as if the format
- *   choice were a merged video+audio one, listed in `requested_formats`).
+ *   choice were a merged video+audio one, listed in `requested_formats`); and YouTube's refusals of a
+ *   video, in yt-dlp's words: `bot-check` ("Sign in to confirm you’re not a bot", passed with a
+ *   cookies file holding a youtube.com login cookie), `age-restricted` (passed the same way),
+ *   `no-js-runtime` (the warning that no JavaScript runtime was found, then a format choice fails;
+ *   passed with `--js-runtimes`), `geo-blocked` and `rate-limited`.
  * - FAKE_YTDLP_LOG: a file to which each run is appended as one JSON line `{pid, args}`.
  */
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 
 const FIXTURES = new URL('../fixtures/youtube/', import.meta.url);
 const fixture = (name) => JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8'));
@@ -27,6 +34,12 @@ const args = process.argv.slice(2);
 if (env.FAKE_YTDLP_LOG) appendFileSync(env.FAKE_YTDLP_LOG, `${JSON.stringify({ pid: process.pid, args })}\n`);
 
 const mode = env.FAKE_YTDLP_MODE ?? '';
+const YOUTUBE_LOGIN = new Set(['SID', '__Secure-1PSID', '__Secure-3PSID', 'LOGIN_INFO']);
+const loggedIn = (jar) =>
+  (jar ?? []).some(([domain, , , , , name]) => domain.endsWith('youtube.com') && YOUTUBE_LOGIN.has(name));
+const COOKIES_HINT =
+  'Use --cookies-from-browser or --cookies for the authentication. See  https://github.com/yt-dlp/yt-dlp/wiki/FAQ#how-do-i-pass-cookies-to-yt-dlp  for how to manually pass cookies. Also see  https://github.com/yt-dlp/yt-dlp/wiki/Extractors#exporting-youtube-cookies  for tips on effectively exporting YouTube cookies';
+
 if (mode === 'hang') setInterval(() => undefined, 60_000);
 else if (mode === 'garbage')
   process.stdout.write('<html><body>Sign in to confirm you are not a bot</body></html>\n');
@@ -36,6 +49,8 @@ else main();
 
 function main() {
   const command = parse(args);
+  const jar = command.cookies === undefined ? undefined : readJar(command.cookies);
+  if (jar) process.on('exit', () => writeJar(command.cookies, jar));
   if (command.version) return answer(`${env.FAKE_YTDLP_VERSION ?? '2025.01.26'}\n`);
   if (!command.dump) return usageError('this fake only answers with --dump-single-json');
   if (command.targets.length !== 1) return usageError('give exactly one URL');
@@ -46,7 +61,10 @@ function main() {
   const list = url?.searchParams.get('list');
   const videoId = url && (url.hostname === 'youtu.be' ? url.pathname.slice(1) : url.searchParams.get('v'));
   if (list && !(videoId && command.noPlaylist)) return answerJson(playlistAnswer(list, command));
-  if (videoId) return answerJson(videoAnswer(videoId, command));
+  if (videoId) {
+    refuseLikeYoutube(videoId, command, jar);
+    return answerJson(videoAnswer(videoId, command));
+  }
   return failure(
     `ERROR: [generic] '${target}' is not a valid URL. Set --default-search "ytsearch" (or run  yt-dlp "ytsearch:${target}" ) to search YouTube`,
   );
@@ -67,10 +85,68 @@ function parse(argv) {
     else if (arg === '--no-warnings') command.quiet = true;
     else if (arg === '-f' || arg === '--format') command.format = argv[++i];
     else if (arg === '--playlist-end') command.playlistEnd = Number(argv[++i]);
+    else if (arg === '--cookies') command.cookies = argv[++i];
+    else if (arg === '--js-runtimes') command.jsRuntimes = argv[++i];
+    else if (['--extractor-args', '--proxy', '-t'].includes(arg)) i++;
     else if (arg.startsWith('-')) usageError(`no such option: ${arg.split('=')[0]}`);
     else command.targets.push(arg);
   }
   return command;
+}
+
+/** The cookies of a Netscape cookies.txt, as yt-dlp loads it (a missing file is an empty jar). */
+function readJar(file) {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {}
+  return text
+    .split('\n')
+    .filter((line) => line.trim() && !line.startsWith('#'))
+    .map((line) => line.split('\t'))
+    .filter((fields) => fields.length === 7);
+}
+
+/** yt-dlp writes the whole jar back into the --cookies file when it ends. */
+function writeJar(file, jar) {
+  const lines = jar.map((fields) => fields.join('\t'));
+  writeFileSync(
+    file,
+    [
+      '# Netscape HTTP Cookie File',
+      '# This file is generated by yt-dlp.  Do not edit.',
+      '',
+      ...lines,
+      '',
+    ].join('\n'),
+  );
+}
+
+/** The refusals of FAKE_YTDLP_MODE, in the words yt-dlp prints them (yt_dlp/extractor/youtube/_video.py). */
+function refuseLikeYoutube(videoId, command, jar) {
+  if (mode === 'bot-check' && !loggedIn(jar))
+    failure(`ERROR: [youtube] ${videoId}: Sign in to confirm you’re not a bot. ${COOKIES_HINT}`);
+  if (mode === 'age-restricted' && !loggedIn(jar))
+    failure(
+      `ERROR: [youtube] ${videoId}: Sign in to confirm your age. This video may be inappropriate for some users. ${COOKIES_HINT}`,
+    );
+  if (mode === 'geo-blocked')
+    failure(
+      `ERROR: [youtube] ${videoId}: The uploader has not made this video available in your country\nThis video is available in Japan.\nYou might want to use a VPN or a proxy server (with --proxy) to workaround.`,
+    );
+  if (mode === 'rate-limited')
+    failure(
+      `ERROR: [youtube] ${videoId}: This content isn't available, try again later. The current session has been rate-limited by YouTube for up to an hour. It is recommended to use \`-t sleep\` to add a delay between video requests to avoid exceeding the rate limit. For more information, refer to  https://github.com/yt-dlp/yt-dlp/wiki/Extractors#this-content-isnt-available-try-again-later`,
+    );
+  if (mode === 'no-js-runtime' && !command.jsRuntimes) {
+    process.stderr.write(
+      'WARNING: [youtube] No supported JavaScript runtime could be found. Only deno is enabled by default; to use another runtime add  --js-runtimes RUNTIME[:PATH]  to your command/config. YouTube extraction without a JS runtime has been deprecated, and some formats may be missing. See  https://github.com/yt-dlp/yt-dlp/wiki/EJS  for details on installing one\n',
+    );
+    if (command.format !== undefined)
+      failure(
+        `ERROR: [youtube] ${videoId}: Requested format is not available. Use --list-formats for a list of available formats`,
+      );
+  }
 }
 
 function searchAnswer(count, query) {

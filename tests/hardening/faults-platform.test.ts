@@ -22,7 +22,7 @@ const stubs = {
   music_a: { stub: useNeteaseApi(), search: '/weapi/cloudsearch/get/web', name: 'NetEase' },
   music_b: {
     stub: useQqMusicApi(),
-    search: 'music.search.SearchCgiService.DoSearchForQQMusicDesktop',
+    search: 'music.search.SearchCgiService.DoSearchForQQMusicMobile',
     name: 'QQ Music',
   },
   music_c: { stub: useKugouApi(), search: '/v3/search/song', name: 'Kugou' },

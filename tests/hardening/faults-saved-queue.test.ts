@@ -1,7 +1,7 @@
 /**
  * Corrupted queue blobs in the database (SPEC: "a corrupt blob reads as an empty queue"):
  * - a saved queue (`/api/saved-queues`) whose songs are not JSON, not a list of songs, or raw bytes is
- *   still listed, and loading it answers "no songs" with the bot's queue untouched;
+ *   still listed, with 0 songs, and loading it answers "no songs" with the bot's queue untouched;
  * - a bot's live-queue snapshot that is damaged the same ways is read as an empty queue at daemon
  *   start: every bot still starts and connects, none plays garbage, and the snapshot written next is
  *   sound again. A snapshot whose songs are fine but whose index and position are out of range keeps
@@ -56,6 +56,8 @@ describe('a corrupted saved queue', () => {
     expect(tally.answered(listed.response.status)).toBe(200);
     const queues = listed.data?.queues ?? [];
     expect(queues.map((q) => q.name).sort()).toEqual(Object.keys(CORRUPT_BLOBS).sort());
+    // The list agrees with what loading reads: no songs, whatever count was stored beside the blob.
+    expect(queues.map((q) => q.songCount)).toEqual(queues.map(() => 0));
     const bot = { params: { path: { botId } } };
     const before = (await admin.api.GET('/api/player/{botId}/queue', bot)).data;
     for (const queue of queues) {

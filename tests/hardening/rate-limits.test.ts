@@ -8,6 +8,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD } from '../helpers/accounts';
+import { checkedFetch } from '../helpers/checked-answers';
 import { type NatsServerHandle, startNatsServer } from '../helpers/nats-server';
 import { preparedDataDir, type RunningService, runService } from '../helpers/run-service';
 import { recordTally } from './tally';
@@ -37,11 +38,13 @@ afterAll(async () => {
 async function burst(path: string, count: number, body: (i: number) => object): Promise<number[]> {
   const statuses = await Promise.all(
     Array.from({ length: count }, async (_, i) => {
-      const response = await fetch(`${replicas[i % 2]!.baseUrl}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${i}` },
-        body: JSON.stringify(body(i)),
-      });
+      const response = await checkedFetch(
+        new Request(`${replicas[i % 2]!.baseUrl}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${i}` },
+          body: JSON.stringify(body(i)),
+        }),
+      );
       const answer = (await response.json()) as { error?: unknown };
       tally.requests++;
       if (response.status >= 500) tally.serverErrors++;

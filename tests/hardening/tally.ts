@@ -1,6 +1,7 @@
 /**
  * The hardening suites' shared tally (issue #16): each suite adds what it tried and what went wrong, and
- * `make test` ends with one table of the sums (scripts/run-tests.ts prints it). Vitest runs files in
+ * `make test` ends with one table of the sums (scripts/run-tests.ts prints it). Every test file adds
+ * its answers checked against the OpenAPI document as the row `openapi answers`. Vitest runs files in
  * separate processes, so every record is one appended JSON line in a file the test runner clears first.
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
@@ -24,6 +25,10 @@ export interface HardeningTally {
   dataChanged: number;
   /** Stored secrets found in a body, header or log line. Must stay 0. */
   secretsSeen: number;
+  /** Answers of every suite checked against the OpenAPI document (tests/helpers/checked-answers.ts). */
+  answersValidated: number;
+  /** Checked answers the document does not describe. Must stay 0. */
+  answerMismatches: number;
 }
 
 export const TALLY_COLUMNS: readonly (keyof HardeningTally)[] = [
@@ -35,6 +40,8 @@ export const TALLY_COLUMNS: readonly (keyof HardeningTally)[] = [
   'crashes',
   'dataChanged',
   'secretsSeen',
+  'answersValidated',
+  'answerMismatches',
 ];
 
 /** Adds one suite's figures (missing ones count 0). */

@@ -64,10 +64,18 @@ export async function createKey(session: Session, name = 'test key'): Promise<st
   return data!.rawKey;
 }
 
-/** Inserts a bot row and tells the daemon, as bot creation will. */
-export async function insertBot(t: TestApp, name = uniqueName('bot')): Promise<string> {
+/**
+ * Inserts a bot row and tells the daemon, as bot creation will. `beforeStart` writes what the daemon
+ * should find when it starts the bot (a queue snapshot, say).
+ */
+export async function insertBot(
+  t: TestApp,
+  name = uniqueName('bot'),
+  beforeStart?: (botId: string) => Promise<unknown>,
+): Promise<string> {
   const id = randomUUID();
   await t.db.insert(bots).values(botRow(id, name));
+  await beforeStart?.(id);
   t.bus.publish('bots.events', { type: 'botCreated', botId: id });
   await new Promise((r) => setTimeout(r, 20));
   return id;

@@ -1,9 +1,11 @@
 /**
  * A stand-in for Kugou Music's app API (msw): the gateway (`gateway.kugou.com`), the login host and
- * the lyric service. Every request must have the real shape — the app and device parameters
- * (`appid`, `clientver`, `clienttime`, `mid`, `dfid`, `uuid`; the lyric search only its own), and a
- * `signature` that is the md5 of those parameters (and the JSON body) in the app's salt, the web salt
- * on the login host — or it is refused the way Kugou refuses a bad signature. Answers come from the
+ * the lyric service. Every request must have the real shape — the app's marks (`kg-rc`, `kg-thash`,
+ * `kg-rec`, `kg-rf`) and the device (`mid`, `dfid`, `clienttime`) as headers, the app and device
+ * parameters (`appid`, `clientver`, `clienttime`, `mid`, `dfid`, `uuid`; the lyric search only its
+ * own), and a `signature` that is the md5 of those parameters (and the JSON body) in the app's salt,
+ * the web salt on the login host — or it is refused the way Kugou refuses a bad signature. The tracker
+ * (`/v5/url`) also wants a device fingerprint: a `dfid` of 24 digits and capitals, never "-". Answers come from the
  * trimmed fixtures in tests/fixtures/kugou; the lyric download is a real KRC file, encrypted here from
  * the plain text fixture (`encryptKrc`: deflate, XOR with the published key, `krc1` header, base64).
  * Tests swap single answers with `answer(path, …)` and read what was asked in `requests`.
@@ -32,6 +34,8 @@ export interface KugouRequest {
   userAgent: string | null;
   /** The `mid` header: the device the request says it comes from. */
   mid: string | null;
+  /** The `dfid` header: the device's fingerprint id. */
+  dfid: string | null;
 }
 
 export const kugouFixture = (name: string) => readFixture<Record<string, unknown>>('kugou', name);
@@ -83,6 +87,23 @@ const LYRIC_SEARCH_PARAMS = [
   'lrctxt',
   'man',
 ];
+/** The marks the app puts on every request (MakcRe/KuGouMusicApi util/request.js), written out here. */
+const APP_MARKS = {
+  'kg-rc': '1',
+  'kg-thash': '5d816a0',
+  'kg-rec': '1',
+  'kg-rf': 'B9EDA08A64250DEFFBCADDEE00F8F25F',
+};
+const DEVICE_FINGERPRINT = /^[0-9A-Z]{24}$/;
+
+/** Whether a request carries the app's marks and its device headers, as every app request does. */
+export function hasAppHeaders(headers: Headers): boolean {
+  return (
+    Object.entries(APP_MARKS).every(([name, value]) => headers.get(name) === value) &&
+    ['mid', 'dfid'].every((name) => headers.get(name))
+  );
+}
+
 /** How Kugou answers a request whose signature does not match (its "signature error"). */
 const BAD_SIGNATURE = { status: 0, error_code: 20001, data: null };
 
@@ -127,7 +148,8 @@ function signatureMatches(asked: KugouRequest, bodyText: string): boolean {
 
 function hasRequiredParams(asked: KugouRequest): boolean {
   const required = asked.path === '/v1/search' ? LYRIC_SEARCH_PARAMS : APP_PARAMS;
-  return required.every((name) => asked.query[name] !== undefined);
+  if (!required.every((name) => asked.query[name] !== undefined)) return false;
+  return asked.path !== '/v5/url' || DEVICE_FINGERPRINT.test(asked.query.dfid ?? '');
 }
 
 export function useKugouApi() {
@@ -144,6 +166,7 @@ export function useKugouApi() {
       router: request.headers.get('x-router'),
       userAgent: request.headers.get('user-agent'),
       mid: request.headers.get('mid'),
+      dfid: request.headers.get('dfid'),
     };
     stub.requests.push(asked);
     return stub.reply(
@@ -155,7 +178,7 @@ export function useKugouApi() {
         return HttpResponse.json(answer ?? { status: 0, error_code: 404, data: null });
       },
       () =>
-        signatureMatches(asked, bodyText) && hasRequiredParams(asked)
+        signatureMatches(asked, bodyText) && hasRequiredParams(asked) && hasAppHeaders(request.headers)
           ? undefined
           : HttpResponse.json(BAD_SIGNATURE),
     );

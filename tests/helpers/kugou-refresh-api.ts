@@ -1,6 +1,7 @@
 /**
- * A stand-in (msw) for Kugou Music's token renewal, `/v5/login_by_token` on the gateway (router
- * `login.user.kugou.com`). The request must have the app's shape: the app and device parameters with
+ * A stand-in (msw) for Kugou Music's token renewal, `/v5/login_by_token` on the login service
+ * (`login.user.kugou.com`, asked directly). The request must have the app's shape: its `kg-*` marks and
+ * device headers, the app and device parameters with
  * the login's `token` and `userid`, an Android `signature` over them and the JSON body, and a body whose
  * `p3` decrypts (with the app's fixed key) to `{clienttime, token}`; else it is refused like a bad
  * signature. A token the test has `renew`ed is answered with the next one, as `data.token` or, given the
@@ -12,10 +13,10 @@
 import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { HttpResponse, http } from 'msw';
 import { afterEach } from 'vitest';
-import { GATEWAY_ORIGIN } from '../../shared/sources/kugou/kugou-client';
+import { LOGIN_SERVICE_ORIGIN } from '../../shared/sources/kugou/kugou-client';
 import { sessionCipher } from '../../shared/sources/kugou/kugou-login-refresh';
 import { androidSignature } from '../../shared/sources/kugou/kugou-signing';
-import { kugouFixture, refusedWith } from './kugou-api';
+import { hasAppHeaders, kugouFixture, refusedWith } from './kugou-api';
 import { useMswServer } from './msw-server';
 
 /** The app's fixed `p3` key and IV, from module/login_token.js. */
@@ -59,13 +60,14 @@ export function useKugouRefreshApi() {
   });
 
   useMswServer(
-    http.post(`${GATEWAY_ORIGIN}/v5/login_by_token`, async ({ request }) => {
+    http.post(`${LOGIN_SERVICE_ORIGIN}/v5/login_by_token`, async ({ request }) => {
       if (unreachable) return new HttpResponse('bad gateway', { status: 502 });
       const url = new URL(request.url);
       const bodyText = await request.text();
       const { signature, ...params } = Object.fromEntries(url.searchParams);
       if (
         !signature ||
+        !hasAppHeaders(request.headers) ||
         signature !== androidSignature(params, bodyText) ||
         !APP_PARAMS.every((name) => params[name] !== undefined)
       )

@@ -14,10 +14,10 @@ import { HttpResponse, http } from 'msw';
 import QRCode from 'qrcode';
 import { afterEach } from 'vitest';
 import { cookieValues } from '../../shared/sources/http/cookies';
-import { MUSICU_URL } from '../../shared/sources/qq-music/musicu-client';
+import { MUSICU_URL } from '../../shared/sources/qq-music/qq-mobile-client';
 import { hash33 } from '../../shared/sources/qq-music/qq-ptlogin';
 import { useMswServer } from './msw-server';
-import { qqFixture } from './qq-music-api';
+import { mobileRequest, qimeiHandler, qqFixture, sessionAnswer, untrusted } from './qq-music-api';
 
 type PtState = 'waiting' | 'scanned' | 'expired' | 'confirmed';
 const ptAnswer = (state: PtState) =>
@@ -48,6 +48,7 @@ export function useQqMusicLoginApi() {
   });
 
   useMswServer(
+    qimeiHandler,
     http.get('https://ssl.ptlogin2.qq.com/ptqrshow', async ({ request }) => {
       const query = new URL(request.url).searchParams;
       asked.push('ptqrshow');
@@ -98,10 +99,10 @@ export function useQqMusicLoginApi() {
       );
     }),
     http.post(MUSICU_URL, async ({ request }) => {
-      const body = (await request.json()) as {
-        comm: { authst?: string; tmeLoginType?: number };
-        req_0: { module: string; method: string; param: Record<string, unknown> };
-      };
+      const body = mobileRequest(await request.json(), request.headers);
+      if (!body) return untrusted();
+      const session = sessionAnswer(body);
+      if (session) return session;
       const { module, method, param } = body.req_0;
       asked.push(method);
       if (module === 'QQConnectLogin.LoginServer' && method === 'QQLogin')

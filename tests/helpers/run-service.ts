@@ -1,14 +1,18 @@
 /**
  * Runs the service the way a user does (`make run`, or one process's own `node` entry) in its own
  * process group, waits until it answers /api/health, and stops (or kills, a crash) the whole group; and
- * prepares the DATA_DIR such processes share.
+ * prepares the DATA_DIR such processes share. Its clients' answers are checked against the OpenAPI
+ * document (checked-answers.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type ApiClient, createApiClient } from '../../openapi/client';
 import { migrateDb, openDb } from '../../shared/db/client';
 import { bots } from '../../shared/db/schema';
+import { checkedFetch } from './checked-answers';
+import { type CookieJar, sendingCookies } from './cookie-jar';
 import { freePort } from './free-port';
 
 export interface RunningService {
@@ -16,9 +20,18 @@ export interface RunningService {
   /** The process group's id. */
   pid: number;
   output(): string;
+  /** Sends a signal to the whole group, as systemd, Ctrl-C or `kill -TERM -<pgid>` do. */
+  signal(signal: NodeJS.Signals): void;
+  /** How the started process (the group's leader) ended. */
+  exited: Promise<ProcessEnd>;
   stop(): Promise<void>;
   /** SIGKILL to the whole group: a crash, no shutdown code runs. */
   kill(): Promise<void>;
+}
+
+export interface ProcessEnd {
+  code: number | null;
+  signal: NodeJS.Signals | null;
 }
 
 export async function runService(
@@ -34,13 +47,7 @@ export async function runService(
   });
   const output = collectOutput(child);
   const baseUrl = `http://127.0.0.1:${port}`;
-  const service = {
-    baseUrl,
-    pid: child.pid!,
-    output,
-    stop: () => stopGroup(child),
-    kill: () => killGroup(child),
-  };
+  const service = { ...groupControls(child), baseUrl, output };
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`service exited early (${child.exitCode}):\n${output()}`);
@@ -55,22 +62,48 @@ export async function runService(
   throw new Error(`service did not answer /api/health within 60 s:\n${output()}`);
 }
 
+/** A typed client of a running service (a browser when it has a cookie jar), its answers checked. */
+export function serviceClient(
+  service: RunningService,
+  options: { jar?: CookieJar; headers?: Record<string, string> } = {},
+): ApiClient {
+  return createApiClient({
+    baseUrl: service.baseUrl,
+    headers: options.headers ?? {},
+    fetch: sendingCookies(options.jar, checkedFetch),
+  });
+}
+
 /**
- * Starts the daemon's own entry (`daemon/main.ts`) in its own process group, as the systemd unit does:
- * one node process with tsx as its loader, so a SIGTERM reaches the daemon alone and its hand-over is
- * not cut short (the `tsx` command kills a child that is slow to acknowledge a signal). It has no HTTP
- * port: it is ready when the api gets an answer through it.
+ * Starts the daemon's own entry (`daemon/main.ts`) as the systemd unit does. It has no HTTP port: it is
+ * ready when the api gets an answer through it.
  */
 export function runDaemon(env: Record<string, string>): RunningService {
-  const child = spawn('node', ['--import', 'tsx', 'daemon/main.ts'], {
+  return runEntry('daemon/main.ts', env);
+}
+
+/**
+ * Starts a TypeScript entry in its own process group: one node process with tsx as its loader, so a
+ * SIGTERM reaches the entry alone and its shutdown is not cut short (the `tsx` command kills a child
+ * that is slow to acknowledge a signal).
+ */
+export function runEntry(entry: string, env: Record<string, string>, args: string[] = []): RunningService {
+  const child = spawn('node', ['--import', 'tsx', entry, ...args], {
     env: { ...process.env, ...env, VITEST: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  return { ...groupControls(child), baseUrl: '', output: collectOutput(child) };
+}
+
+function groupControls(child: ChildProcess) {
+  const exited = new Promise<ProcessEnd>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   return {
-    baseUrl: '',
     pid: child.pid!,
-    output: collectOutput(child),
+    signal: (signal: NodeJS.Signals) => process.kill(-child.pid!, signal),
+    exited,
     stop: () => stopGroup(child),
     kill: () => killGroup(child),
   };

@@ -1,11 +1,16 @@
 /**
  * A stand-in for Spotify (msw): the Accounts service (`/authorize` as a user who approves, and
- * `/api/token`) and the Web API at https://api.spotify.com/v1, plus the fake librespot's Connect
- * registrations (tests/fakes/librespot.mjs). Like Spotify it checks what the requests carry: the
- * PKCE challenge against the verifier, the redirect address the code was issued for, the client's
- * Basic credentials when the app has a secret, a refresh token it issued; a Web API call needs a live
- * access token (an expired or unknown one answers 401 `{error: {status, message}}`). Known query names
- * only, so a misspelt one fails a test. Answers come from tests/fixtures/spotify (see its README).
+ * `/api/token`) and the Web API at https://api.spotify.com/v1 as it answers an app in Development
+ * Mode since February 2026, plus the fake librespot's Connect registrations
+ * (tests/fakes/librespot.mjs). Like Spotify it checks what the requests carry: the PKCE challenge
+ * against the verifier, the redirect address the code was issued for, the client's Basic credentials
+ * when the app has a secret, a refresh token it issued; a Web API call needs a live access token (an
+ * expired or unknown one answers 401 `{error: {status, message}}`). Known query names only, so a
+ * misspelt one fails a test, and Spotify's limits: a search page of more than 10 or past offset 1000,
+ * or another page of more than 50, is a 400; the removed `GET /playlists/{id}/tracks` is a 403, as are
+ * the items of a playlist the account does not own. Search results and playlist entries are paged by
+ * `offset` and `limit` like Spotify's, and `fields` picks the fields asked for. Answers come from
+ * tests/fixtures/spotify (see its README).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HttpResponse, http } from 'msw';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { z } from 'zod';
 import type { Db } from '../../shared/db/client';
 import { platformAccounts } from '../../shared/db/schema';
@@ -29,6 +34,11 @@ export const FAKE_LIBRESPOT = fileURLToPath(new URL('../fakes/librespot.mjs', im
 const WEB_API = 'https://api.spotify.com/v1';
 const ACCOUNTS = 'https://accounts.spotify.com';
 const ID = /^[0-9A-Za-z]{22}$/;
+/** The playlist the connected account owns, and one it only follows. */
+export const OWN_PLAYLIST = '3PlaylistCrossings0001';
+export const FOLLOWED_PLAYLIST = '3PlaylistMorningTide01';
+const SEARCH_KEYS = { track: 'tracks', album: 'albums', playlist: 'playlists' } as const;
+type SearchType = keyof typeof SEARCH_KEYS;
 
 /** The settings' `spotify` block of a configured bot (with or without the client secret). */
 export const spotifySettings = (
@@ -58,15 +68,70 @@ export interface SpotifyRequest {
   authorization: string | null;
 }
 
+const count = (max: number) => z.string().regex(/^\d+$/).transform(Number).pipe(z.number().max(max));
 const WEB_QUERY: Record<string, z.ZodType> = {
   q: z.string().min(1),
   type: z.enum(['track', 'album', 'playlist']),
-  limit: z.string().regex(/^\d+$/),
+  // Search for Item: 0-10 (February 2026), offset 0-1000; every other paged call: 0-50.
+  limit: count(50),
   offset: z.string().regex(/^\d+$/),
   market: z.literal('from_token'),
-  fields: z.string(),
+  fields: z.string().regex(/^[\w.,]+$/),
   device_id: z.string(),
 };
+const SEARCH_QUERY: Record<string, z.ZodType> = { ...WEB_QUERY, limit: count(10), offset: count(1000) };
+
+interface Paging {
+  href: string;
+  items: unknown[];
+  limit: number;
+  next: string | null;
+  offset: number;
+  previous: string | null;
+  total: number;
+}
+
+/** The page of `all` a request asks for (`offset`, `limit` default 20), as Spotify's paging object. */
+function pageOf(
+  all: readonly unknown[],
+  url: string,
+  query: Record<string, string>,
+  defaultLimit = 20,
+): Paging {
+  const offset = Number(query.offset ?? 0);
+  const limit = Number(query.limit ?? defaultLimit);
+  const at = (start: number) => {
+    const link = new URL(url);
+    link.searchParams.set('offset', String(start));
+    link.searchParams.set('limit', String(limit));
+    return link.toString();
+  };
+  return {
+    href: at(offset),
+    items: all.slice(offset, offset + limit),
+    limit,
+    next: offset + limit < all.length ? at(offset + limit) : null,
+    offset,
+    previous: offset > 0 ? at(Math.max(offset - limit, 0)) : null,
+    total: all.length,
+  };
+}
+
+/** Spotify's `fields` filter for plain and dotted names (`id,items.total`). */
+function pickFields(value: Record<string, unknown>, fields: string | undefined): Record<string, unknown> {
+  if (fields === undefined) return value;
+  const picked: Record<string, unknown> = {};
+  for (const field of fields.split(',')) {
+    const [head = '', ...rest] = field.split('.');
+    if (!(head in value)) continue;
+    const inner = value[head];
+    picked[head] =
+      rest.length > 0 && inner && typeof inner === 'object'
+        ? { ...(picked[head] as object), ...pickFields(inner as Record<string, unknown>, rest.join('.')) }
+        : inner;
+  }
+  return picked;
+}
 
 interface CodeGrant {
   challenge: string;
@@ -83,6 +148,11 @@ export interface Registration {
 
 export function useSpotifyApi() {
   const stub = usePlatformStub<SpotifyRequest>();
+  /** What a search finds, by type: the fixture's results unless a test asks for more. */
+  const searchFixture = spotifyFixture('search') as Record<string, { items: unknown[] }>;
+  const fixtureMatches = (type: SearchType) => searchFixture[SEARCH_KEYS[type]]?.items ?? [];
+  const matches = new Map<SearchType, unknown[]>();
+  afterEach(() => matches.clear());
   const codes = new Map<string, CodeGrant>();
   /** Live access tokens → their expiry (epoch ms). */
   const accessTokens = new Map<string, number>();
@@ -162,7 +232,7 @@ export function useSpotifyApi() {
   const web = (
     method: 'get' | 'put',
     path: string,
-    answer: (asked: SpotifyRequest, params: Record<string, string>) => Response,
+    answer: (asked: SpotifyRequest, params: Record<string, string>, url: string) => Response,
   ) =>
     http[method](`${WEB_API}${path}`, async ({ request, params }) => {
       const asked = await logged(request, new URL(request.url).pathname);
@@ -171,11 +241,46 @@ export function useSpotifyApi() {
         const expiry = token === undefined ? undefined : accessTokens.get(token);
         if (expiry === undefined) return webApiError(401, 'Invalid access token');
         if (expiry <= Date.now()) return webApiError(401, 'The access token expired');
+        const known = path === '/search' ? SEARCH_QUERY : WEB_QUERY;
         for (const [name, value] of Object.entries(asked.query))
-          if (!WEB_QUERY[name]?.safeParse(value).success) return webApiError(400, `Invalid ${name}`);
-        return answer(asked, params as Record<string, string>);
+          if (!known[name]?.safeParse(value).success) return webApiError(400, `Invalid ${name}`);
+        return answer(asked, params as Record<string, string>, request.url);
       });
     });
+
+  const search = (asked: SpotifyRequest, _: unknown, url: string) => {
+    const type = asked.query.type as SearchType | undefined;
+    if (!type || !asked.query.q) return webApiError(400, 'Missing parameter type or q');
+    const all = matches.get(type) ?? fixtureMatches(type);
+    return HttpResponse.json({ [SEARCH_KEYS[type]]: pageOf(all, url, asked.query, 5) });
+  };
+
+  const playlistEntries = () => (spotifyFixture('playlist-items') as { items: unknown[] }).items;
+  const ownPlaylist = (url: string) => ({
+    ...(spotifyFixture('playlist') as object),
+    items: pageOf(playlistEntries(), `${url.split('?')[0]}/items`, {}, 100),
+  });
+
+  const playlist = (asked: SpotifyRequest, params: Record<string, string>, url: string) => {
+    if (!ID.test(params.id ?? '')) return webApiError(400, 'Invalid base62 id');
+    const found =
+      params.id === OWN_PLAYLIST
+        ? ownPlaylist(url)
+        : params.id === FOLLOWED_PLAYLIST
+          ? spotifyFixture('playlist-followed')
+          : undefined;
+    if (!found) return webApiError(404, 'Resource not found');
+    return HttpResponse.json(pickFields(found as Record<string, unknown>, asked.query.fields));
+  };
+
+  const playlistItems = (asked: SpotifyRequest, params: Record<string, string>, url: string) => {
+    if (!ID.test(params.id ?? '')) return webApiError(400, 'Invalid base62 id');
+    if (params.id === FOLLOWED_PLAYLIST) return webApiError(403, 'Forbidden');
+    if (params.id !== OWN_PLAYLIST) return webApiError(404, 'Resource not found');
+    return HttpResponse.json(
+      pickFields({ ...pageOf(playlistEntries(), url, asked.query) }, asked.query.fields),
+    );
+  };
 
   const byId = (fixture: string, id: string) => (_: SpotifyRequest, params: Record<string, string>) => {
     if (!ID.test(params.id ?? '')) return webApiError(400, 'Invalid base62 id');
@@ -199,12 +304,14 @@ export function useSpotifyApi() {
 
   useMswServer(
     tokenEndpoint,
-    web('get', '/search', () => HttpResponse.json(spotifyFixture('search') as object)),
+    web('get', '/search', search),
     web('get', '/tracks/:id', byId('track', '4TrackNightFerry000001')),
     web('get', '/albums/:id', byId('album', '1AlbumHarborLights0001')),
     web('get', '/albums/:id/tracks', byId('album-tracks', '1AlbumHarborLights0001')),
-    web('get', '/playlists/:id', byId('playlist', '3PlaylistCrossings0001')),
-    web('get', '/playlists/:id/tracks', byId('playlist-tracks', '3PlaylistCrossings0001')),
+    web('get', '/playlists/:id', playlist),
+    web('get', '/playlists/:id/items', playlistItems),
+    // Removed for Development Mode apps in March 2026: Spotify answers 403 Forbidden.
+    web('get', '/playlists/:id/tracks', () => webApiError(403, 'Forbidden')),
     web('get', '/me', () => HttpResponse.json(spotifyFixture('me') as object)),
     web('get', '/me/playlists', () => HttpResponse.json(spotifyFixture('me-playlists') as object)),
     web('get', '/me/player/devices', () =>
@@ -238,6 +345,15 @@ export function useSpotifyApi() {
     ...stub,
     /** The fake librespot runs still registered (alive). */
     registrations,
+    /** For the rest of this test, a track search finds `count` tracks (copies of the fixture's first). */
+    findTracks(count: number) {
+      const [first] = fixtureMatches('track') as Record<string, unknown>[];
+      const made = Array.from({ length: count }, (_, i) => {
+        const id = `4TrackFound${String(i).padStart(11, '0')}`;
+        return { ...first, id, name: `Found ${i}`, uri: `spotify:track:${id}` };
+      });
+      matches.set('track', made);
+    },
     /** Makes the Spotify app a public client (no secret) or a confidential one. */
     setAppSecret(secret: string) {
       appSecret = secret;

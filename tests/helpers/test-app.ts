@@ -1,7 +1,8 @@
 /**
  * Builds the real app for a test: a fresh libSQL file, the in-process bus (or a given one), the real
  * daemon, and typed clients that call `app.fetch` directly (no port). Each client can carry its own
- * cookie jar (a browser) or an API key.
+ * cookie jar (a browser) or an API key. Every answer of the app is checked against the OpenAPI
+ * document (checked-answers.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import type { Bus } from '../../shared/bus/bus';
 import { InProcessBus } from '../../shared/bus/in-process-bus';
 import { type AppConfig, loadConfig } from '../../shared/config';
 import { type Db, migrateDb, openDb } from '../../shared/db/client';
+import { checkingAnswers } from './checked-answers';
 import { CookieJar, sendingCookies } from './cookie-jar';
 
 export const TEST_ORIGIN = 'http://bot.test';
@@ -52,17 +54,14 @@ export interface TestAppOptions {
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tsmb-test-'));
   // Behind a "trusted proxy" each test browser gets its own client address, as real browsers have.
-  const config = loadConfig({
-    PATH: process.env.PATH,
-    FFMPEG_PATH: process.env.FFMPEG_PATH,
-    DATA_DIR: dataDir,
-    TRUST_PROXY: '1',
-    ...options.env,
-  });
+  const config = loadConfig({ DATA_DIR: dataDir, TRUST_PROXY: '1', ...options.env });
   const db = openDb({ url: config.databaseUrl });
   await migrateDb(db);
   const bus = options.bus ?? new InProcessBus();
   const built = createApp({ db, bus, config, version: 'test' });
+  // On the app itself, so every way a test reaches it is checked: the typed clients, `fetch`,
+  // `app.fetch` and `app.request`, the chat service, and the port `listen` serves (browsers, sockets).
+  built.app.fetch = checkingAnswers(built.app.fetch, { basePath: config.basePath });
   const chat = {
     api: chatApiFactory({
       baseUrl: TEST_ORIGIN,
@@ -80,8 +79,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
           daemonId: 'test-daemon',
           dataDir,
           chat,
-          ts3: options.ts3 ?? {},
-          ffmpeg: config.ffmpeg,
+          ...(options.ts3 ? { ts3: options.ts3 } : {}),
         });
   await daemon?.start();
   const { app } = built;

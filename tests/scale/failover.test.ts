@@ -14,14 +14,20 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { DEFAULT_LEASE_TIMING } from '../../daemon/ownership/lease-timing';
-import { type ApiClient, createApiClient } from '../../openapi/client';
+import type { ApiClient } from '../../openapi/client';
 import { type Db, openDb } from '../../shared/db/client';
 import type { Song } from '../../shared/domain/schemas';
 import { type WsMessage, WsMessageSchema } from '../../shared/ws-messages';
 import { PASSWORD } from '../helpers/accounts';
-import { CookieJar, sendingCookies } from '../helpers/cookie-jar';
+import { CookieJar } from '../helpers/cookie-jar';
 import { type NatsServerHandle, startNatsServer } from '../helpers/nats-server';
-import { preparedDataDir, type RunningService, runDaemon, runService } from '../helpers/run-service';
+import {
+  preparedDataDir,
+  type RunningService,
+  runDaemon,
+  runService,
+  serviceClient,
+} from '../helpers/run-service';
 import { addToneUpload } from '../helpers/tone-uploads';
 import { Ts3TestServer } from '../ts3-server/ts3-test-server';
 import { type LeaseOwners, watchLeaseOwners } from './lease-owners';
@@ -84,7 +90,7 @@ beforeAll(async () => {
   };
   daemons = { d1: runDaemon({ ...env, DAEMON_ID: 'd1' }), d2: runDaemon({ ...env, DAEMON_ID: 'd2' }) };
   apis = await Promise.all([0, 1].map(() => runService(env, ['node', '--import', 'tsx', 'api/main.ts'])));
-  clients = apis.map((api) => createApiClient({ baseUrl: api.baseUrl, fetch: sendingCookies(jar, fetch) }));
+  clients = apis.map((api) => serviceClient(api, { jar }));
   leases = await watchLeaseOwners(nats.url);
   await until(
     () => leases.liveDaemons().join() === 'd1,d2',

@@ -146,7 +146,11 @@ describe('Kugou QR login', () => {
       ok: true,
       value: {
         qrUrl: 'https://h5.kugou.com/apps/loginQRCode/html/index.html?qrcode=fixtureqrkey0001',
-        state: { key: 'fixtureqrkey0001', mid: expect.stringMatching(/^\d+$/), dfid: '-' },
+        state: {
+          key: 'fixtureqrkey0001',
+          mid: expect.stringMatching(/^\d+$/),
+          dfid: expect.stringMatching(/^[0-9A-Z]{24}$/),
+        },
       },
     });
     const [asked] = api.requests;
@@ -178,7 +182,7 @@ describe('Kugou QR login', () => {
       ok: true,
       value: {
         status: 'confirmed',
-        credential: `token=newtoken0001; userid=123456789; KUGOU_API_MID=${state.mid}; dfid=-`,
+        credential: `token=newtoken0001; userid=123456789; KUGOU_API_MID=${state.mid}; dfid=${state.dfid}`,
         profile: { nickname: 'Fixture Listener', avatarUrl: 'http://imge.kugou.com/a.jpg' },
       },
     });

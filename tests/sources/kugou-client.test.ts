@@ -7,7 +7,12 @@ import { createHash } from 'node:crypto';
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { EXPIRED_LOGIN, GATEWAY_ORIGIN, KugouClient } from '../../shared/sources/kugou/kugou-client';
+import {
+  EXPIRED_LOGIN,
+  GATEWAY_ORIGIN,
+  KugouClient,
+  SECURITY_CHECK,
+} from '../../shared/sources/kugou/kugou-client';
 import { type KugouLogin, parseKugouCookie } from '../../shared/sources/kugou/kugou-login';
 import {
   androidSignature,
@@ -61,10 +66,12 @@ describe('Kugou requests', () => {
     expect(asked!.query).toMatchObject({
       appid: '1005',
       clientver: '20489',
-      dfid: '-',
       uuid: '-',
       keyword: 'harbour',
     });
+    // The anonymous device has a fingerprint id of its own, as the reference makes one.
+    expect(asked!.query.dfid).toMatch(/^[0-9A-Z]{24}$/);
+    expect(asked!.dfid).toBe(asked!.query.dfid);
     expect(asked!.query.mid).toMatch(/^\d+$/);
     expect(asked!.mid).toBe(asked!.query.mid);
     expect(Number(asked!.query.clienttime)).toBeGreaterThanOrEqual(before);
@@ -100,6 +107,36 @@ describe('Kugou requests', () => {
     const response = await fetch(`${GATEWAY_ORIGIN}/v3/search/song?appid=1005&signature=0000`);
     expect(await response.json()).toEqual({ status: 0, error_code: 20001, data: null });
   });
+
+  it("is refused by the stand-in without the app's kg-* marks, however well signed", async () => {
+    const params = {
+      appid: 1005,
+      clientver: 20489,
+      clienttime: 1,
+      mid: '1',
+      dfid: '-',
+      uuid: '-',
+      keyword: 'x',
+    };
+    const query = new URLSearchParams({
+      ...Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])),
+      signature: androidSignature(params),
+    });
+    const headers = { mid: '1', dfid: '-', clienttime: '1' };
+    const bare = await fetch(`${GATEWAY_ORIGIN}/v3/search/song?${query}`, { headers });
+    expect(await bare.json()).toEqual({ status: 0, error_code: 20001, data: null });
+  });
+
+  it("sends the app's marks on every request, the login host's included", async () => {
+    await client.call(search, anything);
+    await client.call(
+      { origin: 'https://login-user.kugou.com', path: '/v2/qrcode', signing: 'web' },
+      anything,
+    );
+    expect(api.requests).toHaveLength(2);
+    // The stand-in answered both: it refuses a request without the marks as a bad signature.
+    expect(api.requests.every((r) => r.dfid && r.mid)).toBe(true);
+  });
 });
 
 describe('Kugou failures', () => {
@@ -118,6 +155,15 @@ describe('Kugou failures', () => {
       ok: false,
       error: 'Kugou Music needs a login for this; log in first',
     });
+  });
+
+  it('says in plain words that Kugou wants a security check (its ssa-code header)', async () => {
+    login = undefined;
+    api.answer('/v3/search/song', () =>
+      HttpResponse.json(refusedWith(30020), { headers: { 'ssa-code': 'fixture-ssa' } }),
+    );
+    expect(await client.call(search, anything)).toEqual({ ok: false, error: SECURITY_CHECK });
+    expect(SECURITY_CHECK).toMatch(/security check.*try again later, or log in/);
   });
 
   it('names the refused path and code, the HTTP status and an unexpected shape', async () => {

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decryptKrc, KRC_KEY, krcToLrc, timeTag } from '../../shared/sources/kugou/krc';
+import { decryptKrc, KRC_KEY, krcToLrc } from '../../shared/sources/kugou/krc';
+import { timeTag } from '../../shared/sources/lrc';
 import { encryptKrc, FIXTURE_LRC } from '../helpers/kugou-api';
 
 const krcText = readFileSync(join(import.meta.dirname, '../fixtures/kugou/lyric.krc.txt'), 'utf8');

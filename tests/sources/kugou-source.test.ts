@@ -75,6 +75,9 @@ describe('Kugou stream resolution', () => {
     const asked = trackerAsked();
     expect(asked).toMatchObject({ token: 'fixturetoken0001', userid: '123456789', mid: '4242' });
     expect(asked.key).toBe(trackerKey('b1b2c3d4e5f60718293a4b5c6d7e8f91', '4242', '123456789'));
+    // A pasted cookie has no registered device fingerprint: the tracker gets a fresh 24-character one.
+    expect(asked.dfid).toMatch(/^[0-9A-Z]{24}$/);
+    expect(api.to('/v5/url')[0]!.dfid).toBe(asked.dfid);
     login = undefined;
   });
 });
@@ -84,7 +87,7 @@ describe('Kugou refusals', () => {
     login = undefined;
     expect(await source.resolveStream({ id: VELVET, platform: 'music_c' })).toEqual({
       ok: false,
-      error: 'Fixture Velvet needs a Kugou Music VIP login',
+      error: 'Fixture Velvet is a VIP song on Kugou Music; log in with a Kugou Music VIP account to play it',
     });
     expect(api.to('/v5/url')).toHaveLength(0);
   });
@@ -94,7 +97,8 @@ describe('Kugou refusals', () => {
     api.answer('/v5/url', { status: 2, error: '本次请求需要验证', errcode: 20028 });
     expect(await source.resolveStream({ id: VELVET, platform: 'music_c' })).toEqual({
       ok: false,
-      error: 'Fixture Velvet needs a Kugou Music VIP account; the stored login cannot play it',
+      error:
+        'Fixture Velvet needs a Kugou Music VIP account, and the stored login is not one; log in with a VIP account',
     });
     login = undefined;
   });
@@ -103,12 +107,13 @@ describe('Kugou refusals', () => {
     api.answer('/v5/url', { status: 3 });
     expect(await source.resolveStream({ id: HARBOUR, platform: 'music_c' })).toEqual({
       ok: false,
-      error: 'Fixture Harbour is not available on Kugou Music (no copyright)',
+      error:
+        'Kugou Music has no copyright to play Fixture Harbour; no login changes that, try another platform',
     });
     api.answer('/v5/url', { status: 1, url: [] });
     expect(await source.resolveStream({ id: HARBOUR, platform: 'music_c' })).toEqual({
       ok: false,
-      error: 'Kugou Music gave no audio for Fixture Harbour without a login',
+      error: 'Kugou Music gives no audio for Fixture Harbour without a login; log in to Kugou Music',
     });
     expect(
       await source.resolveStream({ id: '00000000000000000000000000000000', platform: 'music_c' }),

@@ -34,7 +34,10 @@ describe('QQ Music account status', () => {
       method: 'GetHomepageHeader',
       param: { uin: '123456789', IsQueryTabDetail: 1 },
     });
-    expect(api.requests.every((r) => r.cookie === COOKIE)).toBe(true);
+    // The login travels in comm (musicu asked as the phone app sends no cookie).
+    expect(api.requests.every((r) => r.comm.authst === 'Q_H_L_test_key' && r.comm.qq === '123456789')).toBe(
+      true,
+    );
     expect(result).toEqual({
       ok: true,
       value: {
@@ -75,14 +78,15 @@ describe('QQ Music daily songs', () => {
       method: 'get_recommend_feed',
       param: { direction: 0, page: 1, s_num: 0 },
     });
-    expect(api.requests[0]!.comm).toMatchObject({ uin: '123456789', authst: 'Q_H_L_test_key' });
+    expect(api.requests[0]!.comm).toMatchObject({ qq: '123456789', authst: 'Q_H_L_test_key' });
     expect(api.requests[1]!.req_0.param).toMatchObject({ disstid: 7256912512 });
-    // Logged in, the VIP track plays; the one without audio is still left out.
-    expect(result.ok && result.value.map((s) => s.name)).toEqual([
-      'Track A',
-      'Track B',
-      'Track C',
-      'Track E',
+    // Browsed like any playlist: every song, the one without audio marked (it cannot play).
+    expect(result.ok && result.value.map((s) => [s.name, s.vip ?? false])).toEqual([
+      ['Track A', false],
+      ['Track B', true],
+      ['Track C', false],
+      ['Track D', true],
+      ['Track E', false],
     ]);
   });
 
@@ -122,15 +126,14 @@ describe('QQ Music personal FM', () => {
       method: 'get_radio_track',
       param: { id: 99, num: 5, from: 0, scene: 0, song_ids: [] },
     });
-    expect(api.requests[0]!.cookie).toBe(COOKIE);
+    expect(api.requests[0]!.comm).toMatchObject({ qq: '123456789', authst: 'Q_H_L_test_key' });
     expect(result.ok && result.value.map((s) => s.id)).toEqual(['0039MnYb0qxYhV']);
   });
 
   it("uses the caller's own linked account when given one", async () => {
     loggedIn();
     await catalog.personalFm(PERSONAL_COOKIE);
-    expect(api.requests[0]!.comm).toMatchObject({ uin: '987654321', authst: 'Q_H_L_personal_key' });
-    expect(api.requests[0]!.cookie).toBe(PERSONAL_COOKIE);
+    expect(api.requests[0]!.comm).toMatchObject({ qq: '987654321', authst: 'Q_H_L_personal_key' });
   });
 
   it('needs a login, and says so', async () => {
@@ -221,10 +224,10 @@ describe("QQ Music account's playlists", () => {
 
   it('passes a failed page on as a sentence', async () => {
     loggedIn();
-    api.answer(COLLECTED, failedWith(2000));
+    api.answer(COLLECTED, failedWith(104005));
     expect(await catalog.userPlaylists()).toEqual({
       ok: false,
-      error: 'QQ Music refused CgiGetPlaylistFavInfo (code 2000)',
+      error: 'QQ Music refused CgiGetPlaylistFavInfo (code 104005)',
     });
   });
 });

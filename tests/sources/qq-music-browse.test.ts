@@ -5,16 +5,19 @@
 import { describe, expect, it } from 'vitest';
 import { MusicuClient } from '../../shared/sources/qq-music/musicu-client';
 import { QqMusicCatalog } from '../../shared/sources/qq-music/qq-music-catalog';
-import { failedWith, RAINY_EVENINGS, useQqMusicApi } from '../helpers/qq-music-api';
+import { encryptedLyric, failedWith, RAINY_EVENINGS, useQqMusicApi } from '../helpers/qq-music-api';
 
 const api = useQqMusicApi();
 const catalog = new QqMusicCatalog(new MusicuClient(async () => undefined));
 const LYRICS = 'music.musichallSong.PlayLyricInfo.GetPlayLyricInfo';
-const DISS_INFO = 'music.srfDissInfo.aiDissInfo.uniform_get_Dissinfo';
-const base64 = (text: string) => Buffer.from(text).toString('base64');
+const DISS_INFO = 'music.srfDissInfo.DissInfo.CgiGetDiss';
+const SEARCH = 'music.search.SearchCgiService.DoSearchForQQMusicMobile';
 const lyricAnswer = (lyric: string, trans = '') => ({
   code: 0,
-  req_0: { code: 0, data: { songID: 1, lyric: base64(lyric), trans: base64(trans) } },
+  req_0: {
+    code: 0,
+    data: { songID: 1, crypt: 1, lyric: encryptedLyric(lyric), trans: encryptedLyric(trans) },
+  },
 });
 
 describe('QQ Music album and playlist search', () => {
@@ -22,8 +25,8 @@ describe('QQ Music album and playlist search', () => {
     const result = await catalog.searchAlbums('leaf', 20);
     expect(api.requests[0]!.req_0).toEqual({
       module: 'music.search.SearchCgiService',
-      method: 'DoSearchForQQMusicDesktop',
-      param: { query: 'leaf', search_type: 2, num_per_page: 20, page_num: 1 },
+      method: 'DoSearchForQQMusicMobile',
+      param: expect.objectContaining({ query: 'leaf', search_type: 2, num_per_page: 20, page_num: 1 }),
     });
     expect(result).toEqual({
       ok: true,
@@ -51,7 +54,7 @@ describe('QQ Music album and playlist search', () => {
 
   it('searches playlists with search_type 3 and maps them to Playlists', async () => {
     const result = await catalog.searchPlaylists('mix', 20);
-    expect(api.requests[0]!.req_0.param).toEqual({
+    expect(api.requests[0]!.req_0.param).toMatchObject({
       query: 'mix',
       search_type: 3,
       num_per_page: 20,
@@ -81,10 +84,10 @@ describe('QQ Music album and playlist search', () => {
   });
 
   it('says so when a search is refused', async () => {
-    api.answer('music.search.SearchCgiService.DoSearchForQQMusicDesktop', failedWith(2001));
+    api.answer(SEARCH, failedWith(104005));
     expect(await catalog.searchPlaylists('mix', 5)).toEqual({
       ok: false,
-      error: 'QQ Music refused DoSearchForQQMusicDesktop (code 2001)',
+      error: 'QQ Music refused DoSearchForQQMusicMobile (code 104005)',
     });
   });
 });
@@ -93,8 +96,8 @@ describe('QQ Music playlist detail', () => {
   it("reads a playlist's dirinfo", async () => {
     const result = await catalog.playlistDetail('7256912512');
     expect(api.requests[0]!.req_0).toMatchObject({
-      module: 'music.srfDissInfo.aiDissInfo',
-      method: 'uniform_get_Dissinfo',
+      module: 'music.srfDissInfo.DissInfo',
+      method: 'CgiGetDiss',
       param: { disstid: 7256912512, song_begin: 0, song_num: 1 },
     });
     expect(result).toEqual({
@@ -116,18 +119,32 @@ describe('QQ Music playlist detail', () => {
     api.answer(DISS_INFO, { code: 0, req_0: { code: 0, data: { dirinfo: { id: 'x' } } } });
     expect(await catalog.playlistDetail('7256912512')).toEqual({
       ok: false,
-      error: 'QQ Music answered uniform_get_Dissinfo in an unexpected shape',
+      error: 'QQ Music answered CgiGetDiss in an unexpected shape',
     });
   });
 });
 
 describe('QQ Music lyrics', () => {
-  it('decodes the base64 LRC and puts each translation right after its original line', async () => {
+  it('asks by songMid with crypt 1, decrypts the LRC and puts each translation after its line', async () => {
     const result = await catalog.lyrics('0039MnYb0qxYhV');
     expect(api.requests[0]!.req_0).toEqual({
       module: 'music.musichallSong.PlayLyricInfo',
       method: 'GetPlayLyricInfo',
-      param: { songMID: '0039MnYb0qxYhV', trans: 1, roma: 0, crypt: 0 },
+      param: {
+        crypt: 1,
+        lrc_t: 0,
+        qrc: 0,
+        qrc_t: 0,
+        roma: 0,
+        roma_t: 0,
+        trans: 1,
+        trans_t: 0,
+        needSingingAnnotations: false,
+        type: 1,
+        ct: 11,
+        cv: 14090008,
+        songMid: '0039MnYb0qxYhV',
+      },
     });
     // `//` (untranslated) lines and the translation's own tags are left out.
     expect(result).toEqual({
@@ -155,6 +172,11 @@ describe('QQ Music lyrics', () => {
   it('answers undefined for a song without lyrics, and passes failures on', async () => {
     api.answer(LYRICS, lyricAnswer(''));
     expect(await catalog.lyrics('000Unknown0000')).toEqual({ ok: true, value: undefined });
+    api.answer(LYRICS, { code: 0, req_0: { code: 0, data: { lyric: 'not encrypted', trans: '' } } });
+    expect(await catalog.lyrics('0039MnYb0qxYhV')).toEqual({
+      ok: false,
+      error: 'QQ Music sent lyrics that could not be decrypted',
+    });
     api.answer(LYRICS, failedWith(24001));
     expect(await catalog.lyrics('0039MnYb0qxYhV')).toEqual({
       ok: false,

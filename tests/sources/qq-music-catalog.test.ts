@@ -1,10 +1,10 @@
 /** The `music_b` catalog against an msw stand-in for QQ Music's `musicu.fcg` (real request shapes). */
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { MusicuClient } from '../../shared/sources/qq-music/musicu-client';
+import { MusicuClient, RISK_CONTROL } from '../../shared/sources/qq-music/musicu-client';
 import { QqMusicCatalog } from '../../shared/sources/qq-music/qq-music-catalog';
 import { parseQqCookie, type QqLogin } from '../../shared/sources/qq-music/qq-music-login';
-import { failedWith, useQqMusicApi } from '../helpers/qq-music-api';
+import { FIXTURE_QIMEI, FIXTURE_SESSION, failedWith, useQqMusicApi } from '../helpers/qq-music-api';
 
 const api = useQqMusicApi();
 const COOKIE = 'pgv_pvid=1; uin=o0123456789; qqmusic_key=Q_H_L_test_key; qm_keyst=Q_H_L_test_key';
@@ -15,16 +15,32 @@ const anonymously = () => {
 };
 
 describe('QQ Music catalog', () => {
-  it('searches songs with the desktop search module and maps them to Songs', async () => {
+  it("searches songs with the phone app's search and maps them to Songs", async () => {
     anonymously();
     const result = await catalog.search('sunny', 20);
     expect(api.requests[0]!.req_0).toEqual({
       module: 'music.search.SearchCgiService',
-      method: 'DoSearchForQQMusicDesktop',
-      param: { query: 'sunny', search_type: 0, num_per_page: 20, page_num: 1 },
+      method: 'DoSearchForQQMusicMobile',
+      param: {
+        searchid: expect.stringMatching(/^\d+$/),
+        query: 'sunny',
+        search_type: 0,
+        num_per_page: 20,
+        page_num: 1,
+        highlight: 1,
+        grp: 1,
+        selectors: {},
+        vec_selectors: [],
+      },
     });
-    expect(api.requests[0]!.comm.uin).toBe('0');
-    expect(api.requests[0]!.cookie).toBeNull();
+    // Asked as the phone app, in the session QQ Music handed the device, with no account.
+    expect(api.requests[0]!.comm).toMatchObject({
+      ct: 11,
+      cv: 14090008,
+      uid: FIXTURE_SESSION.uid,
+      sid: FIXTURE_SESSION.sid,
+    });
+    expect(api.requests[0]!.comm).not.toHaveProperty('authst');
     expect(result).toEqual({
       ok: true,
       value: [
@@ -51,17 +67,39 @@ describe('QQ Music catalog', () => {
     });
   });
 
+  it('asks QQ Music for a session once and keeps using it', async () => {
+    await catalog.search('sunny', 5);
+    await catalog.song('0039MnYb0qxYhV');
+    expect(api.sessionRequests).toHaveLength(1);
+    expect(api.sessionRequests[0]!.req_0).toEqual({
+      module: 'music.getSession.session',
+      method: 'GetSession',
+      param: { uid: '', vkey: 0, caller: 0 },
+    });
+    // Asked before any session: no uid or sid yet, the same device as every later request, already
+    // named by Tencent's QIMEI service (the stand-in refuses a comm without its two ids).
+    expect(api.sessionRequests[0]!.comm).not.toHaveProperty('sid');
+    expect(api.sessionRequests[0]!.comm).toMatchObject({
+      QIMEI: FIXTURE_QIMEI.q16,
+      QIMEI36: FIXTURE_QIMEI.q36,
+    });
+    expect(api.requests.every((r) => r.comm.OpenUDID === api.sessionRequests[0]!.comm.OpenUDID)).toBe(true);
+  });
+
   it('pages by page number', async () => {
     await catalog.search('sunny', 10, 20);
     expect(api.requests[0]!.req_0.param).toMatchObject({ num_per_page: 10, page_num: 3 });
   });
 
-  it('sends the stored login in comm and as the cookie', async () => {
+  it('sends the stored login in comm: the account, its key and the kind of login', async () => {
     login = parseQqCookie(COOKIE);
     await catalog.search('sunny', 5);
     anonymously();
-    expect(api.requests[0]!.comm).toMatchObject({ uin: '123456789', authst: 'Q_H_L_test_key' });
-    expect(api.requests[0]!.cookie).toBe(COOKIE);
+    expect(api.requests[0]!.comm).toMatchObject({
+      qq: '123456789',
+      authst: 'Q_H_L_test_key',
+      tmeLoginType: 2,
+    });
   });
 
   it('finds a song by its songmid, and answers undefined for an unknown one', async () => {
@@ -75,27 +113,37 @@ describe('QQ Music catalog', () => {
     expect(await catalog.song('000Unknown0000')).toEqual({ ok: true, value: undefined });
   });
 
-  it('loads only the playable songs of a playlist and reports how many it had', async () => {
+  it('lists every song of a playlist, and apart from them the ones that play', async () => {
     const result = await catalog.playlist('7256912512');
     expect(api.requests[0]!.req_0).toMatchObject({
-      module: 'music.srfDissInfo.aiDissInfo',
-      method: 'uniform_get_Dissinfo',
-      param: { disstid: 7256912512, song_begin: 0, song_num: 1000 },
+      module: 'music.srfDissInfo.DissInfo',
+      method: 'CgiGetDiss',
+      param: { disstid: 7256912512, dirid: 0, song_begin: 0, song_num: 1000, onlysonglist: 0 },
     });
+    expect(result.ok && result.value?.songs.map((s) => s.name)).toEqual([
+      'Track A',
+      'Track B',
+      'Track C',
+      'Track D',
+      'Track E',
+    ]);
     // Track B needs VIP (anonymous here) and Track D has no audio file.
-    expect(result.ok && result.value?.songs.map((s) => s.name)).toEqual(['Track A', 'Track C', 'Track E']);
-    expect(result.ok && result.value?.totalCount).toBe(5);
+    expect(result.ok && result.value?.playable?.map((s) => s.name)).toEqual([
+      'Track A',
+      'Track C',
+      'Track E',
+    ]);
   });
 
-  it('keeps VIP songs of a playlist when a login is stored', async () => {
+  it('plays VIP songs of a playlist when a login is stored', async () => {
     login = parseQqCookie(COOKIE);
     const result = await catalog.playlist('7256912512');
     anonymously();
-    expect(result.ok && result.value?.songs).toHaveLength(4);
+    expect(result.ok && result.value?.playable).toHaveLength(4);
   });
 
   it('answers undefined for an unknown playlist or a non-numeric id', async () => {
-    api.answer('music.srfDissInfo.aiDissInfo.uniform_get_Dissinfo', {
+    api.answer('music.srfDissInfo.DissInfo.CgiGetDiss', {
       code: 0,
       req_0: { code: 0, data: { code: 0, dirinfo: { id: 0, title: '' }, songlist: [] } },
     });
@@ -108,7 +156,7 @@ describe('QQ Music catalog', () => {
     expect(api.requests[0]!.req_0).toMatchObject({
       module: 'music.musichallAlbum.AlbumSongList',
       method: 'GetAlbumSongList',
-      param: { albumMid: '000MkMni19ClKG', begin: 0 },
+      param: { albumMid: '000MkMni19ClKG', begin: 0, num: 1000 },
     });
     expect(result.ok && result.value).toEqual({
       songs: [expect.objectContaining({ name: 'Sunny Day' }), expect.objectContaining({ name: 'Rainy Day' })],
@@ -116,12 +164,18 @@ describe('QQ Music catalog', () => {
   });
 
   it('turns error codes, bad shapes, HTTP errors and network failures into sentences', async () => {
-    const key = 'music.search.SearchCgiService.DoSearchForQQMusicDesktop';
-    api.answer(key, failedWith(2001));
+    const key = 'music.search.SearchCgiService.DoSearchForQQMusicMobile';
+    api.answer(key, failedWith(104005));
     expect(await catalog.search('x', 1)).toEqual({
       ok: false,
-      error: 'QQ Music refused DoSearchForQQMusicDesktop (code 2001)',
+      error: 'QQ Music refused DoSearchForQQMusicMobile (code 104005)',
     });
+    // Its risk control (a request it wants signed, or too many) in plain words.
+    for (const code of [2000, 2001]) {
+      api.answer(key, failedWith(code));
+      expect(await catalog.search('x', 1)).toEqual({ ok: false, error: RISK_CONTROL });
+    }
+    expect(RISK_CONTROL).toMatch(/risk control.*wait a while.*log in/);
     api.answer(key, failedWith(1000));
     expect(await catalog.search('x', 1)).toEqual({
       ok: false,
@@ -132,10 +186,10 @@ describe('QQ Music catalog', () => {
       ok: false,
       error: 'QQ Music refused the request (code -500001)',
     });
-    api.answer(key, { code: 0, req_0: { code: 0, data: { body: { song: 'nope' } } } });
+    api.answer(key, { code: 0, req_0: { code: 0, data: { body: { item_song: 'nope' } } } });
     expect(await catalog.search('x', 1)).toEqual({
       ok: false,
-      error: 'QQ Music answered DoSearchForQQMusicDesktop in an unexpected shape',
+      error: 'QQ Music answered DoSearchForQQMusicMobile in an unexpected shape',
     });
     api.answer(key, () => new HttpResponse('busy', { status: 503 }));
     expect(await catalog.search('x', 1)).toEqual({ ok: false, error: 'QQ Music answered HTTP 503' });

@@ -1,71 +1,88 @@
 /** The `music_b` source resolving a song to an audio URL, against an msw stand-in for `musicu.fcg`. */
 import { describe, expect, it } from 'vitest';
-import { MusicuClient } from '../../shared/sources/qq-music/musicu-client';
+import { MusicuClient, RISK_CONTROL } from '../../shared/sources/qq-music/musicu-client';
 import { parseQqCookie, type QqLogin } from '../../shared/sources/qq-music/qq-music-login';
 import { QqMusicSource, qqQualityFor } from '../../shared/sources/qq-music/qq-music-source';
-import { qqFixture, useQqMusicApi } from '../helpers/qq-music-api';
+import { failedWith, qqFixture, useQqMusicApi } from '../helpers/qq-music-api';
 
 const api = useQqMusicApi();
 const COOKIE = 'uin=o0123456789; qqmusic_key=Q_H_L_test_key';
 let login: QqLogin | undefined;
 const source = new QqMusicSource(new MusicuClient(async () => login));
 const SONG = { id: '0039MnYb0qxYhV', platform: 'music_b' } as const;
-const VKEY = 'vkey.GetVkeyServer.CgiGetVkey';
-const FILE_320 = 'M8000039MnYb0qxYhV0039MnYb0qxYhV.mp3';
-const FILE_M4A = 'C4000039MnYb0qxYhV0039MnYb0qxYhV.m4a';
+const VKEY = 'music.vkey.GetVkey.UrlGetVkey';
+/** Sunny Day's audio files are named by its media file id, not its song mid. */
+const FILE_320 = 'M800003MediaSunny01.mp3';
+const FILE_M4A = 'C400003MediaSunny01.m4a';
+const PHONE_USER_AGENT = 'QQMusic 14090008(android 10)';
 
-/** The vkey fixture with only these files given a path. */
-function vkeyWith(files: string[]) {
-  const answer = qqFixture('vkey') as {
-    req_0: { data: { midurlinfo: { filename: string; purl: string }[] } };
-  };
-  for (const info of answer.req_0.data.midurlinfo) if (!files.includes(info.filename)) info.purl = '';
+type VkeyFixture = {
+  req_0: { data: { sip?: string[]; midurlinfo: { filename: string; purl: string; result: number }[] } };
+};
+
+/** The vkey fixture with only these files given a path; the others refused with `result`. */
+function vkeyWith(files: string[], result = 104003) {
+  const answer = qqFixture('vkey') as VkeyFixture;
+  for (const info of answer.req_0.data.midurlinfo)
+    if (!files.includes(info.filename)) Object.assign(info, { purl: '', result });
   return answer;
 }
 
 describe('QQ Music source', () => {
-  it('resolves a song to the 320k file on the first CDN host with the headers QQ Music wants', async () => {
+  it("asks UrlGetVkey as the phone app for the 320k file, named by the track's media_mid", async () => {
     login = undefined;
     const result = await source.resolveStream(SONG);
-    expect(api.requests.map((r) => r.req_0.method)).toEqual(['CgiGetTrackInfo', 'CgiGetVkey']);
-    expect(api.requests[1]!.req_0).toMatchObject({
-      module: 'vkey.GetVkeyServer',
+    expect(api.requests.map((r) => r.req_0.method)).toEqual(['CgiGetTrackInfo', 'UrlGetVkey']);
+    expect(api.requests[1]!.req_0).toEqual({
+      module: 'music.vkey.GetVkey',
+      method: 'UrlGetVkey',
       param: {
+        uin: '',
         filename: [FILE_320, FILE_M4A],
+        guid: expect.stringMatching(/^[0-9a-f]{32}$/),
         songmid: [SONG.id, SONG.id],
         songtype: [0, 0],
-        uin: '0',
-        loginflag: 1,
-        platform: '20',
-        guid: expect.stringMatching(/^\d+$/),
+        ctx: 0,
       },
     });
+    // No host in the answer: the path is played from QQ Music's default stream host.
     expect(result).toEqual({
       ok: true,
       value: {
         input: {
           kind: 'url',
-          url: `https://isure.stream.qqmusic.qq.com/${FILE_320}?guid=1&vkey=TESTVKEY&uin=0&fromtag=66`,
-          headers: { referer: 'https://y.qq.com/', userAgent: expect.stringContaining('Mozilla/5.0') },
+          url: `https://isure.stream.qqmusic.qq.com/${FILE_320}?guid=1&vkey=TESTVKEY&uin=0&fromtag=120032`,
+          headers: { userAgent: PHONE_USER_AGENT },
         },
       },
     });
   });
 
-  it('falls back to the 128k m4a when the 320k file has no path, and sends the login cookie', async () => {
+  it('plays from the host the answer names, when it names one', async () => {
+    const answer = qqFixture('vkey') as VkeyFixture;
+    answer.req_0.data.sip = ['http://ws.stream.qqmusic.qq.com/'];
+    api.answer(VKEY, answer);
+    const result = await source.resolveStream(SONG);
+    expect(result.ok && result.value.input).toMatchObject({
+      url: expect.stringMatching(/^http:\/\/ws\.stream\.qqmusic\.qq\.com\/M800003MediaSunny01\.mp3\?/),
+    });
+  });
+
+  it('falls back to the 128k m4a when the 320k file has no path, and sends the login', async () => {
     login = parseQqCookie(COOKIE);
     api.answer(VKEY, vkeyWith([FILE_M4A]));
     const result = await source.resolveStream(SONG);
     login = undefined;
     expect(api.requests[1]!.req_0.param).toMatchObject({ uin: '123456789' });
+    expect(api.requests[1]!.comm).toMatchObject({ qq: '123456789', authst: 'Q_H_L_test_key' });
     expect(result.ok && result.value.input).toEqual({
       kind: 'url',
-      url: `https://isure.stream.qqmusic.qq.com/${FILE_M4A}?guid=1&vkey=TESTVKEY&uin=0&fromtag=66`,
-      headers: { referer: 'https://y.qq.com/', userAgent: expect.any(String), cookie: COOKIE },
+      url: `https://isure.stream.qqmusic.qq.com/${FILE_M4A}?guid=1&vkey=TESTVKEY&uin=0&fromtag=120032`,
+      headers: { userAgent: PHONE_USER_AGENT, cookie: COOKIE },
     });
   });
 
-  it('says a VIP song needs a VIP login when no file has a path', async () => {
+  it('says why a VIP song has no path: no login, or a login that is not VIP', async () => {
     const vipInfo = qqFixture('track-info') as {
       req_0: { data: { tracks: { pay: { pay_play: number } }[] } };
     };
@@ -74,25 +91,62 @@ describe('QQ Music source', () => {
     api.answer(VKEY, vkeyWith([]));
     expect(await source.resolveStream({ ...SONG, vip: true })).toEqual({
       ok: false,
-      error: 'Sunny Day needs a QQ Music VIP login',
+      error: 'Sunny Day is a VIP song on QQ Music; log in with a QQ Music VIP account to play it',
     });
+    login = parseQqCookie(COOKIE);
+    expect(await source.resolveStream({ ...SONG, vip: true })).toEqual({
+      ok: false,
+      error:
+        'Sunny Day needs a QQ Music VIP account, and the stored login is not one (or its VIP has lapsed); log in with a VIP account',
+    });
+    login = undefined;
   });
 
-  it('names restricted and unknown songs, and passes API failures on', async () => {
+  it('says why a free song has no path: no login, copyright, or the device', async () => {
     api.answer(VKEY, vkeyWith([]));
     expect(await source.resolveStream(SONG)).toEqual({
       ok: false,
-      error: 'QQ Music gave no audio for Sunny Day (region or copyright restriction)',
+      error:
+        'QQ Music gave no audio for Sunny Day without a login; log in to QQ Music (a VIP account plays the most)',
     });
+    login = parseQqCookie(COOKIE);
+    expect(await source.resolveStream(SONG)).toEqual({
+      ok: false,
+      error:
+        'QQ Music does not let this account play Sunny Day (copyright or region restriction); try another platform',
+    });
+    api.answer(VKEY, vkeyWith([], 104013));
+    expect(await source.resolveStream(SONG)).toEqual({
+      ok: false,
+      error: 'QQ Music does not let Sunny Day play on this kind of device; try another platform',
+    });
+    login = undefined;
+  });
+
+  it('names unknown songs, says so when its risk control turns the server away, and passes failures on', async () => {
     expect(await source.resolveStream({ ...SONG, id: '000Unknown0000' })).toEqual({
       ok: false,
       error: 'QQ Music does not know the song 000Unknown0000',
     });
-    api.answer(VKEY, { code: 0, req_0: { code: 104003, data: {} } });
+    api.answer(VKEY, failedWith(2001));
+    expect(await source.resolveStream(SONG)).toEqual({ ok: false, error: RISK_CONTROL });
+    api.answer(VKEY, failedWith(104005));
     expect(await source.resolveStream(SONG)).toEqual({
       ok: false,
-      error: 'QQ Music refused CgiGetVkey (code 104003)',
+      error: 'QQ Music refused UrlGetVkey (code 104005)',
     });
+  });
+
+  it('is turned away by the stand-in when asked the old way (prefix + mid + media_mid)', async () => {
+    const response = await fetch('https://u.y.qq.com/cgi-bin/musicu.fcg', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        comm: { ct: 24, cv: 0, uin: '0', format: 'json' },
+        req_0: { module: 'vkey.GetVkeyServer', method: 'CgiGetVkey', param: { filename: [] } },
+      }),
+    });
+    expect(await response.json()).toEqual({ code: 0, req_0: { code: 2000, data: {} } });
   });
 
   it("asks for the file of the request's quality instead of its own default", async () => {
@@ -100,15 +154,15 @@ describe('QQ Music source', () => {
     await source.resolveStream({ ...SONG, quality: 'standard' });
     await source.resolveStream({ ...SONG, quality: 'higher' });
     expect(vkeyRequests().map((param) => param.filename)).toEqual([
-      ['F0000039MnYb0qxYhV0039MnYb0qxYhV.flac', FILE_M4A],
-      ['M5000039MnYb0qxYhV0039MnYb0qxYhV.mp3', FILE_M4A],
-      ['C6000039MnYb0qxYhV0039MnYb0qxYhV.m4a', FILE_M4A],
+      ['F000003MediaSunny01.flac', FILE_M4A],
+      ['M500003MediaSunny01.mp3', FILE_M4A],
+      ['C600003MediaSunny01.m4a', FILE_M4A],
     ]);
   });
 
   it('serves a quality QQ Music lacks with the nearest lower one', async () => {
     await source.resolveStream({ ...SONG, quality: 'hires' });
-    expect(vkeyRequests()[0]!.filename).toEqual(['F0000039MnYb0qxYhV0039MnYb0qxYhV.flac', FILE_M4A]);
+    expect(vkeyRequests()[0]!.filename).toEqual(['F000003MediaSunny01.flac', FILE_M4A]);
     expect(qqQualityFor('master')).toBe('lossless');
     expect(qqQualityFor('direct')).toBe('lossless');
     expect(qqQualityFor('exhigh')).toBe('exhigh');
@@ -116,5 +170,5 @@ describe('QQ Music source', () => {
 });
 
 function vkeyRequests() {
-  return api.requests.filter((r) => r.req_0.method === 'CgiGetVkey').map((r) => r.req_0.param);
+  return api.requests.filter((r) => r.req_0.method === 'UrlGetVkey').map((r) => r.req_0.param);
 }

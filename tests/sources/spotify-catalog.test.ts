@@ -1,7 +1,10 @@
 /**
- * The `streaming_a` catalog against the msw stand-in for Spotify's Web API: the mapping of tracks,
- * albums and playlists to the service's shapes, paging, ids in every accepted form, the account, and
- * the token's renewal (expired before a call, or refused with 401 during one) stored back.
+ * The `streaming_a` catalog against the msw stand-in for Spotify's Web API as it answers a
+ * Development Mode app since February 2026: the mapping of tracks, albums and playlists to the
+ * service's shapes, paging (searches in pages of at most 10), playlists read through
+ * `/playlists/{id}/items` (and refused in words for a playlist the account does not own), ids in every
+ * accepted form, the account, and the token's renewal (expired before a call, or refused with 401
+ * during one) stored back.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,11 +12,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Db, migrateDb, openDb } from '../../shared/db/client';
 import { platformAccounts } from '../../shared/db/schema';
-import { SpotifyCatalog } from '../../shared/sources/spotify/spotify-catalog';
+import { NOT_OWN_PLAYLIST, SpotifyCatalog } from '../../shared/sources/spotify/spotify-catalog';
 import { NOT_LOGGED_IN, storedSpotifyClient } from '../../shared/sources/spotify/spotify-client';
 import { NOT_CONFIGURED } from '../../shared/sources/spotify/spotify-config';
 import { storedSpotifyTokens } from '../../shared/sources/spotify/spotify-token-store';
-import { CLIENT_ID, spotifySettings, storeSpotifySettings, useSpotifyApi } from '../helpers/spotify-api';
+import {
+  CLIENT_ID,
+  FOLLOWED_PLAYLIST,
+  OWN_PLAYLIST,
+  spotifySettings,
+  storeSpotifySettings,
+  useSpotifyApi,
+} from '../helpers/spotify-api';
 
 const spotify = useSpotifyApi();
 const dir = mkdtempSync(join(tmpdir(), 'spotify-catalog-'));
@@ -47,22 +57,40 @@ const webApiCalls = () => spotify.requests.filter((r) => r.path.startsWith('/v1/
 
 describe('finding songs, albums and playlists', () => {
   it('searches tracks as songs: artists joined, widest cover, seconds, in the account’s market', async () => {
-    const found = await catalog.search('ferry', 10, 20);
+    const found = await catalog.search('ferry', 10);
     expect(found).toEqual({
       ok: true,
       value: [NIGHT_FERRY, expect.objectContaining({ name: 'Saltwater', duration: 202 })],
     });
+    expect(webApiCalls()).toHaveLength(1);
     expect(webApiCalls()[0]).toMatchObject({
       method: 'GET',
       path: '/v1/search',
-      query: { q: 'ferry', type: 'track', limit: '10', offset: '20', market: 'from_token' },
+      query: { q: 'ferry', type: 'track', limit: '10', offset: '0', market: 'from_token' },
       authorization: expect.stringMatching(/^Bearer BQ/),
     });
   });
 
-  it('asks at most 50 at a time, Spotify’s page limit', async () => {
-    await catalog.search('ferry', 500);
-    expect(webApiCalls()[0]?.query.limit).toBe('50');
+  it('fills a request for more than 10 with pages of at most 10, Spotify’s search limit', async () => {
+    spotify.findTracks(40);
+    const found = await catalog.search('ferry', 25, 3);
+    expect(found.ok && found.value.map((s) => s.name)).toEqual(
+      Array.from({ length: 25 }, (_, i) => `Found ${i + 3}`),
+    );
+    expect(webApiCalls().map((r) => [r.query.offset, r.query.limit])).toEqual([
+      ['3', '10'],
+      ['13', '10'],
+      ['23', '5'],
+    ]);
+  });
+
+  it('stops at the last result, and asks nothing past Spotify’s deepest offset', async () => {
+    spotify.findTracks(12);
+    const found = await catalog.search('ferry', 50);
+    expect(found.ok && found.value).toHaveLength(12);
+    expect(webApiCalls().map((r) => r.query.offset)).toEqual(['0', '10']);
+    expect(await catalog.search('ferry', 10, 1001)).toEqual({ ok: true, value: [] });
+    expect(webApiCalls()).toHaveLength(2);
   });
 
   it('searches albums and playlists, leaving out the playlists Spotify answers as null', async () => {
@@ -128,20 +156,25 @@ describe('collections', () => {
     expect(await catalog.album('1AlbumUnknown000000000')).toEqual({ ok: true, value: undefined });
   });
 
-  it('loads a playlist’s tracks, leaving out removed tracks, episodes and local files, and counts them', async () => {
-    const playlist = await catalog.playlist('https://open.spotify.com/playlist/3PlaylistCrossings0001');
+  it('loads a playlist’s items, leaving out removed tracks, episodes and local files, and counts them', async () => {
+    const playlist = await catalog.playlist(`https://open.spotify.com/playlist/${OWN_PLAYLIST}`);
     expect(playlist).toEqual({
       ok: true,
       value: { songs: [NIGHT_FERRY, expect.objectContaining({ name: 'Saltwater' })], totalCount: 5 },
     });
     expect(webApiCalls()[0]).toMatchObject({
-      path: '/v1/playlists/3PlaylistCrossings0001/tracks',
-      query: { market: 'from_token', limit: '100' },
+      path: `/v1/playlists/${OWN_PLAYLIST}/items`,
+      query: { market: 'from_token', limit: '50' },
     });
+    expect(await catalog.playlist('3PlaylistUnknown000000')).toEqual({ ok: true, value: undefined });
+  });
+
+  it('says in words that Spotify shows the songs only of the account’s own playlists', async () => {
+    expect(await catalog.playlist(FOLLOWED_PLAYLIST)).toEqual({ ok: false, error: NOT_OWN_PLAYLIST });
   });
 
   it('details a playlist, and lists the account’s own playlists', async () => {
-    expect(await catalog.playlistDetail('3PlaylistCrossings0001')).toEqual({
+    expect(await catalog.playlistDetail(OWN_PLAYLIST)).toEqual({
       ok: true,
       value: {
         id: '3PlaylistCrossings0001',
@@ -150,6 +183,12 @@ describe('collections', () => {
         coverUrl: 'https://i.scdn.example/image/crossings-640',
         songCount: 5,
       },
+    });
+    expect(webApiCalls()[0]?.query.fields).toBe('id,name,description,images,items.total');
+    // One it only follows has no count for this app.
+    expect(await catalog.playlistDetail(FOLLOWED_PLAYLIST)).toMatchObject({
+      ok: true,
+      value: { name: 'Morning Tide', songCount: 0 },
     });
     const mine = await catalog.userPlaylists();
     expect(mine.ok && mine.value.map((p) => [p.name, p.songCount])).toEqual([

@@ -19,7 +19,7 @@ describe('YouTube catalog', () => {
   it('searches with ytsearchN and maps flat entries to Songs', async () => {
     const result = await catalog.search('paper boats', 2);
     expect(fake.runs().map((run) => run.args)).toEqual([
-      ['--dump-single-json', '--flat-playlist', '--no-warnings', '--', 'ytsearch2:paper boats'],
+      ['--dump-single-json', '--flat-playlist', '--', 'ytsearch2:paper boats'],
     ]);
     expect(result).toEqual({
       ok: true,
@@ -75,10 +75,7 @@ describe('YouTube catalog', () => {
   it('finds a song by its id with one full answer', async () => {
     const result = await catalog.song('pApErB0ats1');
     expect(fake.runs().map((run) => run.args)).toEqual([
-      [
-        ...['--dump-single-json', '--no-playlist', '--no-warnings', '--'],
-        'https://www.youtube.com/watch?v=pApErB0ats1',
-      ],
+      [...['--dump-single-json', '--no-playlist', '--'], 'https://www.youtube.com/watch?v=pApErB0ats1'],
     ]);
     expect(result).toEqual({
       ok: true,
@@ -115,7 +112,7 @@ describe('YouTube catalog', () => {
     const result = await catalog.playlist(PLAYLIST_ID);
     expect(fake.runs().map((run) => run.args)).toEqual([
       [
-        ...['--flat-playlist', '--dump-single-json', '--no-warnings', '--playlist-end', '1000', '--'],
+        ...['--flat-playlist', '--dump-single-json', '--playlist-end', '1000', '--'],
         `https://www.youtube.com/playlist?list=${PLAYLIST_ID}`,
       ],
     ]);

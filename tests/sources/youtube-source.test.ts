@@ -40,13 +40,7 @@ describe('YouTube source', () => {
     const result = await source.resolveStream(SONG);
     expect(fake.runs().map((run) => run.args)).toEqual([
       [
-        ...[
-          '-f',
-          'bestaudio[ext=webm]/bestaudio/best',
-          '--dump-single-json',
-          '--no-playlist',
-          '--no-warnings',
-        ],
+        ...['-f', 'bestaudio[ext=webm]/bestaudio/best', '--dump-single-json', '--no-playlist'],
         ...['--', 'https://www.youtube.com/watch?v=pApErB0ats1'],
       ],
     ]);
@@ -70,14 +64,14 @@ describe('YouTube source', () => {
     });
   });
 
-  it('says what yt-dlp said about a video it cannot play', async () => {
+  it('says in plain words why YouTube will not play a video', async () => {
     expect(await source.resolveStream({ ...SONG, id: 'zzzzzzzzzzz' })).toEqual({
       ok: false,
-      error: 'yt-dlp: ERROR: Video unavailable',
+      error: 'YouTube has no such video any more (it was removed or never existed)',
     });
     expect(await source.resolveStream({ ...SONG, id: 'r0adTr1p_03' })).toEqual({
       ok: false,
-      error: "yt-dlp: ERROR: Private video. Sign in if you've been granted access to this video",
+      error: 'This YouTube video is private: only accounts its owner invited can watch it',
     });
   });
 

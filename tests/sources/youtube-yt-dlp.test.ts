@@ -1,9 +1,10 @@
 /**
  * Finding and running the `yt-dlp` executable for `video_b`, against the fake in tests/fakes/: the
- * version check and its short-lived cache, and the limits of one run (deadline, output cap, what a
- * failure says).
+ * version check and its short-lived cache, the limits of one run (deadline, output cap, what a
+ * failure says), the admin's settings every run carries (YTDLP_ARGS, a private copy of the
+ * YTDLP_COOKIES file), and YouTube's common refusals said in plain words with what the admin can do.
  */
-import { chmodSync, copyFileSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -14,10 +15,10 @@ import {
   ytDlpAccountStatus,
   ytDlpStatus,
 } from '../../shared/sources/youtube/yt-dlp-status';
-import { FAKE_YTDLP, useFakeYtDlp } from '../fakes/fake-yt-dlp';
+import { FAKE_YTDLP, useFakeYtDlp, writeYoutubeCookies } from '../fakes/fake-yt-dlp';
 
 const fake = useFakeYtDlp();
-const SEARCH = ['--dump-single-json', '--flat-playlist', '--no-warnings', '--', 'ytsearch2:paper boats'];
+const SEARCH = ['--dump-single-json', '--flat-playlist', '--', 'ytsearch2:paper boats'];
 const dirs: string[] = [];
 const freshDir = () => {
   const dir = mkdtempSync(join(tmpdir(), 'yt-dlp-test-'));
@@ -151,12 +152,26 @@ describe('a yt-dlp run', () => {
 
   it('reads the reason of a refusal from the last ERROR line, marking unknown videos', async () => {
     const result = await new YtDlp(FAKE_YTDLP).run([
-      ...['--dump-single-json', '--no-playlist', '--no-warnings', '--'],
+      ...['--dump-single-json', '--no-playlist', '--'],
       'https://www.youtube.com/watch?v=zzzzzzzzzzz',
     ]);
     expect(result).toEqual({
       ok: false,
-      error: { message: 'yt-dlp: ERROR: Video unavailable', notFound: true },
+      error: {
+        message: 'YouTube has no such video any more (it was removed or never existed)',
+        notFound: true,
+      },
+    });
+  });
+
+  it('passes on yt-dlp’s own last ERROR line for a refusal it has no words of its own for', async () => {
+    const result = await new YtDlp(FAKE_YTDLP).run(['--dump-single-json', '--', 'not a url']);
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        message: expect.stringMatching(/^yt-dlp: ERROR: \[generic\] 'not a url' is not a valid URL/),
+        notFound: false,
+      },
     });
   });
 
@@ -165,5 +180,91 @@ describe('a yt-dlp run', () => {
     const result = await new YtDlp(FAKE_YTDLP).run(['--dump-single-json', '--', `ytsearch1:${query}`]);
     expect(result.ok).toBe(true);
     expect(fake.runs()[0]!.args).toEqual(['--dump-single-json', '--', `ytsearch1:${query}`]);
+  });
+});
+
+describe('the admin’s settings, and YouTube’s refusals in plain words', () => {
+  const VIDEO = ['--dump-single-json', '--no-playlist', '--', 'https://www.youtube.com/watch?v=pApErB0ats1'];
+  const AUDIO = ['-f', 'bestaudio', ...VIDEO];
+  const failed = (message: string, notFound = false) => ({ ok: false, error: { message, notFound } });
+
+  it('puts YTDLP_ARGS first and a private copy of the cookies file next, so the source’s own options win', async () => {
+    const cookies = writeYoutubeCookies(join(freshDir(), 'cookies.txt'));
+    const before = readFileSync(cookies, 'utf8');
+    const ytDlp = new YtDlp(FAKE_YTDLP, {}, { cookies, args: ['--js-runtimes', 'node'] });
+    expect((await ytDlp.run(VIDEO)).ok).toBe(true);
+    const [run] = fake.runs();
+    const copy = run!.args[3]!;
+    expect(run!.args).toEqual(['--js-runtimes', 'node', '--cookies', copy, ...VIDEO]);
+    expect(copy).not.toBe(cookies);
+    // yt-dlp wrote its cookie jar back into the copy, which is gone; the admin's file is as it was.
+    expect(existsSync(copy)).toBe(false);
+    expect(readFileSync(cookies, 'utf8')).toBe(before);
+  });
+
+  it('says when the cookies file cannot be read, without running yt-dlp', async () => {
+    const missing = join(freshDir(), 'gone.txt');
+    expect(await new YtDlp(FAKE_YTDLP, {}, { cookies: missing }).run(VIDEO)).toEqual(
+      failed(`yt-dlp's cookies file cannot be read (ENOENT at ${missing}; fix YTDLP_COOKIES)`),
+    );
+    expect(fake.runs()).toEqual([]);
+  });
+
+  it('turns "Sign in to confirm you’re not a bot" into what the admin can do, and passes it with cookies', async () => {
+    fake.set('FAKE_YTDLP_MODE', 'bot-check');
+    expect(await new YtDlp(FAKE_YTDLP).run(VIDEO)).toEqual(
+      failed(
+        'YouTube asked yt-dlp to sign in to confirm it is not a bot, as it often does for servers: ' +
+          'the admin can give yt-dlp the cookies of a YouTube login (a cookies.txt file named by YTDLP_COOKIES), and update yt-dlp',
+      ),
+    );
+    const cookies = writeYoutubeCookies(join(freshDir(), 'cookies.txt'));
+    expect((await new YtDlp(FAKE_YTDLP, {}, { cookies }).run(VIDEO)).ok).toBe(true);
+  });
+
+  it('names the missing JavaScript runtime when formats are missing for want of one, and passes with one named', async () => {
+    fake.set('FAKE_YTDLP_MODE', 'no-js-runtime');
+    expect(await new YtDlp(FAKE_YTDLP).run(AUDIO)).toEqual(
+      failed(
+        'yt-dlp could not read this YouTube video because it lacks a JavaScript runtime, which YouTube now requires: ' +
+          'the admin can install deno (or node, named with "--js-runtimes node" in YTDLP_ARGS) as the yt-dlp wiki describes, and update yt-dlp',
+      ),
+    );
+    // The warning alone, with the metadata answered, is no failure.
+    expect((await new YtDlp(FAKE_YTDLP).run(VIDEO)).ok).toBe(true);
+    expect((await new YtDlp(FAKE_YTDLP, {}, { args: ['--js-runtimes', 'node'] }).run(AUDIO)).ok).toBe(true);
+  });
+
+  it.each([
+    [
+      'age-restricted',
+      'YouTube shows this video only to signed-in adults: the admin can give yt-dlp the cookies of an adult’s YouTube login with YTDLP_COOKIES',
+    ],
+    [
+      'geo-blocked',
+      'YouTube does not offer this video in the server’s country: the admin can send yt-dlp through a proxy elsewhere ("--proxy URL" in YTDLP_ARGS)',
+    ],
+    [
+      'rate-limited',
+      'YouTube is limiting how often this server may ask, for up to an hour: try again later; the admin can slow yt-dlp down with "-t sleep" in YTDLP_ARGS',
+    ],
+  ])('says what a %s refusal means', async (mode, message) => {
+    fake.set('FAKE_YTDLP_MODE', mode);
+    expect(await new YtDlp(FAKE_YTDLP).run(AUDIO)).toEqual(failed(message));
+  });
+
+  it('says a private video and a missing playlist are not there', async () => {
+    const ytDlp = new YtDlp(FAKE_YTDLP);
+    expect(
+      await ytDlp.run(['--dump-single-json', '--', 'https://www.youtube.com/watch?v=r0adTr1p_03']),
+    ).toEqual(failed('This YouTube video is private: only accounts its owner invited can watch it', true));
+    expect(
+      await ytDlp.run([
+        '--flat-playlist',
+        '-J',
+        '--',
+        'https://www.youtube.com/playlist?list=PLnoSuchPlaylist0000',
+      ]),
+    ).toEqual(failed('YouTube has no such playlist (it was removed, made private or never existed)', true));
   });
 });

@@ -3,7 +3,8 @@
  * server, with NetEase's login endpoints and a Jellyfin server stood in by msw (in the api's process,
  * where the platform calls are made): a file uploaded through the Upload tab and played from the
  * search results, the sources screen (a source switched off, qualities set and refused, the NetEase QR
- * login walked to confirmed, a code that expires, Jellyfin's connection test), the setup wizard's
+ * login walked to confirmed, a code that expires, Jellyfin's connection test, the Spotify app's
+ * client id, secret, bitrate and device name entered and stored), the setup wizard's
  * layout, a phone-sized screen and axe-core scans of the new screens.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -81,7 +82,7 @@ describe('upload', () => {
 });
 
 describe('sources screen', () => {
-  it('switches a source off and sets a quality; a quality the source cannot serve is refused in words', async () => {
+  it('switches a source off (its quality then waits) and sets a quality; one a source cannot serve is refused in words', async () => {
     await page.goto(`${ui.baseUrl}/settings/sources`);
     await page.getByRole('heading', { name: 'Music platforms', level: 2 }).waitFor();
     await page.getByText('Loading…').first().waitFor({ state: 'detached' });
@@ -93,15 +94,18 @@ describe('sources screen', () => {
     await page.getByRole('combobox', { name: 'Quality NetEase Cloud Music' }).selectOption('lossless');
     await expect.poll(async () => (await admin.api.GET('/api/music/quality')).data?.music_a).toBe('lossless');
 
-    const bilibili = page.getByRole('combobox', { name: 'Quality Bilibili' });
-    const kept = await bilibili.inputValue();
-    await bilibili.selectOption('master');
-    await sourceCard('Bilibili')
+    // A disabled source's quality is refused by the api, so its control is off.
+    expect(await page.getByRole('combobox', { name: 'Quality Bilibili' }).isDisabled()).toBe(true);
+
+    const qq = page.getByRole('combobox', { name: 'Quality QQ Music' });
+    const kept = await qq.inputValue();
+    await qq.selectOption('master');
+    await sourceCard('QQ Music')
       .getByRole('alert')
-      .getByText(/video_a serves .*not master/)
+      .getByText(/music_b serves .*not master/)
       .waitFor();
-    expect(await bilibili.inputValue()).toBe(kept);
-    expect((await admin.api.GET('/api/music/quality')).data?.video_a).toBe(kept);
+    expect(await qq.inputValue()).toBe(kept);
+    expect((await admin.api.GET('/api/music/quality')).data?.music_b).toBe(kept);
   });
 
   it('logs NetEase in by QR code: waiting, scanned, confirmed, shown in words', async () => {
@@ -166,6 +170,42 @@ describe('sources screen', () => {
       .poll(() => card.getByRole('textbox', { name: 'Password' }).getAttribute('placeholder'))
       .toBe('stored; type to replace');
     expect(await card.getByRole('textbox', { name: 'Password' }).inputValue()).toBe('');
+  });
+
+  it('enters the Spotify app: stored as typed, the secret never shown back', async () => {
+    const card = sourceCard('Spotify');
+    await card
+      .getByText('Spotify is not configured: turn on a Spotify app with its client id above.')
+      .waitFor();
+    const secret = 'ui-spotify-client-secret-3c9d';
+    await card.getByRole('checkbox', { name: 'Use this Spotify app' }).check();
+    await card.getByRole('textbox', { name: 'Client ID' }).fill('0123456789abcdef0123456789abcdef');
+    await card.getByLabel('Client secret').fill(secret);
+    await card.getByRole('combobox', { name: 'Bitrate' }).selectOption('160');
+    await card.getByRole('textbox', { name: 'Device name in Spotify' }).fill('Attic Radio');
+    await card.getByRole('button', { name: 'Save the Spotify app' }).click();
+    await expect
+      .poll(async () => (await settings()).spotify)
+      .toEqual({
+        enabled: true,
+        clientId: '0123456789abcdef0123456789abcdef',
+        hasClientSecret: true,
+        backend: 'librespot',
+        bitrate: 160,
+        deviceName: 'Attic Radio',
+      });
+    // Configured now: the account part asks Spotify's routes again instead of saying it is not.
+    await card.getByText('No Spotify account is connected.').waitFor();
+    const secretField = card.getByLabel('Client secret');
+    await expect.poll(() => secretField.getAttribute('placeholder')).toBe('stored; type to replace');
+    expect(await secretField.inputValue()).toBe('');
+    await page.reload();
+    await sourceCard('Spotify').getByRole('textbox', { name: 'Client ID' }).waitFor();
+    expect(await sourceCard('Spotify').getByRole('textbox', { name: 'Client ID' }).inputValue()).toBe(
+      '0123456789abcdef0123456789abcdef',
+    );
+    expect(await page.content()).not.toContain(secret);
+    await screenshot(page, 'sources-05-spotify-app');
   });
 
   it('has no serious axe-core violation on the sources and account screens, in both themes', async () => {

@@ -5,16 +5,17 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Song } from '../../shared/domain/schemas';
 import { locateFfmpeg, locateFfprobe } from '../../shared/media/ffmpeg-locator';
-import { FFMPEG_LOCATION } from '../helpers/audio-signals';
-import { TEST_ORIGIN } from '../helpers/test-app';
+import type { CookieJar } from '../helpers/cookie-jar';
+import { TEST_ORIGIN, type TestApp } from '../helpers/test-app';
 
 const located = (found: ReturnType<typeof locateFfmpeg>) => {
   if (!found.ok) throw new Error(`the upload tests need ffmpeg and ffprobe: ${found.error}`);
   return found.value;
 };
-export const FFMPEG = located(locateFfmpeg(FFMPEG_LOCATION));
-export const FFPROBE = located(locateFfprobe(FFMPEG_LOCATION));
+export const FFMPEG = located(locateFfmpeg());
+export const FFPROBE = located(locateFfprobe());
 
 function ffmpeg(args: string[]): void {
   const run = spawnSync(FFMPEG, ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
@@ -41,6 +42,84 @@ export function taggedMp3WithCover(dir: string): Buffer {
     path,
   ]);
   return readFileSync(path);
+}
+
+/** A 1 s file in the container `extension` names, with these tags written by ffmpeg (`key=value`). */
+export function taggedAudio(dir: string, extension: string, tags: Record<string, string>): Buffer {
+  const path = join(dir, `tagged.${extension}`);
+  ffmpeg([
+    ...sine(1),
+    ...Object.entries(tags).flatMap(([key, value]) => ['-metadata', `${key}=${value}`]),
+    path,
+  ]);
+  return readFileSync(path);
+}
+
+/** One ID3v2 frame: its four-letter id and its body. */
+export interface Id3Frame {
+  id: string;
+  body: Buffer;
+}
+
+const syncsafe = (n: number) => Buffer.from([(n >> 21) & 0x7f, (n >> 14) & 0x7f, (n >> 7) & 0x7f, n & 0x7f]);
+const uint32 = (n: number) => {
+  const b = Buffer.alloc(4);
+  b.writeUInt32BE(n);
+  return b;
+};
+
+/**
+ * A 1 s MP3 whose ID3v2 tag (version 3 or 4) holds exactly these frames. ffmpeg writes lyrics only as
+ * a TXXX frame, so the USLT and SYLT frames real taggers write are put together here, byte by byte
+ * after the ID3v2.3/2.4 specifications, in front of an MP3 ffmpeg rendered without a tag.
+ */
+export function mp3WithId3Frames(dir: string, frames: Id3Frame[], version: 3 | 4 = 3): Buffer {
+  const path = join(dir, 'untagged.mp3');
+  ffmpeg([...sine(1), '-write_id3v2', '0', '-write_xing', '0', path]);
+  const body = Buffer.concat(
+    frames.map(({ id, body }) =>
+      Buffer.concat([
+        Buffer.from(id, 'latin1'),
+        version === 4 ? syncsafe(body.length) : uint32(body.length),
+        Buffer.alloc(2),
+        body,
+      ]),
+    ),
+  );
+  const header = Buffer.concat([Buffer.from([0x49, 0x44, 0x33, version, 0, 0]), syncsafe(body.length)]);
+  return Buffer.concat([header, body, readFileSync(path)]);
+}
+
+/** An ID3 USLT frame (unsynchronised lyrics) in UTF-8. */
+export const usltFrame = (text: string, language = 'eng'): Id3Frame => ({
+  id: 'USLT',
+  body: Buffer.concat([
+    Buffer.from([3]),
+    Buffer.from(language, 'latin1'),
+    Buffer.from([0]),
+    Buffer.from(text),
+  ]),
+});
+
+/**
+ * An ID3 SYLT frame (synchronised lyrics, times in milliseconds): UTF-8 (encoding 3) or UTF-16 with a
+ * byte order mark on every string (encoding 1).
+ */
+export function syltFrame(entries: [text: string, ms: number][], encoding: 1 | 3 = 3): Id3Frame {
+  const text = (value: string) =>
+    encoding === 3
+      ? Buffer.concat([Buffer.from(value), Buffer.from([0])])
+      : Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(value, 'utf16le'), Buffer.from([0, 0])]);
+  return {
+    id: 'SYLT',
+    body: Buffer.concat([
+      Buffer.from([encoding]),
+      Buffer.from('eng', 'latin1'),
+      Buffer.from([2, 1]), // times in ms; content: lyrics
+      text(''),
+      ...entries.map(([value, ms]) => Buffer.concat([text(value), uint32(ms)])),
+    ]),
+  };
 }
 
 /** An untagged WAV of the given length (about 88 KB a second: 44.1 kHz mono s16). */
@@ -133,4 +212,11 @@ export function uploadRequest({
     body: bytes,
     duplex: 'half',
   } as RequestInit);
+}
+
+/** Sends a file to the upload route as the browser holding `jar`: the status and the JSON answer. */
+export async function sendUpload(t: TestApp, call: UploadCall, jar: CookieJar) {
+  const response = await t.fetch(uploadRequest(call), jar);
+  const body = (await response.json()) as { song?: Song; error?: string };
+  return { status: response.status, ...body };
 }

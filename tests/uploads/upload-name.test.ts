@@ -12,6 +12,8 @@ describe('parseUploadName', () => {
     ['..\\..\\x.wav', 'x.wav', 'wav'],
     ['%2E%2E%2F%2E%2E%2Fx.mkv', 'x.mkv', 'mkv'],
     ['  spaced.ogg  ', 'spaced.ogg', 'ogg'],
+    // Lyrics for an upload of the same name (lyrics-upload.ts).
+    ['Song.LRC', 'Song.LRC', 'lrc'],
   ])('%s → %s', (header, originalName, extension) => {
     expect(parseUploadName(header)).toEqual({ ok: true, value: { originalName, extension } });
   });

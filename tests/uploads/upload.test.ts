@@ -18,9 +18,11 @@ import { startTestApp, TEST_ORIGIN, type TestApp } from '../helpers/test-app';
 import {
   filesIn,
   plainWav,
+  sendUpload,
   silentVideo,
   streamTypes,
   taggedMp3WithCover,
+  type UploadCall,
   uploadRequest,
   videoWithPcmSound,
   videoWithSound,
@@ -42,16 +44,23 @@ afterAll(async () => {
   rmSync(media, { recursive: true, force: true });
 });
 
-async function upload(call: Parameters<typeof uploadRequest>[0], session: Session = admin) {
-  const response = await t.fetch(uploadRequest(call), session.jar);
-  const body = (await response.json()) as { song?: Song; error?: string };
-  return { status: response.status, ...body };
-}
+const upload = (call: UploadCall, session: Session = admin) => sendUpload(t, call, session.jar);
 
 const storedFileOf = async (id: string) => {
   const row = await t.db.query.uploads.findFirst({ where: eq(uploads.id, id) });
   return row && { row, path: join(uploadsDir, row.storedName) };
 };
+/** An upload without the x-filename header. */
+const uploadWithoutName = (contentType: string) =>
+  t.fetch(
+    new Request(`${TEST_ORIGIN}/api/music/local/upload`, {
+      method: 'POST',
+      headers: { 'content-type': contentType },
+      body: new Uint8Array([1, 2, 3]),
+    }),
+    admin.jar,
+  );
+
 /** Nothing half-written is left: no temporary file, no extracted cover. */
 const leftovers = () => filesIn(uploadsDir).filter((f) => f.startsWith('.'));
 
@@ -198,14 +207,7 @@ describe('file names', () => {
   });
 
   it('a missing x-filename header is a 400', async () => {
-    const response = await t.fetch(
-      new Request(`${TEST_ORIGIN}/api/music/local/upload`, {
-        method: 'POST',
-        headers: { 'content-type': 'audio/mpeg' },
-        body: new Uint8Array([1, 2, 3]),
-      }),
-      admin.jar,
-    );
+    const response = await uploadWithoutName('audio/mpeg');
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: string }).error).toMatch(/x-filename/);
   });
@@ -269,6 +271,9 @@ describe('permissions and the local-audio switch', () => {
     const before = filesIn(uploadsDir);
     const refused = await upload({ name: 'song.mp3', bytes: taggedMp3WithCover(media) });
     expect(refused).toMatchObject({ status: 403, error: 'local audio is disabled' });
+    // The switch is checked first: a request that is wrong besides (no x-filename) is still a 403.
+    const nameless = await uploadWithoutName('text/html');
+    expect([nameless.status, await nameless.json()]).toEqual([403, { error: 'local audio is disabled' }]);
     expect(filesIn(uploadsDir)).toEqual(before);
     await admin.api.POST('/api/bot/settings', { body: { localAudioEnabled: true } });
     expect((await upload({ name: 'song.mp3', bytes: taggedMp3WithCover(media) })).status).toBe(200);

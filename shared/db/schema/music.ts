@@ -85,8 +85,8 @@ export const qrLogins = sqliteTable(
 
 /**
  * Uploaded local audio under DATA_DIR/uploads; deleted once played and no longer queued anywhere, or
- * evicted oldest-first under the disk quota. Title, artist and album come from the file's tags (the
- * title falls back to the file name). The embedded cover is kept here, not on disk, so any api replica
+ * evicted oldest-first under the disk quota. Title, artist, album and lyrics come from the file's tags
+ * (the title falls back to the file name). The embedded cover is kept here, not on disk, so any api replica
  * can serve it; it is capped small at upload time.
  */
 export const uploads = sqliteTable(
@@ -100,6 +100,8 @@ export const uploads = sqliteTable(
     title: text('title').notNull().default(''),
     artist: text('artist').notNull().default(''),
     album: text('album').notNull().default(''),
+    /** LRC or plain text: the file's embedded lyrics, or a `.lrc` uploaded for it later; '' for none. */
+    lyrics: text('lyrics').notNull().default(''),
     coverType: text('cover_type', { enum: ['image/jpeg', 'image/png'] }),
     coverData: blob('cover_data', { mode: 'buffer' }),
     uploadedBy: text('uploaded_by'),

@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { err, ok, type Result } from '../../result';
 import { BROWSER_USER_AGENT } from '../http/browser';
 import { cookieValues, mergeCookies, setCookies } from '../http/cookies';
-import { fetchResponse, readJson } from '../http/fetch-json';
+import { fetchResponse, readJson, readText } from '../http/fetch-json';
 import type { RefreshOutcome } from '../platform-login';
 import { BILIBILI_REFERER } from './bilibili-client';
 import { SERVICE } from './bilibili-errors';
@@ -84,7 +84,9 @@ async function refreshCsrf(cookie: string, timestamp: number): Promise<Result<st
     headers: headers(cookie),
   });
   if (!page.ok) return page;
-  const csrf = /<div id="1-name">\s*([0-9a-zA-Z]+)\s*<\/div>/.exec(await page.value.text())?.[1];
+  const text = await readText(SERVICE, page.value);
+  if (!text.ok) return text;
+  const csrf = /<div id="1-name">\s*([0-9a-zA-Z]+)\s*<\/div>/.exec(text.value)?.[1];
   return csrf ? ok(csrf) : err(`${SERVICE} did not hand out the one-time token to renew the login`);
 }
 

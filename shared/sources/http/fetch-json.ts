@@ -32,19 +32,63 @@ export async function fetchResponse(
   return err(refusal(service, response.status));
 }
 
-/** A response's body as JSON, or the sentence saying it was something else (or never came). */
-export async function readJson(service: string, response: Response): Promise<Result<unknown>> {
-  let text: string;
+/**
+ * The most of one answer that is read: lyrics, the longest playlists and QR pictures fit many times
+ * over. A larger answer is refused rather than held in memory whole.
+ */
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/** A response's body, read up to MAX_ANSWER_BYTES, or the sentence saying it was larger (or never came). */
+export async function readBytes(service: string, response: Response): Promise<Result<Buffer>> {
+  const declared = Number(response.headers.get('content-length'));
+  if (declared > MAX_ANSWER_BYTES) {
+    void response.body?.cancel().catch(() => undefined);
+    return err(tooLarge(service));
+  }
+  if (!response.body) return ok(Buffer.alloc(0));
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
   try {
-    text = await response.text();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      size += read.value.byteLength;
+      if (size > MAX_ANSWER_BYTES) {
+        void reader.cancel().catch(() => undefined);
+        return err(tooLarge(service));
+      }
+      chunks.push(read.value);
+    }
   } catch (error) {
     return err(unreachable(service, error));
   }
+  return ok(Buffer.concat(chunks, size));
+}
+
+/** A response's body as UTF-8 text, bounded as readBytes. */
+export async function readText(service: string, response: Response): Promise<Result<string>> {
+  const bytes = await readBytes(service, response);
+  return bytes.ok ? ok(bytes.value.toString('utf8')) : bytes;
+}
+
+/** A response's body as JSON, or the sentence saying it was something else (or never came). */
+export async function readJson(service: string, response: Response): Promise<Result<unknown>> {
+  const body = await readText(service, response);
+  if (!body.ok) return body;
+  const text = body.value;
   try {
     return ok(JSON.parse(text));
   } catch {
     const type = response.headers.get('content-type')?.split(';')[0]?.trim();
     return err(`${service} answered with something that is not JSON${type ? ` (${type})` : ''}`);
+  }
+}
+
+/** JSON when the text is JSON, else undefined (for answers whose status says more than their body). */
+export function parseJsonLoosely(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -57,6 +101,10 @@ function unreachable(service: string, error: unknown): string {
   if (error instanceof Error && error.name === 'TimeoutError')
     return `${service} did not answer within ${TIMEOUT_MS / 1000} s`;
   return `${service} could not be reached (${error instanceof Error ? error.message : 'network error'})`;
+}
+
+function tooLarge(service: string): string {
+  return `${service} sent an answer larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB; it was not read`;
 }
 
 function refusal(service: string, status: number): string {

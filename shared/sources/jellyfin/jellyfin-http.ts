@@ -12,6 +12,7 @@
  */
 import { z } from 'zod';
 import { err, ok, type Result } from '../../result';
+import { parseJsonLoosely, readText } from '../http/fetch-json';
 
 /** One device for every process of this bot: a login on the same device ends the previous token. */
 export const JELLYFIN_DEVICE_ID = 'ts3-music-bot';
@@ -72,7 +73,8 @@ export async function callJellyfin(
       ...(body !== undefined && { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
-    return ok({ status: response.status, body: parseBody(await response.text()) });
+    const text = await readText(`Jellyfin at ${serverUrl}`, response);
+    return text.ok ? ok({ status: response.status, body: parseJsonLoosely(text.value) }) : text;
   } catch (error) {
     return err(`Jellyfin at ${serverUrl} could not be reached (${failure(error)})`);
   }
@@ -85,14 +87,6 @@ function failure(error: unknown): string {
   if (!(cause instanceof Error)) return error.message;
   const code = ErrorCodeSchema.safeParse(cause);
   return code.success ? code.data.code : cause.message;
-}
-
-function parseBody(text: string): unknown {
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** A successful answer's body read with `schema`; `what` names the request in the error sentence. */

@@ -4,7 +4,9 @@
  *
  * Shape from jellyfin/jellyfin MediaBrowser.Model/Lyrics (`LyricDto.Lyrics`, `LyricLine.Text`/`Start`).
  */
-const TICKS_PER_CENTISECOND = 100_000;
+import { timeTag } from '../lrc';
+
+const TICKS_PER_MS = 10_000;
 
 export interface LyricLine {
   Text?: string | null | undefined;
@@ -14,13 +16,7 @@ export interface LyricLine {
 /** The LRC text, or undefined when there is no line with text. */
 export function lyricsToLrc(lines: LyricLine[]): string | undefined {
   if (!lines.some((line) => line.Text?.trim())) return undefined;
-  return lines.map((line) => (line.Start == null ? '' : timeTag(line.Start)) + (line.Text ?? '')).join('\n');
-}
-
-function timeTag(ticks: number): string {
-  const centiseconds = Math.max(0, Math.floor(ticks / TICKS_PER_CENTISECOND));
-  const minutes = Math.floor(centiseconds / 6000);
-  const seconds = Math.floor(centiseconds / 100) % 60;
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `[${pad(minutes)}:${pad(seconds)}.${pad(centiseconds % 100)}]`;
+  return lines
+    .map((line) => (line.Start == null ? '' : timeTag(line.Start / TICKS_PER_MS)) + (line.Text ?? ''))
+    .join('\n');
 }

@@ -12,7 +12,7 @@
  */
 import { inflateSync } from 'node:zlib';
 import { z } from 'zod';
-import { mergeLyrics } from '../lrc';
+import { mergeLyrics, timeTag } from '../lrc';
 
 export const KRC_KEY = Buffer.from([64, 71, 97, 119, 94, 50, 116, 71, 81, 54, 49, 45, 206, 210, 110, 105]);
 export const KRC_HEADER = 'krc1';
@@ -78,10 +78,4 @@ function translationsOf(lines: string[]): string[] {
     ? language.data.content.find((part) => part.type === TRANSLATION)
     : undefined;
   return section ? section.lyricContent.map((words) => words.join('').trim()) : [];
-}
-
-/** `[mm:ss.xx]` for a time in milliseconds. */
-export function timeTag(ms: number): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `[${pad(Math.floor(ms / 60_000))}:${pad(Math.floor(ms / 1000) % 60)}.${pad(Math.floor((ms % 1000) / 10))}]`;
 }

@@ -7,24 +7,41 @@
  * every failure (network, HTTP status, error code, unexpected shape) comes back as a readable sentence.
  *
  * Request shape from MakcRe/KuGouMusicApi (util/request.js: default parameters, the `dfid`/`mid`/
- * `clienttime` headers, the Android User-Agent, `status`/`error_code` handling); the codes of a
- * token Kugou no longer accepts (20010, 20017, 20018) from its issues #149 and #175.
+ * `clienttime` headers and the app's `kg-rc`, `kg-thash`, `kg-rec`, `kg-rf` marks on every request,
+ * the Android User-Agent, `status`/`error_code` handling); the codes of a token Kugou no longer
+ * accepts (20010, 20017, 20018) from its issues #149 and #175.
  */
 import type { z } from 'zod';
 import { err, ok, type Result } from '../../result';
-import { fetchJson } from '../http/fetch-json';
+import { fetchResponse, readJson } from '../http/fetch-json';
 import { isLogin, type KugouDevice, type KugouLogin, type LoginLookup, newDevice } from './kugou-login';
 import { GatewayEnvelopeSchema } from './kugou-schemas';
 import { APP_ID, androidSignature, CLIENT_VERSION, type Params, webSignature } from './kugou-signing';
 
 export const GATEWAY_ORIGIN = 'https://gateway.kugou.com';
+/** The QR login's host (web-signed), and the login service that renews tokens (app-signed). */
 export const LOGIN_ORIGIN = 'https://login-user.kugou.com';
+export const LOGIN_SERVICE_ORIGIN = 'https://login.user.kugou.com';
 export const LYRICS_ORIGIN = 'https://lyrics.kugou.com';
 /** The app's own User-Agent: the gateway serves app requests. */
 export const ANDROID_USER_AGENT = 'Android15-1070-11083-46-0-DiscoveryDRADProtocol-wifi';
 const SERVICE = 'Kugou Music';
+/** The marks the app puts on every request, by which Kugou's servers tell its traffic apart. */
+export const APP_HEADERS = {
+  'kg-rc': '1',
+  'kg-thash': '5d816a0',
+  'kg-rec': '1',
+  'kg-rf': 'B9EDA08A64250DEFFBCADDEE00F8F25F',
+} as const;
 /** `error_code`s of a request whose token Kugou no longer accepts (expired, or logged in elsewhere). */
 const LOGIN_REFUSED_CODES: ReadonlySet<number> = new Set([20010, 20017, 20018]);
+
+/**
+ * A refusal answered with this header is Kugou's security check (a slider captcha its app would show),
+ * which a server cannot pass; the reference client only fakes the behaviour data a later check wants.
+ */
+const SECURITY_CHECK_HEADER = 'ssa-code';
+export const SECURITY_CHECK = `${SERVICE} wants a security check (a captcha) before it answers this server; try again later, or log in to ${SERVICE} so requests come from an account`;
 
 /** What every caller says when the stored token no longer logs in. */
 export const EXPIRED_LOGIN = `the ${SERVICE} login has expired; log in again`;
@@ -70,19 +87,25 @@ export class KugouClient {
     params.signature =
       request.signing === 'web' ? webSignature(params) : androidSignature(params, body ?? '');
     const query = new URLSearchParams(Object.entries(params).map(([name, value]) => [name, String(value)]));
-    return fetchJson(SERVICE, `${request.origin}${request.path}?${query}`, {
+    const response = await fetchResponse(SERVICE, `${request.origin}${request.path}?${query}`, {
       method: body === undefined ? 'GET' : 'POST',
       headers: {
         'user-agent': ANDROID_USER_AGENT,
+        ...APP_HEADERS,
         mid: who.mid,
         dfid: who.dfid,
-        clienttime: String(params.clienttime ?? ''),
+        ...(params.clienttime !== undefined && { clienttime: String(params.clienttime) }),
         ...(request.router && { 'x-router': request.router }),
         ...(body !== undefined && { 'content-type': 'application/json' }),
         ...request.headers,
       },
       ...(body !== undefined && { body }),
     });
+    if (!response.ok) return response;
+    const json = await readJson(SERVICE, response.value);
+    if (json.ok && response.value.headers.has(SECURITY_CHECK_HEADER) && isFailure(json.value))
+      return err(SECURITY_CHECK);
+    return json;
   }
 
   /** A request answered in the gateway's envelope (`status` 1): its `data`, parsed with `schema`. */
@@ -107,6 +130,13 @@ export class KugouClient {
     if (!json.ok) return json;
     return readEnvelope(json.value, request.path, schema, isLogin(who));
   }
+}
+
+/** An answer saying the request failed: `status` 0 or a non-zero `error_code` (util/request.js). */
+function isFailure(json: unknown): boolean {
+  if (typeof json !== 'object' || json === null) return false;
+  const { status, error_code: code } = json as { status?: unknown; error_code?: unknown };
+  return status === 0 || (typeof code === 'number' && code !== 0);
 }
 
 function defaultParams(who: KugouDevice): Params {

@@ -1,6 +1,6 @@
 /**
- * Renewing a stored Kugou Music login the way the app does: `/v5/login_by_token` on the login service
- * (through the gateway, `x-router: login.user.kugou.com`) trades the token for a new one. Its JSON body
+ * Renewing a stored Kugou Music login the way the app does: `/v5/login_by_token`, asked of the login
+ * service directly (`login.user.kugou.com`, no longer through the gateway), trades the token for a new one. Its JSON body
  * carries the old token AES-encrypted under the app's fixed key (`p3`: `{clienttime, token}`), and a
  * one-time session key of our own, RSA-encrypted for Kugou (`pk`: `{clienttime_ms, key}`), under which
  * Kugou may answer the new token (`data.secu_params`: its JSON fields, or the bare token); otherwise the
@@ -10,15 +10,17 @@
  * Request and answer from MakcRe/KuGouMusicApi (module/login_token.js: the body fields, the `p3` key and
  * IV, `t3`, `secu_params`; util/crypto.js `cryptoAesEncrypt`/`cryptoAesDecrypt`: AES-256-CBC, the
  * session key being the first 32 hex digits of a random text's md5 and the IV its last 16 of those;
- * `cryptoRSAEncrypt`: the key kugou-account.ts encrypts with, as lower-case hex), and the gateway path
- * public clients reach it by (`/login.user/v5/login_by_token` there, answered 20017 for a dead token).
+ * `cryptoRSAEncrypt`: the key kugou-account.ts encrypts with, as lower-case hex; the host since its
+ * commit e832d05, which dropped the gateway's `x-router`), and public clients of that path (answered
+ * 20017 for a dead token). The reference asks the host over plain http; this asks it over https, so
+ * the token never crosses the network in clear.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { err, ok, type Result } from '../../result';
 import type { RefreshOutcome } from '../platform-login';
 import { encryptForKugou } from './kugou-account';
-import { GATEWAY_ORIGIN, KugouClient } from './kugou-client';
+import { KugouClient, LOGIN_SERVICE_ORIGIN } from './kugou-client';
 import { kugouCookie, parseKugouCookie } from './kugou-login';
 import { md5 } from './kugou-signing';
 
@@ -78,9 +80,8 @@ export async function refreshKugouLogin(
   const { key, iv } = sessionCipher(text);
   const answer = await client.probe(
     {
-      origin: GATEWAY_ORIGIN,
+      origin: LOGIN_SERVICE_ORIGIN,
       path: '/v5/login_by_token',
-      router: 'login.user.kugou.com',
       body: {
         dfid: login.dfid,
         p3: aesHex(JSON.stringify({ clienttime: Math.floor(now / 1000), token: login.token }), P3_KEY, P3_IV),

@@ -7,16 +7,18 @@
  * from its account, the same on every start. The token is a secret: sent to Kugou only, never logged.
  *
  * Cookie names from MakcRe/KuGouMusicApi (util/request.js: `token`, `userid`, `dfid`, `KUGOU_API_MID`;
- * module/login_qr_check.js: the `token` and `userid` a confirmed QR login sets).
+ * module/login_qr_check.js: the `token` and `userid` a confirmed QR login sets); a new device's `dfid`
+ * as its module/song_url.js makes one when the cookie has none (util/util.js `randomString(24)`: 24
+ * characters of 0-9 and A-Z).
  */
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { platformAccounts } from '../../db/schema';
 import { cookieValues } from '../http/cookies';
 import { deviceMid } from './kugou-signing';
 
-/** The device a request says it comes from. `dfid` is "-" until Kugou registers the device. */
+/** The device a request says it comes from. A pasted cookie without a `dfid` sends "-" as its own. */
 export interface KugouDevice {
   mid: string;
   dfid: string;
@@ -30,10 +32,16 @@ export interface KugouLogin extends KugouDevice {
 
 export type LoginLookup = () => Promise<KugouLogin | undefined>;
 
-const UNREGISTERED_DFID = '-';
+export const UNREGISTERED_DFID = '-';
+const DFID_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const DFID_LENGTH = 24;
+
+/** A device fingerprint id as the app's requests carry one: 24 random digits and capitals. */
+export const randomDfid = (): string =>
+  Array.from({ length: DFID_LENGTH }, () => DFID_ALPHABET.charAt(randomInt(DFID_ALPHABET.length))).join('');
 
 /** A new device for an anonymous client or a QR login attempt. */
-export const newDevice = (): KugouDevice => ({ mid: deviceMid(randomUUID()), dfid: UNREGISTERED_DFID });
+export const newDevice = (): KugouDevice => ({ mid: deviceMid(randomUUID()), dfid: randomDfid() });
 
 export const isLogin = (who: KugouDevice): who is KugouLogin => 'token' in who;
 

@@ -14,7 +14,17 @@ import { PrivilegeDataSchema, type PrivilegeItem } from './kugou-schemas';
 import { APP_ID, CLIENT_VERSION } from './kugou-signing';
 import { isKugouHash } from './kugou-tracks';
 
-const QUALITIES_ASKED = ['128', '320', 'flac', 'high', 'viper_atmos', 'viper_tape', 'viper_clear', 'super'];
+const QUALITIES_ASKED = [
+  '128',
+  '320',
+  'flac',
+  'high',
+  'viper_atmos',
+  'viper_tape',
+  'viper_clear',
+  'super',
+  'multitrack',
+];
 
 export async function fetchPrivilege(
   client: KugouClient,

@@ -7,7 +7,8 @@
  *
  * Quality names (`128`, `320`, `flac`, `high`) and the tracker request (`hash` lower-case, `quality`,
  * `key` over hash, app and device, `pid`, `cmd` 26, `behavior=play`, `page_id`, `ppage_id`, router
- * `trackercdn.kugou.com`) from MakcRe/KuGouMusicApi (module/song_url.js, util/request.js `signKey`);
+ * `trackercdn.kugou.com`, and a random 24-character `dfid` when the device has none registered) from
+ * MakcRe/KuGouMusicApi (module/song_url.js, util/request.js `signKey`);
  * `level` 0 meaning "not available" and falling back quality by quality from MoeKoeMusic/MoeKoeMusic
  * (src/components/player/songQueue/OnlineMusicQueue.js).
  */
@@ -15,7 +16,7 @@ import { QUALITIES, type Quality } from '../../domain/constants';
 import { err, ok, type Result } from '../../result';
 import type { MusicSource, ResolvedStream, StreamRequest } from '../music-source';
 import { GATEWAY_ORIGIN, type KugouClient } from './kugou-client';
-import { isLogin, type KugouDevice, type KugouLogin } from './kugou-login';
+import { isLogin, type KugouDevice, type KugouLogin, randomDfid, UNREGISTERED_DFID } from './kugou-login';
 import { fetchPrivilege } from './kugou-privilege';
 import { type Good, type PrivilegeItem, SongUrlSchema } from './kugou-schemas';
 import { trackerKey } from './kugou-signing';
@@ -57,9 +58,12 @@ export class KugouSource implements MusicSource {
     const item = found.value;
     if (!item) return err(`Kugou Music does not know the song ${song.id}`);
     const title = splitName(item.name).title;
-    if (item.privilege === VIP_PRIVILEGE && !login) return err(`${title} needs a Kugou Music VIP login`);
+    if (item.privilege === VIP_PRIVILEGE && !login)
+      return err(`${title} is a VIP song on Kugou Music; log in with a Kugou Music VIP account to play it`);
     const file = fileFor(item, song.quality ? kugouQualityFor(song.quality) : this.quality);
-    const who = await this.client.sender(login);
+    const sender = await this.client.sender(login);
+    // The tracker wants a device fingerprint; a device Kugou never registered sends a fresh one.
+    const who = sender.dfid === UNREGISTERED_DFID ? { ...sender, dfid: randomDfid() } : sender;
     const answer = await this.client.fetch(
       {
         origin: GATEWAY_ORIGIN,
@@ -75,7 +79,10 @@ export class KugouSource implements MusicSource {
     const { status, url, backupUrl } = parsed.data;
     const audio = [...url, ...backupUrl].find(Boolean);
     if (status === OK_STATUS && audio) return ok({ input: { kind: 'url', url: audio } });
-    if (status === NO_COPYRIGHT_STATUS) return err(`${title} is not available on Kugou Music (no copyright)`);
+    if (status === NO_COPYRIGHT_STATUS)
+      return err(
+        `Kugou Music has no copyright to play ${title}; no login changes that, try another platform`,
+      );
     return err(refusal(title, item, login));
   }
 }
@@ -117,8 +124,8 @@ function trackerQuery(file: { hash: string; quality: string }, who: KugouDevice)
 
 function refusal(title: string, item: PrivilegeItem, login: KugouLogin | undefined): string {
   if (item.privilege === VIP_PRIVILEGE)
-    return `${title} needs a Kugou Music VIP account; the stored login cannot play it`;
+    return `${title} needs a Kugou Music VIP account, and the stored login is not one; log in with a VIP account`;
   return login
-    ? `Kugou Music gave no audio for ${title} (the login may have expired; log in again)`
-    : `Kugou Music gave no audio for ${title} without a login`;
+    ? `Kugou Music gave no audio for ${title}; its login may have expired, log in again`
+    : `Kugou Music gives no audio for ${title} without a login; log in to Kugou Music`;
 }

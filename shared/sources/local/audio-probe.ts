@@ -1,6 +1,6 @@
 /**
- * What ffprobe finds in an uploaded file: whether it really holds audio, how long it is, its tags,
- * whether it carries a picture track (a video) and an embedded cover. The shape is ffprobe's
+ * What ffprobe finds in an uploaded file: whether it really holds audio, how long it is, its tags
+ * (lyrics included), whether it carries a picture track (a video) and an embedded cover. The shape is ffprobe's
  * `-print_format json -show_format -show_streams` output (fftools/ffprobe.c; the field names are
  * ffprobe's own).
  *
@@ -61,16 +61,26 @@ export interface ProbedAudio {
   title: string | undefined;
   artist: string | undefined;
   album: string | undefined;
+  /** Lyrics embedded as text (USLT, LYRICS/UNSYNCEDLYRICS, ©lyr), as written: LRC or plain lines. */
+  lyrics: string | undefined;
 }
 
 export const NOT_AUDIO = 'the file holds no audio that can be played';
 
+/**
+ * The keys ffprobe gives embedded lyrics: an ID3 USLT frame as `lyrics-<language>` (or
+ * `lyrics-<description>-<language>`), MP4 `©lyr` and ffmpeg's own tag as `lyrics`, Vorbis comments
+ * and ID3 TXXX as `LYRICS` or `UNSYNCEDLYRICS`.
+ */
+const LYRICS_KEY = /^(lyrics(-.+)?|unsyncedlyrics)$/;
+
 /** Tags are case-free (ID3 frames read as `title`, Vorbis comments often as `TITLE`). */
 function tagReader(...sources: (Record<string, string> | undefined)[]) {
-  return (name: string): string | undefined => {
+  return (name: string | RegExp): string | undefined => {
+    const wanted = (key: string) => (typeof name === 'string' ? key === name : name.test(key));
     for (const tags of sources) {
       for (const [key, value] of Object.entries(tags ?? {})) {
-        if (key.toLowerCase() === name && value.trim()) return value.trim();
+        if (wanted(key.toLowerCase()) && value.trim()) return value.trim();
       }
     }
     return undefined;
@@ -113,5 +123,6 @@ export async function probeAudio(ffprobe: string, path: string): Promise<Result<
     title: tag('title'),
     artist: tag('artist') ?? tag('album_artist'),
     album: tag('album'),
+    lyrics: tag(LYRICS_KEY),
   });
 }

@@ -10,7 +10,11 @@ import { titleFromFileName } from './upload-name';
 
 /** Every column but the cover's bytes, which only the cover route reads. */
 const { coverData: _, ...songColumns } = getTableColumns(uploads);
-type UploadSongRow = Omit<typeof uploads.$inferSelect, 'coverData'>;
+export const uploadSongColumns = songColumns;
+export type UploadSongRow = Omit<typeof uploads.$inferSelect, 'coverData'>;
+
+/** `text` for a LIKE pattern with `ESCAPE '\'`: its own wildcards match literally. */
+export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
 /** Where an upload's embedded cover is served (GET /api/music/local/cover/{id}). */
 export const localCoverPath = (id: string): string => `/api/music/local/cover/${encodeURIComponent(id)}`;
@@ -33,10 +37,10 @@ export class LocalCatalog implements SongCatalog {
 
   async search(query: string, limit: number, offset = 0): Promise<Result<Song[]>> {
     // LIKE wildcards in the query are matched literally.
-    const pattern = `%${query.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+    const pattern = `%${escapeLike(query.toLowerCase())}%`;
     const matches = (column: SQLiteColumn) => sql`lower(${column}) LIKE ${pattern} ESCAPE '\\'`;
     const rows = await this.db
-      .select(songColumns)
+      .select(uploadSongColumns)
       .from(uploads)
       .where(or(matches(uploads.originalName), matches(uploads.title), matches(uploads.artist)))
       .orderBy(desc(uploads.createdAt))
@@ -46,7 +50,17 @@ export class LocalCatalog implements SongCatalog {
   }
 
   async song(id: string): Promise<Result<Song | undefined>> {
-    const [row] = await this.db.select(songColumns).from(uploads).where(eq(uploads.id, id)).limit(1);
+    const [row] = await this.db.select(uploadSongColumns).from(uploads).where(eq(uploads.id, id)).limit(1);
     return ok(row && uploadToSong(row));
+  }
+
+  /** What the file's tags held, or the `.lrc` uploaded for it; '' for none, undefined for no such upload. */
+  async lyrics(id: string): Promise<Result<string | undefined>> {
+    const [row] = await this.db
+      .select({ lyrics: uploads.lyrics })
+      .from(uploads)
+      .where(eq(uploads.id, id))
+      .limit(1);
+    return ok(row?.lyrics);
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Takes in one upload: the body is streamed to a temporary file in DATA_DIR/uploads, ffprobe checks
- * that it really is audio (and reads its tags and cover), a video keeps its audio track only, and the
+ * that it really is audio (and reads its tags, lyrics and cover), a video keeps its audio track only, and the
  * file is stored under a random id with its whitelisted extension. Whatever fails, no temporary or
  * half-written file is left behind.
  */
@@ -12,12 +12,15 @@ import { uploads } from '../../db/schema';
 import { err, ok, type Result } from '../../result';
 import { extractCover, keepAudioOnly } from './audio-extract';
 import { probeAudio } from './audio-probe';
+import { readSyncedLyrics } from './id3-synced-lyrics';
 import { UPLOADS_DIR } from './local-source';
 import { receiveToFile } from './receive-file';
 import { storedUploadName, titleFromFileName, type UploadName } from './upload-name';
 
 /** SPEC.md Limits: an upload is at most 500 MB. */
 export const UPLOAD_MAX_BYTES = 500 * 1024 * 1024;
+/** Embedded lyrics past this are cut: far longer than any song's words. */
+const MAX_LYRICS_CHARS = 256 * 1024;
 
 export interface MediaTools {
   ffmpeg: string;
@@ -76,6 +79,8 @@ async function store(
   const probed = await probeAudio(tools.ffprobe, incoming);
   if (!probed.ok) return err({ kind: 'refused', message: probed.error });
   const audio = probed.value;
+  // Timed lyrics (ID3 SYLT, which ffprobe does not report) before the text ones.
+  const lyrics = (await readSyncedLyrics(incoming)) ?? audio.lyrics ?? '';
   const { id, storedName } = storedUploadName(name.extension);
   // A cover is a nicety: a picture ffmpeg cannot take out leaves the song without one.
   const cover =
@@ -97,6 +102,7 @@ async function store(
     title: audio.title ?? titleFromFileName(name.originalName),
     artist: audio.artist ?? '',
     album: audio.album ?? '',
+    lyrics: lyrics.slice(0, MAX_LYRICS_CHARS),
     coverType: cover?.ok ? cover.value.type : null,
     coverData: cover?.ok ? cover.value.data : null,
     uploadedBy,

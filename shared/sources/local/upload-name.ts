@@ -34,17 +34,22 @@ const MAX_NAME_CHARS = 255;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused.
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
-export interface UploadName {
+/** A lyrics file (LRC or plain text) for an earlier upload of the same name (lyrics-upload.ts). */
+export const LYRICS_EXTENSION = 'lrc';
+
+export interface UploadName<E extends string = UploadExtension> {
   /** The name shown to people: the last path segment of what the client sent. */
   originalName: string;
-  extension: UploadExtension;
+  extension: E;
 }
+/** What an upload's name says it is: audio to store, or lyrics for an earlier upload. */
+export type AnyUploadName = UploadName | UploadName<typeof LYRICS_EXTENSION>;
 
 const isUploadExtension = (value: string): value is UploadExtension =>
   (UPLOAD_EXTENSIONS as readonly string[]).includes(value);
 
 /** Reads the `x-filename` header; every failure is a sentence for a 400. */
-export function parseUploadName(header: string): Result<UploadName> {
+export function parseUploadName(header: string): Result<AnyUploadName> {
   let decoded: string;
   try {
     decoded = decodeURIComponent(header);
@@ -60,8 +65,11 @@ export function parseUploadName(header: string): Result<UploadName> {
     return err(`x-filename: the file name must be at most ${MAX_NAME_CHARS} characters`);
   const dot = originalName.lastIndexOf('.');
   const extension = dot > 0 ? originalName.slice(dot + 1).toLowerCase() : '';
+  if (extension === LYRICS_EXTENSION) return ok({ originalName, extension });
   if (!isUploadExtension(extension))
-    return err(`x-filename: the file must end in one of .${UPLOAD_EXTENSIONS.join(', .')}`);
+    return err(
+      `x-filename: the file must end in one of .${UPLOAD_EXTENSIONS.join(', .')} (or .${LYRICS_EXTENSION}, lyrics for an upload)`,
+    );
   return ok({ originalName, extension });
 }
 

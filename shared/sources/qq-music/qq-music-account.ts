@@ -2,15 +2,17 @@
  * Who the stored QQ Music login is. The login is checked first with `music.UserInfo.userInfoServer`/
  * `GetLoginUserInfo` (a dead cookie is refused with one of the login-expired codes, which this module
  * turns into "not logged in", an answer rather than a failure); then the account's homepage header
- * (`music.UnifiedHomepage.UnifiedHomepageSrv`/`GetHomepageHeader`, which takes the plain uin) names it
- * and gives the encrypted uin that the collected-playlist request wants.
+ * (`music.UnifiedHomepage.UnifiedHomepageSrv`/`GetHomepageHeader`, asked with the encrypted uin a QR
+ * login stored, else the plain uin) names it and gives the encrypted uin that the collected-playlist
+ * request wants.
  *
  * Requests from L-1124/QQMusicApi (qqmusic_api/modules/login.py `check_expired`;
- * modules/user.py `get_homepage` with `uin` and `IsQueryTabDetail`; its early data/api/user.json says
- * the homepage takes "musicid or euin").
+ * modules/user.py `get_homepage`: `uin` = the `euin`, `IsQueryTabDetail`; its early data/api/user.json
+ * says the homepage takes "musicid or euin", which a pasted cookie without `euin` relies on).
  */
 import { z } from 'zod';
 import { err, ok, type Result } from '../../result';
+import { cookieValues } from '../http/cookies';
 import { LOGIN_EXPIRED, type MusicuClient } from './musicu-client';
 import type { QqLogin } from './qq-music-login';
 import { HomepageDataSchema } from './qq-music-schemas';
@@ -37,7 +39,7 @@ export async function readAccount(
     {
       module: 'music.UnifiedHomepage.UnifiedHomepageSrv',
       method: 'GetHomepageHeader',
-      param: { uin: login.uin, IsQueryTabDetail: 1 },
+      param: { uin: cookieValues(login.cookie).get('euin') || login.uin, IsQueryTabDetail: 1 },
     },
     HomepageDataSchema,
     login,

@@ -4,27 +4,30 @@
  * lyrics, recommended playlists, and the login's own pages (daily songs, the radio, its playlists,
  * who it is).
  *
- * Module/method/param names from public clients: L-1124/QQMusicApi (qqmusic_api/modules/search.py:
- * `music.search.SearchCgiService` with `search_type` 0 song, 2 album, 3 playlist; modules/album.py:
- * `music.musichallAlbum.AlbumSongList`/`GetAlbumSongList`; modules/lyric.py:
- * `music.musichallSong.PlayLyricInfo`/`GetPlayLyricInfo`; modules/recommend.py:
+ * Module/method/param names from L-1124/QQMusicApi (qqmusic_api/modules/search.py `search_by_type`:
+ * `music.search.SearchCgiService`/`DoSearchForQQMusicMobile` with `searchid`, `search_type` 0 song,
+ * 2 album, 3 playlist, `highlight`, `grp`, the empty selectors; utils/common.py `get_searchID`;
+ * modules/album.py `get_song`: `music.musichallAlbum.AlbumSongList`/`GetAlbumSongList`;
+ * modules/lyric.py `get_lyric`: `music.musichallSong.PlayLyricInfo`/`GetPlayLyricInfo` by `songMid`
+ * with `crypt` 1, the `*_t` stamps, `type` and the client's `ct`/`cv`; modules/songlist.py
+ * `get_detail`: `music.srfDissInfo.DissInfo`/`CgiGetDiss`; modules/recommend.py:
  * `music.playlist.PlaylistSquare`/`GetRecommendFeed` with `From`/`Size`,
  * `music.recommend.RecommendFeed`/`get_recommend_feed`, `music.radioProxy.MbTrackRadioSvr`/
  * `get_radio_track` with radio id 99; modules/user.py: `music.musicasset.PlaylistBaseRead`/
  * `GetPlaylistByUin`, `music.musicasset.PlaylistFavRead`/`CgiGetPlaylistFavInfo` with `offset`/`size`)
- * and jsososo/QQMusicApi (routes/album.js, routes/lyric.js, routes/recommend.js `/daily`: the daily
- * picks are a playlist of their own), plus the web player's `music.srfDissInfo.aiDissInfo`/
- * `uniform_get_Dissinfo` playlist request and its `songMID` lyric parameter.
+ * and jsososo/QQMusicApi (routes/recommend.js `/daily`: the daily picks are a playlist of their own).
  */
+import { randomInt } from 'node:crypto';
 import type { z } from 'zod';
 import type { Album, Playlist, PlaylistDetail, Song } from '../../domain/schemas';
 import { err, ok, type Result } from '../../result';
 import { accountStatusOf } from '../account-status';
 import type { AccountStatus, SongCatalog, SongList } from '../song-catalog';
 import type { MusicuClient } from './musicu-client';
+import { MOBILE_QUERY_VERSION } from './qq-mobile-client';
 import { loggedInAccount, needsLogin, readAccount } from './qq-music-account';
 import { parseQqCookie, type QqLogin } from './qq-music-login';
-import { lyricsToLrc } from './qq-music-lyrics';
+import { decryptedLrc } from './qq-music-lyrics';
 import {
   AlbumSearchDataSchema,
   AlbumSongListDataSchema,
@@ -57,19 +60,18 @@ export class QqMusicCatalog implements SongCatalog {
 
   search(query: string, limit: number, offset = 0): Promise<Result<Song[]>> {
     return this.searchFor('song', query, limit, offset, SearchDataSchema, (data) =>
-      data.body.song.list.map(trackToSong),
+      data.body.item_song.map(trackToSong),
     );
   }
 
   searchAlbums(query: string, limit: number, offset = 0): Promise<Result<Album[]>> {
     return this.searchFor('album', query, limit, offset, AlbumSearchDataSchema, (data) =>
-      data.body.album.list.map(
+      data.body.item_album.map(
         (hit): Album => ({
-          id: hit.albumMID,
-          name: hit.albumName,
-          artist:
-            hit.singer_list.length > 0 ? hit.singer_list.map((s) => s.name).join(' / ') : hit.singerName,
-          coverUrl: hit.albumPic || coverUrl(hit.albumMID),
+          id: hit.mid,
+          name: hit.name,
+          artist: hit.singer_list.length > 0 ? hit.singer_list.map((s) => s.name).join(' / ') : hit.singer,
+          coverUrl: hit.pic || coverUrl(hit.mid),
           songCount: hit.song_count,
           platform: 'music_b',
         }),
@@ -79,8 +81,8 @@ export class QqMusicCatalog implements SongCatalog {
 
   searchPlaylists(query: string, limit: number, offset = 0): Promise<Result<Playlist[]>> {
     return this.searchFor('playlist', query, limit, offset, PlaylistSearchDataSchema, (data) =>
-      data.body.songlist.list.map((hit) =>
-        toPlaylist({ id: hit.dissid, name: hit.dissname, coverUrl: hit.imgurl, songCount: hit.song_count }),
+      data.body.item_songlist.map((hit) =>
+        toPlaylist({ id: hit.id, name: hit.title, coverUrl: hit.picurl, songCount: hit.songnum }),
       ),
     );
   }
@@ -90,7 +92,10 @@ export class QqMusicCatalog implements SongCatalog {
     return track.ok ? ok(track.value && trackToSong(track.value)) : track;
   }
 
-  /** SPEC Player rule 7: a `music_b` playlist loads only its playable songs and says how many it had. */
+  /**
+   * Every song of the playlist (those that cannot play marked `vip`), and apart from them the ones
+   * this login can play: SPEC Player rule 7 loads only those when the playlist is played.
+   */
   async playlist(id: string): Promise<Result<SongList | undefined>> {
     const login = await this.client.currentLogin();
     const answer = await this.dissInfo(id, COLLECTION_LIMIT, login);
@@ -98,7 +103,7 @@ export class QqMusicCatalog implements SongCatalog {
     if (!answer.value) return ok(undefined);
     const { songlist } = answer.value;
     const playable = songlist.filter((track) => isPlayable(track, login !== undefined));
-    return ok({ songs: playable.map(trackToSong), totalCount: songlist.length });
+    return ok({ songs: songlist.map(trackToSong), playable: playable.map(trackToSong) });
   }
 
   async playlistDetail(id: string): Promise<Result<PlaylistDetail | undefined>> {
@@ -121,7 +126,7 @@ export class QqMusicCatalog implements SongCatalog {
       {
         module: 'music.musichallAlbum.AlbumSongList',
         method: 'GetAlbumSongList',
-        param: { albumMid: id, albumID: 0, begin: 0, num: COLLECTION_LIMIT, order: 2 },
+        param: { begin: 0, num: COLLECTION_LIMIT, albumMid: id },
       },
       AlbumSongListDataSchema,
     );
@@ -138,11 +143,24 @@ export class QqMusicCatalog implements SongCatalog {
       {
         module: 'music.musichallSong.PlayLyricInfo',
         method: 'GetPlayLyricInfo',
-        param: { songMID: id, trans: 1, roma: 0, crypt: 0 },
+        param: {
+          crypt: 1,
+          lrc_t: 0,
+          qrc: 0,
+          qrc_t: 0,
+          roma: 0,
+          roma_t: 0,
+          trans: 1,
+          trans_t: 0,
+          needSingingAnnotations: false,
+          type: 1,
+          ...MOBILE_QUERY_VERSION,
+          songMid: id,
+        },
       },
       LyricDataSchema,
     );
-    return answer.ok ? ok(lyricsToLrc(answer.value.lyric, answer.value.trans)) : answer;
+    return answer.ok ? decryptedLrc(answer.value.lyric, answer.value.trans) : answer;
   }
 
   /** The playlist square's recommendations (for the login's taste when one is stored). */
@@ -168,7 +186,7 @@ export class QqMusicCatalog implements SongCatalog {
     );
   }
 
-  /** The login's daily picks: a playlist the home feed links to, loaded like any playlist. */
+  /** The login's daily picks: a playlist the home feed links to, browsed like any playlist (every song). */
   async dailySongs(): Promise<Result<Song[]>> {
     const login = await this.client.currentLogin();
     if (!login) return err(needsLogin('the daily recommendation'));
@@ -232,7 +250,7 @@ export class QqMusicCatalog implements SongCatalog {
   }
 
   /**
-   * One page of a desktop search. The API pages by page number; an offset that is not a page
+   * One page of the phone app's search by kind. The API pages by page number; an offset that is not a page
    * boundary reads from the start and drops the first `offset` hits.
    */
   private async searchFor<S extends z.ZodType, Hit>(
@@ -247,12 +265,17 @@ export class QqMusicCatalog implements SongCatalog {
     const answer = await this.client.call(
       {
         module: 'music.search.SearchCgiService',
-        method: 'DoSearchForQQMusicDesktop',
+        method: 'DoSearchForQQMusicMobile',
         param: {
+          searchid: searchId(),
           query,
           search_type: SEARCH_TYPE[kind],
           num_per_page: aligned ? limit : offset + limit,
           page_num: aligned ? offset / limit + 1 : 1,
+          highlight: 1,
+          grp: 1,
+          selectors: {},
+          vec_selectors: [],
         },
       },
       schema,
@@ -262,23 +285,23 @@ export class QqMusicCatalog implements SongCatalog {
     return ok((aligned ? found : found.slice(offset)).slice(0, limit));
   }
 
-  /** A playlist's `uniform_get_Dissinfo` answer with up to `songs` songs; undefined for an unknown id. */
+  /** A playlist's `CgiGetDiss` answer with up to `songs` songs; undefined for an unknown id. */
   private async dissInfo(id: string, songs: number, login?: QqLogin) {
     const disstid = Number(id);
     if (!Number.isSafeInteger(disstid) || disstid <= 0) return ok(undefined);
     const answer = await this.client.call(
       {
-        module: 'music.srfDissInfo.aiDissInfo',
-        method: 'uniform_get_Dissinfo',
+        module: 'music.srfDissInfo.DissInfo',
+        method: 'CgiGetDiss',
         param: {
           disstid,
-          userinfo: 1,
+          dirid: 0,
           tag: 1,
-          orderlist: 1,
           song_begin: 0,
           song_num: songs,
+          userinfo: 1,
+          orderlist: 1,
           onlysonglist: 0,
-          enc_host_uin: '',
         },
       },
       DissInfoDataSchema,
@@ -314,6 +337,16 @@ export class QqMusicCatalog implements SongCatalog {
     }
     return ok(playlists.slice(0, COLLECTED_LIMIT));
   }
+}
+
+/**
+ * A search session id as the phone app makes one: a random multiple of 2^54 plus a random multiple of
+ * 2^32 plus the milliseconds since midnight (UTC), past 2^53, hence BigInt.
+ */
+function searchId(): string {
+  const high = BigInt(randomInt(1, 21)) * 18014398509481984n;
+  const middle = BigInt(randomInt(0, 4194305)) * 4294967296n;
+  return String(high + middle + BigInt(Date.now() % 86_400_000));
 }
 
 const toPlaylist = (fields: Omit<Playlist, 'platform'>): Playlist => ({ ...fields, platform: 'music_b' });

@@ -10,9 +10,9 @@
  * `picUrl`, `songNum`, `name`, `logo`; models/lyric.py: `lyric`, `trans`; models/recommend.py:
  * `List[].Playlist.basic` with `cover.default_url` and `song_cnt`, home feed `v_shelf[].v_niche[].v_card`;
  * models/user.py: created playlists `v_playlist`, collected `v_list` + `hasmore`, homepage
- * `Info.BaseInfo` with `Name`, `Avatar`, `EncryptedUin`). Desktop search answers `body.album.list`
- * (`albumMID`, `albumName`, `singer_list`, `albumPic`, `song_count`) and `body.songlist.list` (`dissid`,
- * `dissname`, `imgurl`, `song_count`) as the desktop-search clients read them.
+ * `Info.BaseInfo` with `Name`, `Avatar`, `EncryptedUin`; models/search.py `SearchByTypeResponse`: the
+ * phone search's `body.item_song`, `item_album`, `item_songlist`; models/song.py `UrlinfoItem`;
+ * models/songlist.py `GetSonglistDetailResponse`: `dirinfo`, `songlist`).
  */
 import { z } from 'zod';
 
@@ -42,42 +42,67 @@ export const EnvelopeSchema = z.object({
   req_0: z.object({ code: z.number(), data: z.unknown().optional() }).optional(),
 });
 
-/** One `DoSearchForQQMusicDesktop` result kind: `body.<kind>.list`. */
-const hits = <T extends z.ZodType>(item: T) => z.object({ list: z.array(item).default([]) });
+/**
+ * A hit with each field under one name: QQ Music names the same field differently from answer to
+ * answer (the reference's models accept each of these names), so the first name present is taken.
+ */
+const renamed = (aliases: Record<string, string[]>) => (hit: unknown) => {
+  if (typeof hit !== 'object' || hit === null) return hit;
+  const fields = hit as Record<string, unknown>;
+  const named: Record<string, unknown> = { ...fields };
+  for (const [name, others] of Object.entries(aliases)) {
+    const present = others.find((other) => fields[other] !== undefined && fields[other] !== null);
+    if (present !== undefined) named[name] = fields[present];
+  }
+  return named;
+};
 
-export const SearchDataSchema = z.object({ body: z.object({ song: hits(TrackSchema) }) });
-
-export const AlbumSearchDataSchema = z.object({
-  body: z.object({
-    album: hits(
-      z.object({
-        albumMID: z.string(),
-        albumName: z.string(),
-        singerName: z.string().default(''),
-        singer_list: z.array(SingerSchema).default([]),
-        albumPic: z.string().default(''),
-        song_count: z.number().default(0),
-      }),
-    ),
-  }),
+/** `DoSearchForQQMusicMobile`: each kind's hits in `body.item_<kind>`. */
+export const SearchDataSchema = z.object({
+  body: z.object({ item_song: z.array(TrackSchema).default([]) }),
 });
 
-export const PlaylistSearchDataSchema = z.object({
-  body: z.object({
-    songlist: hits(
-      z.object({
-        dissid: z.union([z.string(), z.number()]).transform(String),
-        dissname: z.string(),
-        imgurl: z.string().default(''),
-        song_count: z.number().default(0),
-      }),
-    ),
+const AlbumHitSchema = z.preprocess(
+  renamed({
+    mid: ['albumMid', 'albumMID', 'albummid'],
+    name: ['albumName', 'title'],
+    pic: ['albumPic'],
+    song_count: ['songnum', 'song_num', 'songNum'],
   }),
+  z.object({
+    mid: z.string(),
+    name: z.string(),
+    singer: z.string().default(''),
+    singer_list: z.array(SingerSchema).default([]),
+    pic: z.string().default(''),
+    song_count: z.number().default(0),
+  }),
+);
+export const AlbumSearchDataSchema = z.object({
+  body: z.object({ item_album: z.array(AlbumHitSchema).default([]) }),
+});
+
+const PlaylistHitSchema = z.preprocess(
+  renamed({
+    id: ['tid', 'dissid'],
+    title: ['dissname', 'name', 'dirName'],
+    picurl: ['cover', 'logo', 'picUrl', 'imgurl'],
+    songnum: ['songNum', 'song_cnt', 'song_count'],
+  }),
+  z.object({
+    id: z.union([z.string(), z.number()]).transform(String),
+    title: z.string(),
+    picurl: z.string().default(''),
+    songnum: z.number().default(0),
+  }),
+);
+export const PlaylistSearchDataSchema = z.object({
+  body: z.object({ item_songlist: z.array(PlaylistHitSchema).default([]) }),
 });
 
 export const TrackInfoDataSchema = z.object({ tracks: z.array(TrackSchema).default([]) });
 
-/** `uniform_get_Dissinfo`: an unknown playlist answers with an empty `dirinfo` (id 0) and no songs. */
+/** `DissInfo.CgiGetDiss`: an unknown playlist answers with an empty `dirinfo` (id 0) and no songs. */
 export const DissInfoDataSchema = z.object({
   dirinfo: z
     .object({
@@ -96,15 +121,24 @@ export const AlbumSongListDataSchema = z.object({
   songList: z.array(z.object({ songInfo: TrackSchema })).default([]),
 });
 
-/** `CgiGetVkey`: `sip` are CDN hosts; a file the account may not play comes back with an empty `purl`. */
+/**
+ * `UrlGetVkey`: a file the account may not play comes back with an empty `purl` and a `result` code
+ * saying why; `sip` (CDN hosts) when the answer names any.
+ */
 export const VkeyDataSchema = z.object({
   sip: z.array(z.string()).default([]),
   midurlinfo: z
-    .array(z.object({ filename: z.string().default(''), purl: z.string().default('') }))
+    .array(
+      z.object({
+        filename: z.string().default(''),
+        purl: z.string().default(''),
+        result: z.number().default(0),
+      }),
+    )
     .default([]),
 });
 
-/** `GetPlayLyricInfo` without `crypt`: the LRC texts base64-encoded, empty when the song has none. */
+/** `GetPlayLyricInfo` with `crypt: 1`: the texts encrypted as hex (qrc-crypt.ts), empty when none. */
 export const LyricDataSchema = z.object({
   lyric: z.string().default(''),
   trans: z.string().default(''),

@@ -1,19 +1,22 @@
 /**
- * The `music_b` source at play time: asks `vkey.GetVkeyServer`/`CgiGetVkey` for a signed path
- * (`purl`) to the song's audio file and joins it to a CDN host (`sip`). The audio host wants the
- * site's Referer and User-Agent (and the login cookie for VIP files), so they travel with the URL.
+ * The `music_b` source at play time: asks `music.vkey.GetVkey`/`UrlGetVkey` (as QQ Music's phone app,
+ * see qq-mobile-client.ts) for a signed path (`purl`) to the song's audio file, named by the quality's
+ * prefix and the track's `media_mid`, and joins it to a CDN host (`sip` when the answer names one,
+ * else QQ Music's default stream host). The audio host is asked as the app (its User-Agent, and the
+ * login cookie for VIP files). An empty path says why in plain words: no login, not a VIP login, or a
+ * song QQ Music may not play here.
  *
- * Shapes from public clients: jsososo/QQMusicApi (routes/song.js, `/url`: `filename` =
- * prefix + songmid + media mid + extension, `guid`, `songmid`, `songtype`, `loginflag`, `platform`;
- * answer `sip[]` and `midurlinfo[].purl`, empty when the account may not play it) and
- * L-1124/QQMusicApi (qqmusic_api/modules/song.py: file type codes M500/M800/C400/C600/F000).
+ * Request and answer from L-1124/QQMusicApi (qqmusic_api/modules/song.py `get_song_urls`: `uin`,
+ * `filename` = prefix + `media_mid` + extension, `guid`, `songmid`, `songtype`, `ctx`;
+ * `_SONG_URL_FALLBACK_DOMAIN`; `SongFileType`: M500/C400/C600/M800/F000; models/song.py
+ * `UrlinfoItem`: `purl`, `result` 104003 no permission, 104013 device restricted).
  */
-import { randomInt } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { QUALITIES, type Quality } from '../../domain/constants';
 import { err, ok, type Result } from '../../result';
-import { BROWSER_USER_AGENT } from '../http/browser';
 import type { MusicSource, ResolvedStream, StreamRequest } from '../music-source';
-import { type MusicuClient, QQ_REFERER } from './musicu-client';
+import type { MusicuClient } from './musicu-client';
+import { MOBILE_USER_AGENT } from './qq-mobile-client';
 import type { QqLogin } from './qq-music-login';
 import { type Track, VkeyDataSchema } from './qq-music-schemas';
 import { fetchTrack } from './track-info';
@@ -34,6 +37,10 @@ export function qqQualityFor(quality: Quality): QqQuality {
   const lowerFirst = QUALITIES.slice(0, QUALITIES.indexOf(quality) + 1).reverse();
   return lowerFirst.find(isQqQuality) ?? 'standard';
 }
+/** Where a path is played from when the answer names no host (the reference's fallback domain). */
+const DEFAULT_STREAM_HOST = 'https://isure.stream.qqmusic.qq.com/';
+/** `result` of a file QQ Music will not serve to this kind of device. */
+const DEVICE_RESTRICTED = 104013;
 /** Asked for alongside the chosen file: most tracks have it even when the better one is VIP-only. */
 const FALLBACK_FILE = { prefix: 'C400', ext: 'm4a' } as const;
 
@@ -56,41 +63,39 @@ export class QqMusicSource implements MusicSource {
     const quality = song.quality ? qqQualityFor(song.quality) : this.quality;
     const url = await this.audioUrl(track, quality, login);
     if (!url.ok) return url;
-    if (!url.value) return err(refusal(track, login));
+    if (typeof url.value !== 'string') return err(refusal(track, login, url.value.result));
     return ok({
       input: {
         kind: 'url',
         url: url.value,
-        headers: {
-          referer: QQ_REFERER,
-          userAgent: BROWSER_USER_AGENT,
-          ...(login && { cookie: login.cookie }),
-        },
+        headers: { userAgent: MOBILE_USER_AGENT, ...(login && { cookie: login.cookie }) },
       },
     });
   }
 
-  /** The first file (chosen quality, then the fallback) QQ Music hands out a path for; undefined when none. */
+  /**
+   * The first file (chosen quality, then the fallback) QQ Music hands out a path for; else the
+   * chosen file's `result` code, which says why not.
+   */
   private async audioUrl(
     track: Track,
     quality: QqQuality,
     login: QqLogin | undefined,
-  ): Promise<Result<string | undefined>> {
+  ): Promise<Result<string | { result: number }>> {
     const files = [QQ_FILE_TYPES[quality], FALLBACK_FILE].map(
-      (f) => `${f.prefix}${track.mid}${track.file.media_mid}.${f.ext}`,
+      (f) => `${f.prefix}${track.file.media_mid}.${f.ext}`,
     );
     const answer = await this.client.call(
       {
-        module: 'vkey.GetVkeyServer',
-        method: 'CgiGetVkey',
+        module: 'music.vkey.GetVkey',
+        method: 'UrlGetVkey',
         param: {
+          uin: login?.uin ?? '',
           filename: files,
-          guid: String(randomInt(1_000_000_000, 9_999_999_999)),
+          guid: randomUUID().replaceAll('-', ''),
           songmid: files.map(() => track.mid),
           songtype: files.map(() => 0),
-          uin: login?.uin ?? '0',
-          loginflag: 1,
-          platform: '20',
+          ctx: 0,
         },
       },
       VkeyDataSchema,
@@ -98,17 +103,22 @@ export class QqMusicSource implements MusicSource {
     );
     if (!answer.ok) return answer;
     const { sip, midurlinfo } = answer.value;
-    const purl = files.map((name) => midurlinfo.find((i) => i.filename === name)?.purl).find(Boolean);
-    const host = sip[0];
-    if (purl && !host) return err('QQ Music gave an audio path but no host to fetch it from');
-    return ok(purl && `${host}${purl}`);
+    const infos = files.map((name) => midurlinfo.find((i) => i.filename === name));
+    const purl = infos.map((info) => info?.purl).find(Boolean);
+    if (!purl) return ok({ result: infos[0]?.result ?? 0 });
+    return ok(`${sip[0] ?? DEFAULT_STREAM_HOST}${purl}`);
   }
 }
 
-function refusal(track: Track, login: QqLogin | undefined): string {
+/** Why QQ Music gave no path, in words an admin can act on. */
+function refusal(track: Track, login: QqLogin | undefined, result: number): string {
   if (track.pay.pay_play === 1)
     return login
-      ? `${track.name} needs a QQ Music VIP account; the stored login cannot play it`
-      : `${track.name} needs a QQ Music VIP login`;
-  return `QQ Music gave no audio for ${track.name} (region or copyright restriction)`;
+      ? `${track.name} needs a QQ Music VIP account, and the stored login is not one (or its VIP has lapsed); log in with a VIP account`
+      : `${track.name} is a VIP song on QQ Music; log in with a QQ Music VIP account to play it`;
+  if (result === DEVICE_RESTRICTED)
+    return `QQ Music does not let ${track.name} play on this kind of device; try another platform`;
+  return login
+    ? `QQ Music does not let this account play ${track.name} (copyright or region restriction); try another platform`
+    : `QQ Music gave no audio for ${track.name} without a login; log in to QQ Music (a VIP account plays the most)`;
 }

@@ -21,7 +21,8 @@ export function trackToSong(track: Track): Song {
     duration: track.interval,
     coverUrl: coverUrl(track.album.mid),
     platform: 'music_b',
-    ...(track.pay.pay_play === 1 && { vip: true }),
+    // Paid, or with no audio file at all (restricted by copyright): shown, but marked.
+    ...((track.pay.pay_play === 1 || track.file.media_mid === '') && { vip: true }),
   };
 }
 

@@ -11,7 +11,7 @@
 import { err, ok, type Result } from '../../result';
 import { BROWSER_USER_AGENT } from '../http/browser';
 import { cookieValues, setCookies } from '../http/cookies';
-import { fetchResponse } from '../http/fetch-json';
+import { fetchResponse, readBytes, readText } from '../http/fetch-json';
 import type { QrStatus } from '../platform-login';
 
 export const PTLOGIN_SERVICE = 'QQ login';
@@ -63,8 +63,9 @@ export async function showQrCode(): Promise<Result<{ picture: string; qrsig: str
   if (!response.ok) return response;
   const qrsig = cookieValues(setCookies(response.value)).get('qrsig');
   if (!qrsig) return err(`${PTLOGIN_SERVICE} handed out a QR code without its qrsig`);
-  const png = Buffer.from(await response.value.arrayBuffer());
-  return ok({ picture: `data:image/png;base64,${png.toString('base64')}`, qrsig });
+  const png = await readBytes(PTLOGIN_SERVICE, response.value);
+  if (!png.ok) return png;
+  return ok({ picture: `data:image/png;base64,${png.value.toString('base64')}`, qrsig });
 }
 
 export type PtloginState =
@@ -95,7 +96,8 @@ export async function askQrState(qrsig: string): Promise<Result<PtloginState>> {
     headers: ptloginHeaders(`qrsig=${qrsig}`),
   });
   if (!response.ok) return response;
-  return readPtuiCallback(await response.value.text());
+  const text = await readText(PTLOGIN_SERVICE, response.value);
+  return text.ok ? readPtuiCallback(text.value) : text;
 }
 
 /** Reads `ptuiCB('<code>','0','<address>', …)`. */

@@ -12,6 +12,7 @@
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import { err, ok, type Result } from '../../result';
+import { parseJsonLoosely, readText } from '../http/fetch-json';
 import {
   configuredSpotify,
   type SpotifySettings,
@@ -31,6 +32,8 @@ const NOTHING_MISSING: ReadonlySet<number> = new Set();
 const NO_SUCH_ITEM: ReadonlySet<number> = new Set([400, 404]);
 
 export type SpotifyQuery = Record<string, string | number | undefined>;
+/** Our own sentence for a refusal status where Spotify's message ("Forbidden") would not say why. */
+export type RefusalWords = Readonly<Partial<Record<number, string>>>;
 
 interface Answer {
   status: number;
@@ -78,8 +81,9 @@ export class SpotifyClient {
     path: string,
     query: SpotifyQuery,
     schema: T,
+    words: RefusalWords = {},
   ): Promise<Result<z.output<T> | undefined>> {
-    return this.read(path, query, schema, NO_SUCH_ITEM);
+    return this.read(path, query, schema, NO_SUCH_ITEM, words);
   }
 
   /** A PUT whose answer has no body worth reading (the player answers 202 or 204). */
@@ -95,12 +99,13 @@ export class SpotifyClient {
     query: SpotifyQuery,
     schema: T,
     missing: ReadonlySet<number>,
+    words: RefusalWords = {},
   ): Promise<Result<z.output<T> | undefined>> {
     const answer = await this.call('GET', path, query);
     if (!answer.ok) return answer;
     const { status, body } = answer.value;
     if (missing.has(status)) return ok(undefined);
-    if (status < 200 || status > 299) return err(refusal(status, body, path));
+    if (status < 200 || status > 299) return err(words[status] ?? refusal(status, body, path));
     const parsed = schema.safeParse(body);
     return parsed.success ? ok(parsed.data) : err(`Spotify answered ${path} in an unexpected shape`);
   }
@@ -183,8 +188,8 @@ async function send(
       ...(body !== undefined && { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
-    const text = await response.text();
-    return ok({ status: response.status, body: parseBody(text) });
+    const text = await readText('Spotify', response);
+    return text.ok ? ok({ status: response.status, body: parseJsonLoosely(text.value) }) : text;
   } catch (error) {
     return err(`Spotify could not be reached (${error instanceof Error ? error.message : 'network error'})`);
   }
@@ -195,14 +200,6 @@ function webApiUrl(path: string, query: SpotifyQuery): string {
   for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
   const search = params.toString();
   return `${WEB_API_URL}${path}${search ? `?${search}` : ''}`;
-}
-
-function parseBody(text: string): unknown {
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Spotify's own reason when it gave one ("Premium required"), else the status. */

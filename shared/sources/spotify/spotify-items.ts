@@ -46,7 +46,7 @@ export function playlistToPlaylist(playlist: SimplifiedPlaylist): Playlist {
     id: playlist.id,
     name: playlist.name,
     coverUrl: coverOf(playlist.images),
-    songCount: playlist.tracks?.total ?? 0,
+    songCount: playlist.items?.total ?? 0,
     platform: PLATFORM,
   };
 }
@@ -57,6 +57,6 @@ export function playlistToDetail(playlist: SimplifiedPlaylist): PlaylistDetail {
     name: playlist.name,
     description: playlist.description ?? '',
     coverUrl: coverOf(playlist.images),
-    songCount: playlist.tracks?.total ?? 0,
+    songCount: playlist.items?.total ?? 0,
   };
 }

@@ -12,6 +12,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { err, ok, type Result } from '../../result';
+import { parseJsonLoosely, readText } from '../http/fetch-json';
 import { AccountsErrorSchema, type TokenAnswer, TokenAnswerSchema } from './spotify-schemas';
 
 export const AUTHORIZE_URL = 'https://accounts.spotify.com/authorize';
@@ -111,7 +112,9 @@ async function requestTokens(
   } catch (error) {
     return err(`Spotify could not be reached (${error instanceof Error ? error.message : 'network error'})`);
   }
-  const body = await response.json().catch(() => undefined);
+  const text = await readText('Spotify', response);
+  if (!text.ok) return text;
+  const body = parseJsonLoosely(text.value);
   if (!response.ok) {
     const refusal = AccountsErrorSchema.safeParse(body);
     const reason = refusal.success ? (refusal.data.error_description ?? refusal.data.error) : undefined;

@@ -1,12 +1,15 @@
 /**
  * The shapes of Spotify's answers that the `streaming_a` source reads, trimmed to the fields it uses.
  *
- * From Spotify's Web API reference (developer.spotify.com/documentation/web-api): the token answer of
- * the Accounts service (`access_token`, `token_type`, `scope`, `expires_in`, `refresh_token`, and
- * `{error, error_description}` on refusal), TrackObject / SimplifiedTrackObject, SimplifiedAlbumObject,
- * AlbumObject, SimplifiedPlaylistObject, PlaylistObject, PlaylistTrackObject, the paging object
- * (`items`, `next`, `total`), the current user's profile, the player's device list, and the error
- * object `{error: {status, message}}`.
+ * From Spotify's Web API reference (developer.spotify.com/documentation/web-api) as it stands after
+ * the February 2026 changes for Development Mode apps (the usual app for a self-hosted bot): the token
+ * answer of the Accounts service (`access_token`, `token_type`, `scope`, `expires_in`,
+ * `refresh_token`, and `{error, error_description}` on refusal), TrackObject / SimplifiedTrackObject,
+ * SimplifiedAlbumObject, AlbumObject, SimplifiedPlaylistObject (its item count under `items.total`,
+ * formerly `tracks.total`), PlaylistObject, PlaylistTrackObject (the entry under `item`, formerly
+ * `track`), the paging object (`items`, `next`, `total`), the current user's profile, the player's
+ * device list, and the error object `{error: {status, message}}`. Fields the changes removed
+ * (`popularity`, `available_markets`, the profile's `product`, …) are not read.
  */
 import { z } from 'zod';
 
@@ -63,7 +66,8 @@ const SimplifiedPlaylistSchema = z.object({
   name: z.string(),
   description: z.string().nullish(),
   images: ImagesSchema,
-  tracks: z.object({ total: z.number().int() }).nullish(),
+  /** The item count; absent from a playlist the account neither owns nor collaborates on. */
+  items: z.object({ total: z.number().int() }).nullish(),
 });
 export type SimplifiedPlaylist = z.infer<typeof SimplifiedPlaylistSchema>;
 
@@ -83,13 +87,14 @@ export const AlbumTracksPageSchema = page(SimplifiedTrackSchema);
 export const PlaylistSchema = SimplifiedPlaylistSchema;
 
 /**
- * One entry of a playlist. `track` is null for a removed track, an episode in a podcast playlist has
- * `type: 'episode'`, and a local file has no id: none of them can be played here.
+ * One entry of a playlist (`GET /playlists/{id}/items`). `item` is null for a removed track, an
+ * episode in a podcast playlist has `type: 'episode'`, and a local file has no id: none of them can be
+ * played here.
  */
-export const PlaylistTracksPageSchema = page(
+export const PlaylistItemsPageSchema = page(
   z.object({
     is_local: z.boolean().optional(),
-    track: z
+    item: z
       .union([TrackSchema.extend({ type: z.literal('track').optional() }), z.object({ type: z.string() })])
       .nullable(),
   }),
@@ -101,7 +106,6 @@ export const ProfileSchema = z.object({
   id: z.string(),
   display_name: z.string().nullish(),
   images: ImagesSchema,
-  product: z.string().optional(),
 });
 
 export const DevicesSchema = z.object({

@@ -5,7 +5,9 @@
  *
  * Command lines and answers from yt-dlp/yt-dlp README.md ("USAGE AND OPTIONS": `--dump-single-json`,
  * `--flat-playlist`, `--no-playlist`, `--playlist-end`; "OUTPUT TEMPLATE" for the fields) and
- * yt_dlp/extractor/youtube/_search.py (the `ytsearch` prefix with its result count).
+ * yt_dlp/extractor/youtube/_search.py (the `ytsearch` prefix with its result count), checked again at
+ * commit 81ecd58 (2026-08-20). Warnings stay on: they go to stderr, where yt-dlp says it found no
+ * JavaScript runtime (yt-dlp-errors.ts).
  */
 import type { Song } from '../../domain/schemas';
 import { err, ok, type Result } from '../../result';
@@ -20,7 +22,6 @@ import { ytDlpAccountStatus } from './yt-dlp-status';
 export const SEARCH_DEPTH = 100;
 /** The most videos one playlist loads: the same cap as a loaded queue. */
 export const PLAYLIST_LIMIT = 1000;
-const QUIET = '--no-warnings';
 
 export class YoutubeCatalog implements SongCatalog {
   constructor(private readonly ytDlp: YtDlp) {}
@@ -31,7 +32,7 @@ export class YoutubeCatalog implements SongCatalog {
     if (text === '' || depth <= offset) return ok([]);
     // The `ytsearchN:` prefix makes the query one argument yt-dlp can only read as a search.
     const answer = await this.ytDlp.json(
-      ['--dump-single-json', '--flat-playlist', QUIET, '--', `ytsearch${depth}:${text}`],
+      ['--dump-single-json', '--flat-playlist', '--', `ytsearch${depth}:${text}`],
       FlatPlaylistSchema,
     );
     if (!answer.ok) return err(answer.error.message);
@@ -42,7 +43,7 @@ export class YoutubeCatalog implements SongCatalog {
     const videoId = youtubeVideoId(id);
     if (videoId === undefined) return ok(undefined);
     const answer = await this.ytDlp.json(
-      ['--dump-single-json', '--no-playlist', QUIET, '--', watchUrl(videoId)],
+      ['--dump-single-json', '--no-playlist', '--', watchUrl(videoId)],
       VideoSummarySchema,
     );
     return answer.ok ? ok(videoToSong(answer.value)) : unlessNotFound(answer.error);
@@ -54,7 +55,7 @@ export class YoutubeCatalog implements SongCatalog {
     if (listId === undefined) return ok(undefined);
     const answer = await this.ytDlp.json(
       [
-        ...['--flat-playlist', '--dump-single-json', QUIET],
+        ...['--flat-playlist', '--dump-single-json'],
         ...['--playlist-end', String(PLAYLIST_LIMIT), '--', playlistUrl(listId)],
       ],
       FlatPlaylistSchema,

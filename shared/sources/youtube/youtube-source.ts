@@ -30,7 +30,7 @@ export class YoutubeSource implements MusicSource {
     const videoId = youtubeVideoId(song.id);
     if (videoId === undefined) return err(`"${song.id}" is not a YouTube video id or link`);
     const answer = await this.ytDlp.json(
-      ['-f', AUDIO_FORMAT, '--dump-single-json', '--no-playlist', '--no-warnings', '--', watchUrl(videoId)],
+      ['-f', AUDIO_FORMAT, '--dump-single-json', '--no-playlist', '--', watchUrl(videoId)],
       ResolvedVideoSchema,
     );
     if (!answer.ok) return err(answer.error.message);

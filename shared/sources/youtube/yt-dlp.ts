@@ -1,25 +1,32 @@
 /**
  * The `yt-dlp` executable as the `video_b` source uses it: one run with a deadline and an output cap,
- * whose JSON answer (`--dump-single-json`) is parsed with a zod schema. Every failure comes back as a
- * sentence a listener can read: a missing executable says yt-dlp is not installed, a refusal is
- * yt-dlp's own last `ERROR:` line ("yt-dlp: ERROR: Video unavailable").
- *
- * Error lines look like `ERROR: [youtube] <id>: Video unavailable` (yt-dlp's `ExtractorError` prefixes
- * the extractor name and the id; unexpected ones end with a "please report this issue" tail), see
- * yt-dlp/yt-dlp: yt_dlp/utils/_utils.py (`ExtractorError`) and yt_dlp/YoutubeDL.py (`report_error`).
+ * whose JSON answer (`--dump-single-json`) is parsed with a zod schema. Every run carries the admin's
+ * settings first: YTDLP_ARGS (checked at start-up, yt-dlp-args.ts) and a private copy of the
+ * YTDLP_COOKIES file (yt-dlp-cookies.ts), so the source's own options come last and win. Every
+ * failure comes back as a sentence a listener can read: a missing executable says yt-dlp is not
+ * installed, a refusal says what YouTube refused and what the admin can do (yt-dlp-errors.ts).
  */
 import type { z } from 'zod';
 import { type ProcessLimits, runBounded } from '../../exec/bounded-process';
+import { logger } from '../../logger';
 import { err, ok, type Result } from '../../result';
+import { copyCookies } from './yt-dlp-cookies';
+import { describeFailure, type YtDlpFailure } from './yt-dlp-errors';
+
+export type { YtDlpFailure } from './yt-dlp-errors';
 
 /** What runs when YTDLP_PATH is unset: `yt-dlp` found on PATH. */
 export const DEFAULT_YTDLP = 'yt-dlp';
 
-/** A run that did not give an answer. `notFound` marks yt-dlp saying the video or playlist does not exist. */
-export interface YtDlpFailure {
-  message: string;
-  notFound: boolean;
+/** The admin's settings for every run. */
+export interface YtDlpSettings {
+  /** YTDLP_COOKIES: a cookies.txt file (Netscape format) of a YouTube login. */
+  cookies?: string | undefined;
+  /** YTDLP_ARGS, as split and checked at start-up. */
+  args?: readonly string[] | undefined;
 }
+
+const log = logger('sources.youtube.yt-dlp');
 
 const DEFAULT_LIMITS: ProcessLimits = {
   timeoutMs: 30_000,
@@ -27,24 +34,34 @@ const DEFAULT_LIMITS: ProcessLimits = {
   maxOutputBytes: 16 * 1024 * 1024,
 };
 
-/** yt-dlp's words for an id that names nothing (removed, private or never existing). */
-const NOT_FOUND = /Video unavailable|does not exist|has been removed|Private video/i;
-/** The tail yt-dlp adds to unexpected errors; a listener needs only the reason before it. */
-const REPORT_TAIL = /;?\s*please report this issue on\b.*$/is;
-const MAX_REASON_CHARS = 300;
-
 export class YtDlp {
   private readonly limits: ProcessLimits;
 
   constructor(
     readonly path: string = DEFAULT_YTDLP,
     limits: Partial<ProcessLimits> = {},
+    private readonly settings: YtDlpSettings = {},
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
   }
 
-  /** Runs yt-dlp with `args` (never through a shell) and answers what it printed on stdout. */
+  /**
+   * Runs yt-dlp with the admin's settings and `args` (never through a shell) and answers what it
+   * printed on stdout.
+   */
   async run(args: readonly string[]): Promise<Result<string, YtDlpFailure>> {
+    const { cookies, args: extra = [] } = this.settings;
+    const copy = cookies === undefined ? undefined : await copyCookies(cookies);
+    if (copy && !copy.ok) return failure(copy.error);
+    try {
+      const cookieArgs = copy ? ['--cookies', copy.value.file] : [];
+      return await this.runWith([...extra, ...cookieArgs, ...args]);
+    } finally {
+      await copy?.value.remove();
+    }
+  }
+
+  private async runWith(args: readonly string[]): Promise<Result<string, YtDlpFailure>> {
     const outcome = await runBounded(this.path, args, this.limits);
     switch (outcome.kind) {
       case 'notStarted':
@@ -55,8 +72,12 @@ export class YtDlp {
         return failure(`yt-dlp printed more than ${Math.round(this.limits.maxOutputBytes / 1024)} KiB`);
       case 'exited': {
         if (outcome.code === 0) return ok(outcome.stdout);
-        const reason = lastError(outcome.stderr);
-        if (reason) return err({ message: `yt-dlp: ${reason}`, notFound: NOT_FOUND.test(reason) });
+        const described = describeFailure(outcome.stderr);
+        if (described) {
+          const { reason, ...said } = described;
+          log.info({ reason }, 'yt-dlp failed');
+          return err(said);
+        }
         return failure(
           outcome.signal
             ? `yt-dlp was stopped (${outcome.signal})`
@@ -95,22 +116,4 @@ function notStartedMessage(path: string, code: string, message: string): string 
       : `yt-dlp is not installed (nothing at ${path}; fix YTDLP_PATH)`;
   if (code === 'EACCES') return `yt-dlp at ${path} is not executable`;
   return `yt-dlp could not be started (${message})`;
-}
-
-/**
- * The sentence stderr ends with: the last `ERROR:` line without the `[extractor] id:` prefix (the caller
- * knows what it asked for), else the last line printed.
- */
-function lastError(stderr: string): string | undefined {
-  const lines = stderr
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line.length > 0);
-  const line = lines.findLast((l) => l.startsWith('ERROR:')) ?? lines.at(-1);
-  if (!line) return undefined;
-  const reason = line
-    .replace(/^ERROR:\s*\[[^\]]+\]\s*[^\s:]+:\s*/, 'ERROR: ')
-    .replace(REPORT_TAIL, '')
-    .trim();
-  return reason.length > MAX_REASON_CHARS ? `${reason.slice(0, MAX_REASON_CHARS)}…` : reason;
 }

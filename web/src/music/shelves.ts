@@ -23,8 +23,6 @@ export interface Shelf {
 }
 
 const RECOMMENDED = 12;
-const DAILY = 20;
-const ACCOUNT = 30;
 const LIBRARY = 12;
 const GENRES = 30;
 
@@ -43,26 +41,29 @@ export const isEmptyShelf = (content: ShelfContent): boolean =>
     .length === 0;
 
 export function shelvesOf(platform: Platform): Shelf[] {
-  const personal = (limit: number) => ({ params: { query: { platform, limit } } });
+  // Daily songs and the account's playlists come whole (every playlist the account has); only the
+  // recommendations are cut to a shelf's length.
+  const fromSource = { params: { query: { platform } } };
+  const recommended = { params: { query: { platform, limit: RECOMMENDED } } };
   const library = (limit: number) => ({ params: { query: { limit } } });
   const all: (Shelf & { path: string })[] = [
     {
       key: 'recommended',
       title: 'home.recommended',
       path: '/api/music/recommend/playlists',
-      load: () => shelf(call(api.GET('/api/music/recommend/playlists', personal(RECOMMENDED))), playlists),
+      load: () => shelf(call(api.GET('/api/music/recommend/playlists', recommended)), playlists),
     },
     {
       key: 'daily',
       title: 'home.daily',
       path: '/api/music/recommend/songs',
-      load: () => shelf(call(api.GET('/api/music/recommend/songs', personal(DAILY))), songs),
+      load: () => shelf(call(api.GET('/api/music/recommend/songs', fromSource)), songs),
     },
     {
       key: 'account',
       title: 'home.account',
       path: '/api/music/user/playlists',
-      load: () => shelf(call(api.GET('/api/music/user/playlists', personal(ACCOUNT))), playlists),
+      load: () => shelf(call(api.GET('/api/music/user/playlists', fromSource)), playlists),
     },
   ];
   if (platform === 'library_a') {

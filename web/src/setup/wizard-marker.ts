@@ -3,6 +3,7 @@ import { SETUP_WIZARD_COOKIE, SETUP_WIZARD_SECONDS } from '@shared/setup-wizard'
 import { basePath } from '../base';
 
 const write = (value: string, maxAge: number) => {
+  // biome-ignore lint/suspicious/noDocumentCookie: a plain cookie the server reads on a page load too; the async Cookie Store API is not in every browser this UI supports.
   document.cookie = `${SETUP_WIZARD_COOKIE}=${value}; Path=${basePath || '/'}; Max-Age=${maxAge}; SameSite=Lax`;
 };
 

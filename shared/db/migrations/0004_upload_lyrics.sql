@@ -1,0 +1,1 @@
+ALTER TABLE `uploads` ADD `lyrics` text DEFAULT '' NOT NULL;
