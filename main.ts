@@ -7,10 +7,12 @@ import { startApi } from './api/process';
 import { chatApiFactory } from './daemon/chat/chat-api';
 import { startDaemon } from './daemon/process';
 import { loadConfig } from './shared/config';
+import { configureThread } from './shared/configure-thread';
 import { openBackends } from './shared/process';
 import { onShutdown } from './shared/shutdown';
 
-const config = loadConfig();
+const config = loadConfig(process.env);
+configureThread(config);
 const backends = await openBackends(config, config.daemonId);
 const api = await startApi(config, backends);
 const chatApi = chatApiFactory({

@@ -16,6 +16,7 @@ import { InProcessBus } from '../../shared/bus/in-process-bus';
 import { BotReplySchema } from '../../shared/bus/messages';
 import { BOTS_EVENTS, botCommandSubject } from '../../shared/bus/subjects';
 import { loadConfig } from '../../shared/config';
+import { configureThread } from '../../shared/configure-thread';
 import { type Db, migrateDb, openDb } from '../../shared/db/client';
 import { bots } from '../../shared/db/schema';
 import { botRow } from '../../tests/helpers/bot-row';
@@ -65,6 +66,9 @@ serveRpc(BOT_PROCESS_OPS, {
     await migrateDb(db);
     const bus = new InProcessBus(COMMAND_TIMEOUT_MS);
     const scheduler = new ObservedScheduler();
+    // This process is an entry: its configuration is its environment (AUDIO_ENGINE, LOG_LEVEL, …).
+    const config = loadConfig({ ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0' });
+    configureThread(config);
     const daemon = new Daemon({
       db,
       bus,
@@ -72,9 +76,11 @@ serveRpc(BOT_PROCESS_OPS, {
       dataDir,
       scheduler,
       ts3: { licenseRoot: root.value },
+      ffmpeg: config.ffmpeg,
+      audioEngine: config.audioEngine,
+      encoder: { build: config.opusBuild },
     });
     await daemon.start();
-    const config = loadConfig({ ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0' });
     const api = serveApi ? await startApi(config, { db, bus }) : undefined;
     running = { db, bus, daemon, api, scheduler, serverPort, botIds: new Map(), missedSoFar: 0 };
     return { engine: config.audioEngine, ...(api ? { apiPort: api.port } : {}) };

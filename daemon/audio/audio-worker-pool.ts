@@ -15,7 +15,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { logger } from '../../shared/logger';
+import { logger, loggingConfig } from '../../shared/logger';
 import type { AudioWorkerData, FromWorker, ToWorker } from './audio-worker-protocol';
 import { holdNativeOpus } from './encoder';
 import { encoderLockBuffer } from './encoder-lock';
@@ -125,6 +125,7 @@ export class AudioWorkerPool {
     holdNativeOpus();
     const doorbell = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
     const workerData: AudioWorkerData = {
+      logging: loggingConfig(),
       doorbell: doorbell.buffer as SharedArrayBuffer,
       encoderLock: encoderLockBuffer(),
     };

@@ -5,6 +5,7 @@
  * replaced at once, without a timer of its own.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { configureLogging } from '../../shared/logger';
 import { lowerThreadPriority } from '../../shared/thread-priority';
 import type { AudioWorkerData, FromWorker, ToWorker } from './audio-worker-protocol';
 import { adoptEncoderLock } from './encoder-lock';
@@ -20,6 +21,7 @@ const AUDIO_WORKER_NICENESS = 5;
 const port = parentPort;
 if (!port) throw new Error('audio-worker.ts runs only as a worker thread');
 const data = workerData as AudioWorkerData;
+configureLogging(data.logging);
 lowerThreadPriority(AUDIO_WORKER_NICENESS);
 adoptEncoderLock(data.encoderLock);
 const doorbell = new Int32Array(data.doorbell);

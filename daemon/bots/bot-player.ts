@@ -11,7 +11,8 @@ import type { Logger } from '../../shared/logger';
 import type { ResolvedStream } from '../../shared/sources/music-source';
 import type { SourceRegistry } from '../../shared/sources/source-registry';
 import { AudioPlayer, type AudioPlayerOptions } from '../audio/audio-player';
-import type { AudioPlayerState, Track, TrackEnd } from '../audio/audio-player-state';
+import type { AudioPlayerState, TrackEnd } from '../audio/audio-player-state';
+import type { Track } from '../audio/track';
 import type { PlayableSong } from './playable-song';
 import { SongQueue } from './queue';
 

@@ -16,6 +16,7 @@ import { bots, settings } from '../../shared/db/schema';
 import { type BotStatus, BotStatusSchema, type QueuedSong, type Song } from '../../shared/domain/schemas';
 import { LocalSource, UPLOADS_DIR } from '../../shared/sources/local/local-source';
 import { SourceRegistry } from '../../shared/sources/source-registry';
+import { FFMPEG_LOCATION } from '../helpers/audio-signals';
 import { addToneUpload, type Tone } from '../helpers/tone-uploads';
 import type { Ts3TestServer } from '../ts3-server/ts3-test-server';
 
@@ -63,6 +64,7 @@ export class DaemonHarness {
       daemonId: 'e2e',
       dataDir: this.dataDir,
       ts3: this.ts3,
+      ffmpeg: FFMPEG_LOCATION,
       sources,
     });
     await this.daemon.start();
