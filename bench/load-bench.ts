@@ -14,8 +14,8 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
-import { MEMBER_SESSION_COOKIE } from '../api/auth/sessions';
 import { openDb } from '../shared/db/client';
+import { setupAdminOverHttp } from '../tests/helpers/http-admin';
 import { preparedDataDir } from '../tests/helpers/run-service';
 import { type LoadResult, loadFromAnotherProcess } from './http-load';
 import { BenchMedia } from './runtime/bench-media';
@@ -92,20 +92,6 @@ class SocketCrowd {
     this.closing = true;
     for (const socket of this.sockets) socket.terminate();
   }
-}
-
-async function setupAdmin(base: string): Promise<string> {
-  const answer = await fetch(`${base}/api/session/setup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: PASSWORD }),
-  });
-  const cookie = answer.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0]!)
-    .find((pair) => pair.startsWith(`${MEMBER_SESSION_COOKIE}=`));
-  if (!answer.ok || !cookie) throw new Error(`setup answered ${answer.status} without a session cookie`);
-  return cookie;
 }
 
 /** Changes the volume of the bots in turn until `untilMs`; answers other than 200 are counted. */
@@ -199,7 +185,7 @@ try {
   await service.call('addBots', { bots: specs });
 
   // The browser's credentials: its session cookie, and an Origin of the page's own site.
-  const cookie = await setupAdmin(base);
+  const cookie = await setupAdminOverHttp(base, PASSWORD);
   const browser = { cookie, origin: base };
   const listed = (await (await fetch(`${base}/api/bot`, { headers: browser })).json()) as {
     bots: { id: string }[];

@@ -23,7 +23,8 @@ import { createSources } from '../shared/sources/platform-table';
 import { SourceRegistry } from '../shared/sources/source-registry';
 import type { OpusEncoderOptions } from './audio/encoder';
 import type { FfmpegLocation } from './audio/ffmpeg-locator';
-import type { FrameScheduler } from './audio/frame-scheduler';
+import type { FrameCounts } from './audio/frame-health';
+import { type FrameScheduler, type FrameSchedulerStats, frameScheduler } from './audio/frame-scheduler';
 import type { AudioEngineKind } from './audio/track-pipeline';
 import { type BotChat, type BotRow, BotRuntime } from './bots/bot-runtime';
 import type { Ts3Options } from './bots/connection/ts3-options';
@@ -74,6 +75,11 @@ export interface DaemonDeps {
   chat?: BotChat;
   /** Which bots this daemon runs; defaults to all of them (one process). */
   ownership?: OwnershipFactory;
+}
+
+export interface FrameReport {
+  clock: FrameSchedulerStats;
+  frames: FrameCounts;
 }
 
 interface OwnedBot {
@@ -140,6 +146,21 @@ export class Daemon {
 
   ownedBotIds(): string[] {
     return [...this.owned.keys()];
+  }
+
+  /**
+   * How the bots' audio has kept time: the frame clock's ticks (late, and dropped after a stall) and
+   * the frames the bots it owns now have sent, sent late and missed (an underrun, or a dropped tick).
+   */
+  frameReport(): FrameReport {
+    const frames = { sent: 0, late: 0, missed: 0 };
+    for (const { runtime } of this.owned.values()) {
+      const { total } = runtime.player.frameHealth;
+      frames.sent += total.sent;
+      frames.late += total.late;
+      frames.missed += total.missed;
+    }
+    return { clock: (this.deps.scheduler ?? frameScheduler).stats(), frames };
   }
 
   private async own(row: BotRow): Promise<BotRuntime | undefined> {

@@ -6,23 +6,14 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { configureLogging } from '../../shared/logger';
-import { lowerThreadPriority } from '../../shared/thread-priority';
 import type { AudioWorkerData, FromWorker, ToWorker } from './audio-worker-protocol';
 import { adoptEncoderLock } from './encoder-lock';
 import { WorkerSlot } from './worker-slot';
-
-/**
- * The worker runs 60 ms ahead of the clock and can wait a moment; the thread that owns the 20 ms clock
- * cannot. At nice 5 the clock's thread, woken by its timer, takes a core from this one at once instead
- * of waiting its turn; ffmpeg (nice 10) still yields to the worker that reads its PCM.
- */
-const AUDIO_WORKER_NICENESS = 5;
 
 const port = parentPort;
 if (!port) throw new Error('audio-worker.ts runs only as a worker thread');
 const data = workerData as AudioWorkerData;
 configureLogging(data.logging);
-lowerThreadPriority(AUDIO_WORKER_NICENESS);
 adoptEncoderLock(data.encoderLock);
 const doorbell = new Int32Array(data.doorbell);
 const slots = new Map<number, WorkerSlot>();
