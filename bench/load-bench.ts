@@ -1,14 +1,15 @@
 /**
  * The service under load (`npx tsx bench/run.ts load`): bots play to the counting TS3 server (its own
- * process) from the bot process, which here also serves the api on its bus — the whole service of
- * `make run`. Windows of the same length, side by side:
+ * process) from the bot process, which here is the whole service as `make run` composes it: the api on
+ * the main thread, the daemon on a thread of its own. Windows of the same length, side by side:
  *   1. the bots alone;
  *   2. the bots while browser-like WebSocket clients (session cookie, same-site Origin) stay connected,
  *      a control client changes volumes (a state push to every socket), and REST clients in two other
  *      processes list bots and read one bot's status at the pace people would (200 requests/s);
  *   3. the same with the REST clients sending as fast as answers come (a stress test).
- * Printed: late and missed audio frames (the daemon's clock) and late arrivals (the server's view) per
- * window; REST requests/s, p99 and failures; socket messages/s; sockets opened, refused and dropped.
+ * The REST clients run niced (19): they stand for clients elsewhere, whose CPU is not the service's.
+ * Printed: late and missed audio frames (the daemon thread's counts) and late arrivals (the server's
+ * view) per window; REST requests/s, p99 and failures; socket messages/s; sockets opened, refused and dropped.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,6 +41,7 @@ const LOADS: [phase: string, ratePerSecond: number | undefined][] = [
   ['+ REST flat out', undefined],
 ];
 const PASSWORD = 'load bench password';
+const CLIENT_NICENESS = 19;
 
 const media = BenchMedia.render();
 const dataDir = await preparedDataDir('load-bench-');
@@ -147,6 +149,8 @@ async function underLoad(options: {
     warmupMs: WARMUP_MS,
     durationMs: WINDOW_MS,
     ...(ratePerSecond ? { ratePerSecond: ratePerSecond / 2 } : {}),
+    // They stand for browsers and scripts elsewhere: their own CPU is not the service's to give.
+    niceness: CLIENT_NICENESS,
   };
   const rest = Promise.all([
     loadFromAnotherProcess({ ...plan, url: `${base}/api/bot` }),
@@ -163,7 +167,7 @@ async function underLoad(options: {
 }
 
 const pct = (value: number) => `${value.toFixed(3)} %`;
-const ms = (value: number) => value.toFixed(1);
+const ms = (value: number) => (Number.isNaN(value) ? '–' : value.toFixed(1));
 
 try {
   const { port, rootPublicKey } = await server.call('start', { rooms: BOTS });
