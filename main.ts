@@ -1,22 +1,30 @@
 /**
- * The single-process default (`make run`): the api (REST, docs, WebSocket gateway) and the daemon (every
- * bot) side by side on one database and the in-process bus. Chat commands reach the api through its own
- * fetch: no socket, no port. Scaled out, api/main.ts and daemon/main.ts run them apart.
+ * The single-machine default (`make run`), one command and no NATS: the api (REST, docs, WebSocket
+ * gateway) on the main thread and the daemon (every bot, its voice session and its 20 ms frame clock)
+ * on a thread of its own, on one database; the bus lives here and reaches the daemon's thread over a
+ * port. Chat commands come back to the api over a port too: no socket. Nothing the api does (parsing,
+ * auth, JSON, WebSocket fan-out) runs on the thread that owns the clock, and under a flood of requests
+ * this thread yields the CPU to it (a lower priority: it still gets every core the bots leave idle).
+ * Scaled out, api/main.ts and daemon/main.ts run the two as processes of their own.
  */
 import { startApi } from './api/process';
-import { chatApiFactory } from './daemon/chat/chat-api';
-import { startDaemon } from './daemon/process';
+import { startDaemonThread } from './daemon/thread/daemon-thread-host';
 import { loadConfig } from './shared/config';
+import { configureThread } from './shared/configure-thread';
 import { openBackends } from './shared/process';
 import { onShutdown } from './shared/shutdown';
+import { API_NICENESS, lowerThreadPriority } from './shared/thread-priority';
 
-const config = loadConfig();
+/** Within the shutdown's budget for the bots (5 s): past it the daemon's thread is terminated. */
+const DAEMON_STOP_MS = 4500;
+
+const config = loadConfig(process.env);
+configureThread(config);
 const backends = await openBackends(config, config.daemonId);
+// The daemon first: once the api answers, the bots are there too (its thread takes a few seconds to
+// load). Chat commands only come from a voice session, by which time the api is up.
+const daemon = await startDaemonThread(config, backends.bus, (request) => api.app.fetch(request));
 const api = await startApi(config, backends);
-const chatApi = chatApiFactory({
-  baseUrl: 'http://in-process',
-  serviceToken: config.serviceToken,
-  fetch: async (request) => api.app.fetch(request),
-});
-const daemon = await startDaemon(config, backends, chatApi);
-onShutdown({ http: api.close, bots: () => daemon.stop(), backends });
+// After the daemon's thread started: a thread inherits the priority of the one that starts it.
+lowerThreadPriority(API_NICENESS);
+onShutdown({ http: api.close, bots: () => daemon.stop(DAEMON_STOP_MS), backends });

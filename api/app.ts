@@ -83,7 +83,7 @@ export function createApp(deps: AppDeps) {
     .route('/', systemRoutes(deps))
     .route('/', sessionRoutes(deps, sessionStores))
     .route('/', settingsRoutes(deps))
-    .route('/', botRoutes(botClient, visibleBots))
+    .route('/', botRoutes(botClient, visibleBots, botStatuses))
     .route('/', botConfigRoutes(deps, botClient))
     .route('/', botAvatarRoutes(deps))
     .route('/', playerRoutes(deps, botClient, songFinder))

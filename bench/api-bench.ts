@@ -20,7 +20,7 @@
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { MEMBER_SESSION_COOKIE } from '../api/auth/sessions';
-import { rootLogger } from '../shared/logger';
+import { configureLogging } from '../shared/logger';
 import { SERVICE_TOKEN_HEADER } from '../shared/service-headers';
 import { createKey, createMember, insertBot, setupAdmin } from '../tests/helpers/accounts';
 import { startTestApp } from '../tests/helpers/test-app';
@@ -35,7 +35,7 @@ const GOAL_RATIO = 1 / 3;
 const BOTS = 4;
 
 // One log line per request would bury the figures and measure the terminal.
-rootLogger.level = 'error';
+configureLogging({ level: 'error', pretty: false });
 
 const t = await startTestApp();
 const admin = await setupAdmin(t);

@@ -20,14 +20,16 @@ import { availableParallelism } from 'node:os';
 import type { AudioPlayer as AudioPlayerClass } from '../daemon/audio/audio-player';
 import type { AudioEngineKind } from '../daemon/audio/track-pipeline';
 import type { VoiceSink } from '../daemon/audio/voice-sink';
+import { configureLogging } from '../shared/logger';
+import { ok } from '../shared/result';
 import { groupCpu, groupMemory, parseProcStat, ticksToMs } from './runtime/proc-stats';
 
 // Stall warnings from the clock would interleave with the tables; the counters below report them.
-process.env.LOG_LEVEL ??= 'error';
+configureLogging({ level: 'error', pretty: false });
 const { AudioPlayer } = await import('../daemon/audio/audio-player');
 const { audioWorkerPool } = await import('../daemon/audio/audio-worker-pool');
 const { Decoder } = await import('../daemon/audio/decoder');
-const { DEFAULT_OPUS_COMPLEXITY, OPUS_ENCODER_BUILD, OPUS_MUSIC_BITRATE_BPS, OpusEncoder } = await import(
+const { DEFAULT_OPUS_COMPLEXITY, OPUS_MUSIC_BITRATE_BPS, OpusEncoder, opusBuild } = await import(
   '../daemon/audio/encoder'
 );
 const { frameScheduler } = await import('../daemon/audio/frame-scheduler');
@@ -117,7 +119,7 @@ const opusEncdec: EncoderUnderTest = {
     };
     control(OPUS.SET_BITRATE_REQUEST, OPUS_MUSIC_BITRATE_BPS);
     control(OPUS.SET_SIGNAL_REQUEST, OPUS.SIGNAL_MUSIC);
-    control(OPUS_SET_COMPLEXITY_REQUEST, complexity);
+    control(OPUS.SET_COMPLEXITY_REQUEST, complexity);
     const input = wasm._malloc(SAMPLES_PER_FRAME * 4);
     const output = wasm._malloc(4000);
     return {
@@ -135,11 +137,10 @@ const opusEncdec: EncoderUnderTest = {
     };
   },
 };
-const OPUS_SET_COMPLEXITY_REQUEST = 4010;
 
 /** The daemon's encoder (@evan/opus, native where its package has a binary for this machine). */
 const daemonEncoder: EncoderUnderTest = {
-  name: `@evan/opus (${OPUS_ENCODER_BUILD})`,
+  name: `@evan/opus (${opusBuild()})`,
   create(complexity) {
     const encoder = new OpusEncoder({ complexity });
     return { encode: (pcm) => encoder.encode(pcm), free: () => encoder.destroy() };
@@ -162,7 +163,7 @@ const evanWasm: EncoderUnderTest = {
     const encoder = new Encoder({ channels: 2, application: 'audio', sample_rate: 48_000 });
     encoder.ctl(OPUS.SET_BITRATE_REQUEST, OPUS_MUSIC_BITRATE_BPS);
     encoder.ctl(OPUS.SET_SIGNAL_REQUEST, OPUS.SIGNAL_MUSIC);
-    encoder.ctl(OPUS_SET_COMPLEXITY_REQUEST, complexity);
+    encoder.ctl(OPUS.SET_COMPLEXITY_REQUEST, complexity);
     return { encode: (pcm) => encoder.encode(pcm), free: () => encoder.drop() };
   },
 };
@@ -398,7 +399,12 @@ async function rampEngine(
       if (performance.now() + (SETTLE_SECONDS + 2 * WINDOW_SECONDS) * 1000 > deadline) break;
       const added: Promise<unknown>[] = [];
       while (players.length < count) {
-        const player = new AudioPlayer({ sink: new CountingSink(), volumePercent: 80, engine });
+        const player = new AudioPlayer({
+          sink: new CountingSink(),
+          volumePercent: 80,
+          engine,
+          locateFfmpeg: () => ok(FFMPEG),
+        });
         added.push(once(player, 'trackStart'));
         player.play({ input: { kind: 'file', path }, durationSeconds: RAMP_TRACK_SECONDS });
         players.push(player);
@@ -443,7 +449,7 @@ async function clockOnlyLatePercent(): Promise<number> {
 try {
   console.log(
     `audio bench: ${availableParallelism()} cores, Opus ${OPUS_MUSIC_BITRATE_BPS / 1000} kbps, 20 ms frames, ` +
-      `encoder build here: ${OPUS_ENCODER_BUILD}\n`,
+      `encoder build here: ${opusBuild()}\n`,
   );
 
   const pcmPath = dir.file('music.pcm');

@@ -5,7 +5,7 @@
  * the load of people using the service rather than of a stress test), for a fixed duration. Answers with the request count, requests/s, p50/p99
  * latency and the number of answers that were not 200.
  */
-import { fork } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,12 @@ const LoadPlanSchema = z.object({
   warmupMs: z.number().nonnegative(),
   durationMs: z.number().positive(),
   ratePerSecond: z.number().positive().optional(),
+  /**
+   * The client's own priority (nice). Clients on the service's machine stand for clients elsewhere:
+   * at a lower priority they still send as fast as answers come, but their CPU is not taken from the
+   * service's threads, as a remote client's is not.
+   */
+  niceness: z.number().int().min(0).max(19).optional(),
 });
 export type LoadPlan = z.infer<typeof LoadPlanSchema>;
 
@@ -88,7 +94,14 @@ async function runPlan(plan: LoadPlan): Promise<LoadResult> {
 /** Runs one plan in a fresh client process and resolves with its figures. */
 export function loadFromAnotherProcess(plan: LoadPlan): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(import.meta.url), [], { execArgv: ['--import', 'tsx'] });
+    const script = fileURLToPath(import.meta.url);
+    // Niced from the start: its own start-up (loading tsx, compiling) is client work too.
+    const child =
+      plan.niceness === undefined
+        ? fork(script, [], { execArgv: ['--import', 'tsx'] })
+        : spawn('nice', ['-n', String(plan.niceness), process.execPath, '--import', 'tsx', script], {
+            stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+          });
     child.once('message', (result) => resolve(LoadResultSchema.parse(result)));
     child.once('error', reject);
     child.once('exit', (code) => {

@@ -1,21 +1,22 @@
 /**
  * The service under load (`npx tsx bench/run.ts load`): bots play to the counting TS3 server (its own
- * process) from the bot process, which here also serves the api on its bus — the whole service of
- * `make run`. Windows of the same length, side by side:
+ * process) from the bot process, which here is the whole service as `make run` composes it: the api on
+ * the main thread, the daemon on a thread of its own. Windows of the same length, side by side:
  *   1. the bots alone;
  *   2. the bots while browser-like WebSocket clients (session cookie, same-site Origin) stay connected,
  *      a control client changes volumes (a state push to every socket), and REST clients in two other
  *      processes list bots and read one bot's status at the pace people would (200 requests/s);
  *   3. the same with the REST clients sending as fast as answers come (a stress test).
- * Printed: late and missed audio frames (the daemon's clock) and late arrivals (the server's view) per
- * window; REST requests/s, p99 and failures; socket messages/s; sockets opened, refused and dropped.
+ * The REST clients run niced (19): they stand for clients elsewhere, whose CPU is not the service's.
+ * Printed: late and missed audio frames (the daemon thread's counts) and late arrivals (the server's
+ * view) per window; REST requests/s, p99 and failures; socket messages/s; sockets opened, refused and dropped.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
-import { MEMBER_SESSION_COOKIE } from '../api/auth/sessions';
 import { openDb } from '../shared/db/client';
+import { setupAdminOverHttp } from '../tests/helpers/http-admin';
 import { preparedDataDir } from '../tests/helpers/run-service';
 import { type LoadResult, loadFromAnotherProcess } from './http-load';
 import { BenchMedia } from './runtime/bench-media';
@@ -40,6 +41,7 @@ const LOADS: [phase: string, ratePerSecond: number | undefined][] = [
   ['+ REST flat out', undefined],
 ];
 const PASSWORD = 'load bench password';
+const CLIENT_NICENESS = 19;
 
 const media = BenchMedia.render();
 const dataDir = await preparedDataDir('load-bench-');
@@ -92,20 +94,6 @@ class SocketCrowd {
     this.closing = true;
     for (const socket of this.sockets) socket.terminate();
   }
-}
-
-async function setupAdmin(base: string): Promise<string> {
-  const answer = await fetch(`${base}/api/session/setup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: PASSWORD }),
-  });
-  const cookie = answer.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0]!)
-    .find((pair) => pair.startsWith(`${MEMBER_SESSION_COOKIE}=`));
-  if (!answer.ok || !cookie) throw new Error(`setup answered ${answer.status} without a session cookie`);
-  return cookie;
 }
 
 /** Changes the volume of the bots in turn until `untilMs`; answers other than 200 are counted. */
@@ -161,6 +149,8 @@ async function underLoad(options: {
     warmupMs: WARMUP_MS,
     durationMs: WINDOW_MS,
     ...(ratePerSecond ? { ratePerSecond: ratePerSecond / 2 } : {}),
+    // They stand for browsers and scripts elsewhere: their own CPU is not the service's to give.
+    niceness: CLIENT_NICENESS,
   };
   const rest = Promise.all([
     loadFromAnotherProcess({ ...plan, url: `${base}/api/bot` }),
@@ -177,7 +167,7 @@ async function underLoad(options: {
 }
 
 const pct = (value: number) => `${value.toFixed(3)} %`;
-const ms = (value: number) => value.toFixed(1);
+const ms = (value: number) => (Number.isNaN(value) ? '–' : value.toFixed(1));
 
 try {
   const { port, rootPublicKey } = await server.call('start', { rooms: BOTS });
@@ -199,7 +189,7 @@ try {
   await service.call('addBots', { bots: specs });
 
   // The browser's credentials: its session cookie, and an Origin of the page's own site.
-  const cookie = await setupAdmin(base);
+  const cookie = await setupAdminOverHttp(base, PASSWORD);
   const browser = { cookie, origin: base };
   const listed = (await (await fetch(`${base}/api/bot`, { headers: browser })).json()) as {
     bots: { id: string }[];

@@ -11,7 +11,7 @@ import { Identity } from '../daemon/ts3/identity';
 import { PacketType, parsePacket, writeMeta } from '../daemon/ts3/packet';
 import { PacketHandler } from '../daemon/ts3/packet-handler';
 import { raiseSecurityLevel } from '../daemon/ts3/raise-security-level';
-import { logger, rootLogger } from '../shared/logger';
+import { configureLogging, logger } from '../shared/logger';
 import { Ts3TestServer } from '../tests/ts3-server/ts3-test-server';
 
 const HANDSHAKES = 10;
@@ -91,7 +91,7 @@ function voicePrepare(): void {
 }
 
 // Connect/disconnect info lines would bury the figures.
-rootLogger.level = 'warn';
+configureLogging({ level: 'warn', pretty: false });
 perPacket('warm-up', 100);
 perPacket('command packet', 100);
 perPacket('command fragment', 487);

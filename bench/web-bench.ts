@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { WEB_DIST_DIR } from '../api/web/static';
 import { ensureWebBuild } from '../scripts/build-web';
-import { rootLogger } from '../shared/logger';
+import { configureLogging } from '../shared/logger';
 import { setupAdmin } from '../tests/helpers/accounts';
 import { launchBrowser } from '../tests/helpers/browser';
 import { startTestApp } from '../tests/helpers/test-app';
@@ -17,7 +17,7 @@ import { startTestApp } from '../tests/helpers/test-app';
 const RUNS = 7;
 
 // Request logs would bury the figures.
-rootLogger.level = 'error';
+configureLogging({ level: 'error', pretty: false });
 const BUNDLE_GOAL_KB = 300;
 const RENDER_GOAL_MS = 1000;
 

@@ -14,7 +14,6 @@ import {
   SettingsEventSchema,
 } from '../shared/bus/messages';
 import { BOTS_EVENTS, botCommandSubject, SETTINGS_EVENTS } from '../shared/bus/subjects';
-import { loadConfig } from '../shared/config';
 import type { Db } from '../shared/db/client';
 import { bots } from '../shared/db/schema';
 import { logger } from '../shared/logger';
@@ -22,10 +21,13 @@ import { QUALITY_SETTING, readQuality } from '../shared/settings/quality';
 import { readSettings, type StoredSettings } from '../shared/settings/settings';
 import { createSources } from '../shared/sources/platform-table';
 import { SourceRegistry } from '../shared/sources/source-registry';
-import type { FrameScheduler } from './audio/frame-scheduler';
+import type { OpusEncoderOptions } from './audio/encoder';
+import type { FfmpegLocation } from './audio/ffmpeg-locator';
+import type { FrameCounts } from './audio/frame-health';
+import { type FrameScheduler, type FrameSchedulerStats, frameScheduler } from './audio/frame-scheduler';
 import type { AudioEngineKind } from './audio/track-pipeline';
 import { type BotChat, type BotRow, BotRuntime } from './bots/bot-runtime';
-import { type Ts3Options, ts3OptionsFromEnv } from './bots/connection/ts3-options';
+import type { Ts3Options } from './bots/connection/ts3-options';
 import { LoginRefresher } from './login-refresher';
 import type {
   BotOwnership,
@@ -49,8 +51,8 @@ export interface DaemonDeps {
   db: Db;
   bus: Bus;
   daemonId: string;
-  /** Where uploads live (`local` source); defaults to the configured DATA_DIR. */
-  dataDir?: string;
+  /** Where uploads live (`local` source): DATA_DIR. */
+  dataDir: string;
   /** The yt-dlp executable (`video_b`); unset means `yt-dlp` on PATH. */
   ytDlpPath?: string | undefined;
   /** YTDLP_COOKIES and YTDLP_ARGS, given to every yt-dlp run. */
@@ -60,15 +62,24 @@ export interface DaemonDeps {
   librespotPath?: string | undefined;
   /** The music sources; defaults to every adapter this daemon has. */
   sources?: SourceRegistry;
-  /** Defaults to `TS3_LICENSE_ROOT` from the environment. */
-  ts3?: Ts3Options;
+  /** Voice-connection options (the configured `TS3_LICENSE_ROOT`, see ts3OptionsFor). */
+  ts3: Ts3Options;
   scheduler?: FrameScheduler;
-  /** The bots' audio send path; `AUDIO_ENGINE` when not given. */
+  /** The bots' audio send path (`AUDIO_ENGINE`); `workers` when not given. */
   audioEngine?: AudioEngineKind;
+  /** The Opus encoder's build (`OPUS_FORCE_WASM`); the native one where it loads when not given. */
+  encoder?: OpusEncoderOptions;
+  /** Where ffmpeg is: `FFMPEG_PATH`, else the usual places on `PATH`. */
+  ffmpeg: FfmpegLocation;
   /** How chat commands reach the REST API; without it the bots do not answer chat commands. */
   chat?: BotChat;
   /** Which bots this daemon runs; defaults to all of them (one process). */
   ownership?: OwnershipFactory;
+}
+
+export interface FrameReport {
+  clock: FrameSchedulerStats;
+  frames: FrameCounts;
 }
 
 interface OwnedBot {
@@ -90,7 +101,7 @@ export class Daemon {
   constructor(private readonly deps: DaemonDeps) {
     const ctx = {
       db: deps.db,
-      dataDir: deps.dataDir ?? loadConfig().dataDir,
+      dataDir: deps.dataDir,
       ytDlpPath: deps.ytDlpPath,
       ytDlpCookies: deps.ytDlpCookies,
       ytDlpArgs: deps.ytDlpArgs,
@@ -98,11 +109,11 @@ export class Daemon {
     };
     this.sources = deps.sources ?? new SourceRegistry(createSources(ctx));
     this.logins = new LoginRefresher({ ctx, log });
-    this.ts3 = deps.ts3 ?? ts3OptionsFromEnv();
+    this.ts3 = deps.ts3;
     this.uploads = new UploadJanitor({
       db: deps.db,
       bus: deps.bus,
-      dataDir: deps.dataDir ?? loadConfig().dataDir,
+      dataDir: deps.dataDir,
       log,
       ownQueues: () =>
         new Map([...this.owned].map(([id, { runtime }]) => [id, runtime.player.queue.snapshot().songs])),
@@ -137,6 +148,21 @@ export class Daemon {
     return [...this.owned.keys()];
   }
 
+  /**
+   * How the bots' audio has kept time: the frame clock's ticks (late, and dropped after a stall) and
+   * the frames the bots it owns now have sent, sent late and missed (an underrun, or a dropped tick).
+   */
+  frameReport(): FrameReport {
+    const frames = { sent: 0, late: 0, missed: 0 };
+    for (const { runtime } of this.owned.values()) {
+      const { total } = runtime.player.frameHealth;
+      frames.sent += total.sent;
+      frames.late += total.late;
+      frames.missed += total.missed;
+    }
+    return { clock: (this.deps.scheduler ?? frameScheduler).stats(), frames };
+  }
+
   private async own(row: BotRow): Promise<BotRuntime | undefined> {
     if (this.owned.has(row.id) || !this.settings) return undefined;
     const runtime = new BotRuntime(row, {
@@ -145,9 +171,11 @@ export class Daemon {
       sources: this.sources,
       settings: this.settings,
       ts3: this.ts3,
+      ffmpeg: this.deps.ffmpeg,
       uploads: this.uploads,
       ...(this.deps.scheduler ? { scheduler: this.deps.scheduler } : {}),
       ...(this.deps.audioEngine ? { audioEngine: this.deps.audioEngine } : {}),
+      ...(this.deps.encoder ? { encoder: this.deps.encoder } : {}),
       ...(this.deps.chat ? { chat: this.deps.chat } : {}),
     });
     const subscription = this.deps.bus.respond(botCommandSubject(row.id), (data) =>

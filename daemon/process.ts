@@ -6,6 +6,7 @@
 import { NatsBus } from '../shared/bus/nats-bus';
 import type { AppConfig } from '../shared/config';
 import type { Backends } from '../shared/process';
+import { ts3OptionsFor } from './bots/connection/ts3-options';
 import { type ChatApiFactory, chatApiFactory } from './chat/chat-api';
 import { Daemon } from './daemon';
 import type { OwnershipFactory } from './ownership/bot-ownership';
@@ -41,6 +42,10 @@ export async function startDaemon(config: AppConfig, { db, bus }: Backends, chat
     ytDlpCookies: config.ytDlpCookies,
     ytDlpArgs: config.ytDlpArgs,
     librespotPath: config.librespotPath,
+    ts3: ts3OptionsFor(config.ts3LicenseRoot),
+    ffmpeg: config.ffmpeg,
+    audioEngine: config.audioEngine,
+    encoder: { build: config.opusBuild },
     ...(chat ? { chat } : {}),
     ...(ownership ? { ownership } : {}),
   });

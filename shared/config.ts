@@ -1,11 +1,17 @@
 /**
- * Process configuration, parsed once from the environment. Every variable is listed in README.md.
+ * Process configuration, parsed once from the environment by each entry (main.ts, api/main.ts,
+ * daemon/main.ts, and the bench and test entries) and handed down from there: nothing deeper reads
+ * the environment, so a module behaves the same on the main thread, on the daemon's worker thread and
+ * in a test that builds it with its own values. Every variable is listed in README.md.
  */
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { LOG_LEVELS, type LoggingConfig } from './logger';
+import type { FfmpegLocation } from './media/ffmpeg-locator';
+import { LOCALES, type Locale } from './receipts';
 import { parseYtDlpArgs } from './sources/youtube/yt-dlp-args';
 
 const flag = z
@@ -53,6 +59,13 @@ const envSchema = z.object({
   UPLOAD_QUOTA_MB: z.coerce.number().int().min(1).default(2048),
   CHAT_PREFIX: z.string().min(1).max(3).regex(/^\S+$/, 'CHAT_PREFIX must not contain spaces').default('!'),
   AUDIO_ENGINE: z.enum(['workers', 'inline']).default('workers'),
+  OPUS_FORCE_WASM: flag,
+  FFMPEG_PATH: z.string().optional(),
+  PATH: z.string().default(''),
+  TS3_LICENSE_ROOT: z.string().optional(),
+  LOCALE: z.enum(LOCALES).default('en'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  LOG_PRETTY: flag,
   BASE_PATH: z
     .string()
     .regex(/^(\/[\w.~-]+)*\/?$/, 'BASE_PATH must be a URL path such as /music-bot')
@@ -103,9 +116,18 @@ export interface AppConfig {
    * 20 ms clock) or `inline` (the previous design, everything on the main thread between ticks).
    */
   audioEngine: 'workers' | 'inline';
+  /** The Opus encoder build to use where both load: `wasm` with `OPUS_FORCE_WASM=1`, else `native`. */
+  opusBuild: 'native' | 'wasm';
+  /** Where ffmpeg and ffprobe are looked for: `FFMPEG_PATH`, else the usual places on `PATH`. */
+  ffmpeg: FfmpegLocation;
+  /** `TS3_LICENSE_ROOT`: base64 license root key replacing TeamSpeak's (a test server's own). */
+  ts3LicenseRoot: string | undefined;
+  /** Language of receipts and chat replies. */
+  locale: Locale;
+  logging: LoggingConfig;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
@@ -135,6 +157,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     uploadQuotaBytes: e.UPLOAD_QUOTA_MB * 1024 * 1024,
     basePath: e.BASE_PATH.replace(/\/+$/, ''),
     audioEngine: e.AUDIO_ENGINE,
+    opusBuild: e.OPUS_FORCE_WASM ? 'wasm' : 'native',
+    ffmpeg: { configuredPath: e.FFMPEG_PATH || undefined, searchPath: e.PATH },
+    ts3LicenseRoot: e.TS3_LICENSE_ROOT || undefined,
+    locale: e.LOCALE,
+    logging: { level: e.LOG_LEVEL, pretty: e.LOG_PRETTY },
   };
 }
 

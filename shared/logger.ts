@@ -26,9 +26,15 @@ const redactPaths = [
   'req.headers["x-api-key"]',
 ];
 
-function createRootLogger(): Logger {
-  const level = process.env.LOG_LEVEL ?? (process.env.VITEST ? 'silent' : 'info');
-  const pretty = process.env.LOG_PRETTY === '1';
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** How a process (or thread) logs: parsed from LOG_LEVEL and LOG_PRETTY by the entry. */
+export interface LoggingConfig {
+  level: (typeof LOG_LEVELS)[number];
+  pretty: boolean;
+}
+
+function createRootLogger({ level, pretty }: LoggingConfig): Logger {
   return pino({
     level,
     redact: { paths: redactPaths, censor: '[redacted]' },
@@ -38,9 +44,43 @@ function createRootLogger(): Logger {
   });
 }
 
-export const rootLogger: Logger = createRootLogger();
+/**
+ * Silent until an entry configures logging, which is what tests want; every entry (main.ts,
+ * api/main.ts, daemon/main.ts, the daemon thread, each audio worker, the bench processes) does so
+ * first thing, from its own configuration or the one handed to its thread.
+ */
+let current: LoggingConfig = { level: 'silent', pretty: false };
+let root = createRootLogger(current);
 
-/** A logger for one layer of the system, e.g. `logger('ts3.packet')`. */
+/** Sets how this thread logs from now on, loggers made earlier included. */
+export function configureLogging(config: LoggingConfig): void {
+  current = { ...config };
+  root = createRootLogger(current);
+}
+
+/** How this thread logs, to hand to a thread it starts. */
+export function loggingConfig(): LoggingConfig {
+  return { ...current };
+}
+
+/**
+ * A logger for one layer of the system, e.g. `logger('ts3.packet')`. Modules make theirs when they
+ * load, before their entry has configured logging, so each call goes to the root configured now.
+ */
 export function logger(name: string): Logger {
-  return rootLogger.child({ name });
+  let made: { from: Logger; child: Logger } | undefined;
+  const target = (): Logger => {
+    if (made?.from !== root) made = { from: root, child: root.child({ name }) };
+    return made.child;
+  };
+  return new Proxy({} as Logger, {
+    get(_, property) {
+      const child = target();
+      const value: unknown = Reflect.get(child, property, child);
+      return typeof value === 'function' ? value.bind(child) : value;
+    },
+    set(_, property, value) {
+      return Reflect.set(target(), property, value);
+    },
+  });
 }

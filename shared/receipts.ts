@@ -135,10 +135,19 @@ const zh: Receipts = {
   requestFailed: () => '请求失败。',
 };
 
-const LOCALES: Record<string, Receipts> = { en, zh };
+const CATALOGS = { en, zh } satisfies Record<string, Receipts>;
+export type Locale = keyof typeof CATALOGS;
+export const LOCALES = Object.keys(CATALOGS) as [Locale, ...Locale[]];
 
-/** The catalog for LOCALE (default English). */
-export const receipts: Receipts = LOCALES[process.env.LOCALE ?? 'en'] ?? en;
+/**
+ * The catalog of the configured LOCALE (English until an entry chooses): a live binding, set once by
+ * each entry (and on the daemon's thread, from the configuration handed to it) through `useLocale`.
+ */
+export let receipts: Receipts = en;
+
+export function useLocale(locale: Locale): void {
+  receipts = CATALOGS[locale];
+}
 
 export function formatTime(seconds: number): string {
   const s = Math.max(0, Math.floor(seconds));

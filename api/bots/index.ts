@@ -6,14 +6,18 @@ import type { AppEnv } from '../env';
 import { validationHook } from '../errors';
 import type { BotClient } from './bot-client';
 import type { BotLister } from './bot-list';
+import type { BotStatusView } from './status-view';
 
-export function botRoutes(client: BotClient, visibleBots: BotLister) {
+export function botRoutes(client: BotClient, visibleBots: BotLister, statuses: BotStatusView) {
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
     .openapi(listBots, async (c) => c.json({ bots: await visibleBots(principalOf(c)) }, 200))
     .openapi(getBot, async (c) => {
-      // One bot's status is always asked of its daemon: it tells an unknown bot (404) from one no
-      // daemon runs (503), which a listing shows as disconnected instead.
-      const { data } = await client.call(c.req.valid('param').id, 'status', {}, actorOf(principalOf(c)));
+      const id = c.req.valid('param').id;
+      // What its daemon said within the last second stands; otherwise the daemon is asked, which also
+      // tells an unknown bot (404) from one no daemon runs (503), where a listing shows it disconnected.
+      const fresh = statuses.freshStatus(id);
+      if (fresh) return c.json(fresh, 200);
+      const { data } = await client.call(id, 'status', {}, actorOf(principalOf(c)));
       return c.json(data, 200);
     });
 }

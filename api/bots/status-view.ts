@@ -1,6 +1,7 @@
 /**
  * The bots' statuses as this api process last heard them, so listing bots (GET /api/bot, the
- * WebSocket hello) needs no bus round trip per bot.
+ * WebSocket hello) and reading one (GET /api/bot/{id}) need no bus round trip per bot: however fast
+ * clients ask, a daemon answers at most about one status request per bot per second.
  *
  * - Heard from the daemons' `bot.<id>.state` events, which a daemon publishes after every change of
  *   a bot (whichever daemon runs it: a bot moving between daemons needs nothing here), and from the
@@ -86,6 +87,18 @@ export class BotStatusView {
     }
     const heard = await this.probe(bot.id, actor);
     return typeof heard === 'string' ? offlineStatus(bot) : heard;
+  }
+
+  /**
+   * The bot's status as its daemon told it within ENTRY_TTL_MS, or undefined (nothing fresh, or its
+   * last probe found no daemon): then only the daemon itself can answer.
+   */
+  freshStatus(botId: string): BotStatus | undefined {
+    if (!this.bus.available) return undefined;
+    const entry = this.entries.get(botId);
+    if (entry?.heard === undefined || typeof entry.heard === 'string') return undefined;
+    const ageMs = this.now() - entry.at;
+    return ageMs < ENTRY_TTL_MS ? advanced(entry.heard, ageMs) : undefined;
   }
 
   private probe(botId: string, actor: Actor): Promise<BotStatus | Unanswered> {

@@ -7,7 +7,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import { getLocalCover, uploadLocalAudio } from '../../openapi/routes/uploads';
 import { uploads } from '../../shared/db/schema';
-import { locateFfmpeg, locateFfprobe } from '../../shared/media/ffmpeg-locator';
+import { type FfmpegLocation, locateFfmpeg, locateFfprobe } from '../../shared/media/ffmpeg-locator';
 import { readSettings } from '../../shared/settings/settings';
 import { uploadToSong } from '../../shared/sources/local/local-catalog';
 import { attachLyricsFile, LYRICS_FILE_MAX_BYTES } from '../../shared/sources/local/lyrics-upload';
@@ -47,13 +47,13 @@ const LYRICS_FILE = {
 };
 
 /** ffmpeg and ffprobe, found on the first upload so an api without uploads never needs them. */
-function mediaToolsFinder(): () => MediaTools {
+function mediaToolsFinder(location: FfmpegLocation): () => MediaTools {
   let tools: MediaTools | undefined;
   return () => {
     if (tools) return tools;
-    const ffmpeg = locateFfmpeg();
+    const ffmpeg = locateFfmpeg(location);
     if (!ffmpeg.ok) throw new ApiError(500, ffmpeg.error);
-    const ffprobe = locateFfprobe();
+    const ffprobe = locateFfprobe(location);
     if (!ffprobe.ok) throw new ApiError(500, ffprobe.error);
     tools = { ffmpeg: ffmpeg.value, ffprobe: ffprobe.value };
     return tools;
@@ -63,7 +63,7 @@ function mediaToolsFinder(): () => MediaTools {
 export function uploadRoutes({ db, config }: AppDeps, options: UploadRouteOptions = {}) {
   const maxBytes = options.maxBytes ?? UPLOAD_MAX_BYTES;
   const referencedUploadIds = options.referencedUploadIds ?? (() => uploadsInQueueSnapshots(db));
-  const mediaTools = mediaToolsFinder();
+  const mediaTools = mediaToolsFinder(config.ffmpeg);
 
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   // SPEC: 403 while local audio is off, before the request itself is judged (a missing x-filename).

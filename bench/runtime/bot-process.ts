@@ -2,24 +2,30 @@
  * The bot process of the runtime bench: one Daemon (in-process bus, the bench's libSQL file) whose
  * bots stream to the counting TS3 server, and nothing else, so the bench can measure this process
  * and its ffmpeg children alone. The audio engine is the one AUDIO_ENGINE in its environment selects.
- * The load bench also asks it to serve the api on the same bus, which makes it the whole service of
- * `make run` (api, daemon, in-process bus, one libSQL file) without the web bundle.
- * Frame lateness comes from the daemon's own clock (observed-scheduler.ts). Driven over IPC.
+ * Frame lateness comes from the daemon's own clock (observed-scheduler.ts).
+ * The load bench asks it to serve the api as well, which makes it the whole service as `make run`
+ * composes it (main.ts): the api on the main thread, the daemon on a thread of its own with the bus
+ * over a port, one libSQL file, no web bundle. Its frames are then the daemon thread's counts (late
+ * and missed; no percentiles). Driven over IPC.
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ApiProcess, startApi } from '../../api/process';
 import { Daemon } from '../../daemon/daemon';
+import { type DaemonThread, startDaemonThread } from '../../daemon/thread/daemon-thread-host';
 import { parseLicenseRoot } from '../../daemon/ts3';
 import { InProcessBus } from '../../shared/bus/in-process-bus';
 import { BotReplySchema } from '../../shared/bus/messages';
 import { BOTS_EVENTS, botCommandSubject } from '../../shared/bus/subjects';
-import { loadConfig } from '../../shared/config';
+import { type AppConfig, loadConfig } from '../../shared/config';
+import { configureThread } from '../../shared/configure-thread';
 import { type Db, migrateDb, openDb } from '../../shared/db/client';
 import { bots } from '../../shared/db/schema';
+import { API_NICENESS, lowerThreadPriority } from '../../shared/thread-priority';
 import { botRow } from '../../tests/helpers/bot-row';
 import { epochMs } from './epoch-clock';
+import type { LatenessSummary } from './lateness';
 import { ObservedScheduler } from './observed-scheduler';
 import { BOT_PROCESS_OPS } from './protocol';
 import { serveRpc } from './rpc';
@@ -28,16 +34,90 @@ const ACTOR = { id: 'bench', username: 'bench', role: 'admin' as const };
 const COMMAND_TIMEOUT_MS = 30_000;
 const START_BATCH = 5;
 
+/** The daemon, in this thread (the runtime bench) or on its own (the load bench's `make run` layout). */
+interface Bots {
+  owns(botId: string): Promise<boolean>;
+  /** Frames sent (with their lateness) and missed since the last call. */
+  take(): Promise<{ lateness: LatenessSummary; missed: number }>;
+  stop(): Promise<void>;
+}
+
 interface Running {
   db: Db;
   bus: InProcessBus;
-  daemon: Daemon;
+  bots: Bots;
   api: ApiProcess | undefined;
-  scheduler: ObservedScheduler;
   serverPort: number;
   /** Bot ids by name. */
   botIds: Map<string, string>;
-  missedSoFar: number;
+}
+
+/** The daemon in this process, on the bench's observed clock. */
+async function daemonHere(
+  config: AppConfig,
+  db: Db,
+  bus: InProcessBus,
+  licenseRoot: Uint8Array,
+): Promise<Bots> {
+  const scheduler = new ObservedScheduler();
+  const daemon = new Daemon({
+    db,
+    bus,
+    daemonId: 'bench',
+    dataDir: config.dataDir,
+    scheduler,
+    ts3: { licenseRoot },
+    ffmpeg: config.ffmpeg,
+    audioEngine: config.audioEngine,
+    encoder: { build: config.opusBuild },
+  });
+  await daemon.start();
+  let missedSoFar = 0;
+  return {
+    owns: async (botId) => daemon.ownedBotIds().includes(botId),
+    take: async () => {
+      const { missed } = scheduler.frameTotals();
+      const missedInWindow = missed - missedSoFar;
+      missedSoFar = missed;
+      return { lateness: scheduler.lateness.take(), missed: missedInWindow };
+    },
+    stop: () => daemon.stop(),
+  };
+}
+
+/** The daemon on its own thread, as main.ts runs it; counts from its frame report. */
+function daemonApart(thread: DaemonThread, bus: InProcessBus): Bots {
+  let last = { sent: 0, late: 0, missed: 0 };
+  return {
+    owns: async (botId) => {
+      try {
+        await bus.request(botCommandSubject(botId), { op: 'status', actor: ACTOR });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    take: async () => {
+      const { frames } = await thread.frameReport();
+      const sent = frames.sent - last.sent;
+      const late = frames.late - last.late;
+      const missed = frames.missed - last.missed;
+      last = frames;
+      const none = Number.NaN;
+      return {
+        lateness: {
+          frames: sent,
+          late,
+          latePercent: sent ? (late / sent) * 100 : none,
+          p50Ms: none,
+          p99Ms: none,
+          maxMs: none,
+        },
+        missed,
+      };
+    },
+    stop: () => thread.stop(10_000),
+  };
 }
 let running: Running | undefined;
 
@@ -64,24 +144,30 @@ serveRpc(BOT_PROCESS_OPS, {
     const db = openDb({ url: `file:${join(dataDir, 'bot.db')}` });
     await migrateDb(db);
     const bus = new InProcessBus(COMMAND_TIMEOUT_MS);
-    const scheduler = new ObservedScheduler();
-    const daemon = new Daemon({
-      db,
-      bus,
-      daemonId: 'bench',
-      dataDir,
-      scheduler,
-      ts3: { licenseRoot: root.value },
+    // This process is an entry: its configuration is its environment (AUDIO_ENGINE, LOG_LEVEL, …).
+    const config = loadConfig({
+      ...process.env,
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      TS3_LICENSE_ROOT: licenseRoot,
     });
-    await daemon.start();
-    const config = loadConfig({ ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0' });
-    const api = serveApi ? await startApi(config, { db, bus }) : undefined;
-    running = { db, bus, daemon, api, scheduler, serverPort, botIds: new Map(), missedSoFar: 0 };
-    return { engine: config.audioEngine, ...(api ? { apiPort: api.port } : {}) };
+    configureThread(config);
+    if (!serveApi) {
+      const here = await daemonHere(config, db, bus, root.value);
+      running = { db, bus, bots: here, api: undefined, serverPort, botIds: new Map() };
+      return { engine: config.audioEngine };
+    }
+    // As main.ts composes `make run`.
+    const thread = await startDaemonThread(config, bus, (request) => api.app.fetch(request));
+    const api = await startApi(config, { db, bus });
+    lowerThreadPriority(API_NICENESS);
+    running = { db, bus, bots: daemonApart(thread, bus), api, serverPort, botIds: new Map() };
+    return { engine: config.audioEngine, apiPort: api.port };
   },
 
   addBots: async ({ bots: specs }) => {
-    const { db, bus, daemon, serverPort, botIds } = state();
+    const { db, bus, bots: daemon, serverPort, botIds } = state();
     const rows = specs.map((spec) => ({
       ...botRow(randomUUID(), spec.name),
       serverPort,
@@ -89,7 +175,7 @@ serveRpc(BOT_PROCESS_OPS, {
     }));
     await db.insert(bots).values(rows);
     for (const row of rows) bus.publish(BOTS_EVENTS, { type: 'botCreated', botId: row.id });
-    while (!rows.every((row) => daemon.ownedBotIds().includes(row.id))) await sleep(20);
+    for (const row of rows) while (!(await daemon.owns(row.id))) await sleep(20);
     for (const row of rows) botIds.set(row.name, row.id);
     // In batches: a hundred handshakes at once on two cores would miss the 15 s start deadline.
     let retriedStarts = 0;
@@ -110,13 +196,7 @@ serveRpc(BOT_PROCESS_OPS, {
     return { retriedStarts };
   },
 
-  take: () => {
-    const current = state();
-    const { missed } = current.scheduler.frameTotals();
-    const missedInWindow = missed - current.missedSoFar;
-    current.missedSoFar = missed;
-    return { lateness: current.scheduler.lateness.take(), missed: missedInWindow };
-  },
+  take: () => state().bots.take(),
 
   command: async ({ bot, op, args }) => {
     const id = state().botIds.get(bot);
@@ -128,7 +208,7 @@ serveRpc(BOT_PROCESS_OPS, {
 
   shutdown: async () => {
     if (!running) return {};
-    const { db, bus, daemon, api } = running;
+    const { db, bus, bots: daemon, api } = running;
     running = undefined;
     await api?.close();
     await daemon.stop();

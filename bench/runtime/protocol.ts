@@ -6,13 +6,15 @@ import { z } from 'zod';
 import { SongSchema } from '../../shared/domain/schemas';
 import { type RpcChild, SHUTDOWN_OP } from './rpc';
 
+/** NaN where there is nothing to tell: an empty window, or percentiles the daemon's thread does not keep. */
+const figure = z.number().or(z.nan());
 const LatenessSummarySchema = z.object({
   frames: z.number(),
   late: z.number(),
-  latePercent: z.number(),
-  p50Ms: z.number(),
-  p99Ms: z.number(),
-  maxMs: z.number(),
+  latePercent: figure,
+  p50Ms: figure,
+  p99Ms: figure,
+  maxMs: figure,
 });
 
 /** What a watch waits for: any audio, or audio in which `toneHz` is stronger than `insteadOfHz`. */

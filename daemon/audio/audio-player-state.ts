@@ -2,16 +2,8 @@
  * The audio player's state as a discriminated union: each state carries only what exists in it, so a
  * paused player's silence countdown or a playing player's miss streak cannot leak into another state.
  */
-import type { DecoderInput } from './decoder-input';
+import type { Track } from './track';
 import type { TrackPipeline } from './track-pipeline';
-
-export interface Track {
-  input: DecoderInput;
-  /** Length in seconds when known; `elapsedSeconds` is clamped to it. Absent for live streams. */
-  durationSeconds?: number;
-  /** Play no further than this position: a preview clip cut from a longer stream. */
-  stopAtSeconds?: number;
-}
 
 /** Why a track stopped. `stopPlayback` asks the queue not to move on (ffmpeg keeps failing to start). */
 export type TrackEnd =

@@ -14,10 +14,11 @@ import {
   tonePower,
 } from '../../tests/helpers/audio-signals';
 import { AudioPlayer } from './audio-player';
-import type { Track, TrackEnd } from './audio-player-state';
+import type { TrackEnd } from './audio-player-state';
 import { FFMPEG_NOT_FOUND, locateFfmpeg } from './ffmpeg-locator';
 import { FrameScheduler } from './frame-scheduler';
 import { volumeToAmplitude } from './gain';
+import type { Track } from './track';
 import { AUDIO_ENGINES, type AudioEngineKind } from './track-pipeline';
 
 let dir: TempDir;
@@ -197,7 +198,7 @@ describe.each(AUDIO_ENGINES)('AudioPlayer (%s engine)', (engine: AudioEngineKind
 
   it('ends the track with the clear error when FFMPEG_PATH points at nothing', async () => {
     const { player } = newPlayer({
-      locate: () => locateFfmpeg({ env: { FFMPEG_PATH: '/nonexistent/ffmpeg' } }),
+      locate: () => locateFfmpeg({ configuredPath: '/nonexistent/ffmpeg', searchPath: '/usr/bin' }),
     });
     const ended = nextTrackEnd(player);
     player.play(fileTrack('tone.wav'));

@@ -14,10 +14,9 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Result } from '../../shared/result';
-import type { AudioPlayerState, Playback, Track, TrackEnd } from './audio-player-state';
+import type { AudioPlayerState, Playback, TrackEnd } from './audio-player-state';
 import type { AudioWorkerPool } from './audio-worker-pool';
 import type { OpusEncoderOptions } from './encoder';
-import { locateFfmpeg } from './ffmpeg-locator';
 import { FrameHealth, type FrameHealthSnapshot } from './frame-health';
 import { type FrameScheduler, type FrameTick, frameScheduler, type ScheduledPlayer } from './frame-scheduler';
 import { InlineEngine } from './inline-engine';
@@ -25,9 +24,10 @@ import { OPUS_SILENCE_FRAME } from './opus-silence-frame';
 import { FRAME_SECONDS } from './pcm-format';
 import { DEFAULT_PLAYBACK_POLICY, type PlaybackPolicy } from './playback-policy';
 import { SpawnFailureTracker } from './spawn-failure-tracker';
+import type { Track } from './track';
 import {
   type AudioEngineKind,
-  defaultAudioEngine,
+  DEFAULT_AUDIO_ENGINE,
   type PlayerEngine,
   type TrackPipeline,
 } from './track-pipeline';
@@ -55,8 +55,9 @@ export interface AudioPlayerOptions {
   volumePercent?: number;
   voiceDucking?: VoiceDucking;
   policy?: PlaybackPolicy;
-  locateFfmpeg?: () => Result<string>;
-  /** The send path; `AUDIO_ENGINE` (default `workers`) when not given. */
+  /** Finds ffmpeg when a track starts (the configured FFMPEG_PATH, else the usual places). */
+  locateFfmpeg: () => Result<string>;
+  /** The send path (the daemon's `AUDIO_ENGINE`); `workers` when not given. */
   engine?: AudioEngineKind;
   /** Workers engine: the pool to run on (the process-wide one by default). */
   workerPool?: AudioWorkerPool;
@@ -85,8 +86,8 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
     this.sink = options.sink;
     this.scheduler = options.scheduler ?? frameScheduler;
     this.policy = options.policy ?? DEFAULT_PLAYBACK_POLICY;
-    this.findFfmpeg = options.locateFfmpeg ?? locateFfmpeg;
-    this.engineKind = options.engine ?? defaultAudioEngine();
+    this.findFfmpeg = options.locateFfmpeg;
+    this.engineKind = options.engine ?? DEFAULT_AUDIO_ENGINE;
     const common = {
       ...(options.volumePercent === undefined ? {} : { volumePercent: options.volumePercent }),
       ...(options.encoder ? { encoder: options.encoder } : {}),

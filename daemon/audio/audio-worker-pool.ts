@@ -15,8 +15,9 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { logger } from '../../shared/logger';
+import { logger, loggingConfig } from '../../shared/logger';
 import type { AudioWorkerData, FromWorker, ToWorker } from './audio-worker-protocol';
+import { holdNativeOpus } from './encoder';
 import { encoderLockBuffer } from './encoder-lock';
 
 const log = logger('audio.workers');
@@ -121,8 +122,10 @@ export class AudioWorkerPool {
   }
 
   private startWorker(): PoolWorker {
+    holdNativeOpus();
     const doorbell = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
     const workerData: AudioWorkerData = {
+      logging: loggingConfig(),
       doorbell: doorbell.buffer as SharedArrayBuffer,
       encoderLock: encoderLockBuffer(),
     };

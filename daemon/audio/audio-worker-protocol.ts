@@ -4,6 +4,8 @@
  * through each player's FrameRing. Every pipeline message carries the pipeline's generation, so a
  * message about a pipeline that a seek or skip has already replaced is recognised and dropped.
  */
+
+import type { LoggingConfig } from '../../shared/logger';
 import type { DecoderExit } from './decoder';
 import type { HttpHeaders, RawPcmFormat } from './decoder-input';
 import type { OpusEncoderOptions } from './encoder';
@@ -62,8 +64,9 @@ export type FromWorker =
   /** A relayed stream input is ahead of ffmpeg: stop reading it (`inputResume`: read again). */
   | { type: 'inputPause' | 'inputResume'; slot: number; generation: number };
 
-/** What each worker gets at start: its doorbell and the process's encoder lock. */
+/** What each worker gets at start: its doorbell, the process's encoder lock, how to log. */
 export interface AudioWorkerData {
+  logging: LoggingConfig;
   /** Int32 the main thread bumps (and notifies) after each tick that took frames from this worker. */
   doorbell: SharedArrayBuffer;
   encoderLock: SharedArrayBuffer;

@@ -5,6 +5,7 @@
  * replaced at once, without a timer of its own.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { configureLogging } from '../../shared/logger';
 import type { AudioWorkerData, FromWorker, ToWorker } from './audio-worker-protocol';
 import { adoptEncoderLock } from './encoder-lock';
 import { WorkerSlot } from './worker-slot';
@@ -12,6 +13,7 @@ import { WorkerSlot } from './worker-slot';
 const port = parentPort;
 if (!port) throw new Error('audio-worker.ts runs only as a worker thread');
 const data = workerData as AudioWorkerData;
+configureLogging(data.logging);
 adoptEncoderLock(data.encoderLock);
 const doorbell = new Int32Array(data.doorbell);
 const slots = new Map<number, WorkerSlot>();

@@ -13,6 +13,13 @@ describe('buildFfmpegArgs', () => {
     expect(args[args.indexOf('-i') + 1]).toBe('/music/a.mp3');
   });
 
+  it('decodes and resamples on one thread each', () => {
+    const args = buildFfmpegArgs({ kind: 'file', path: '/music/a.mp3' }, 0);
+    expect(args[args.indexOf('-threads') + 1]).toBe('1');
+    expect(args.indexOf('-threads')).toBeLessThan(args.indexOf('-i'));
+    expect(args[args.indexOf('-filter_threads') + 1]).toBe('1');
+  });
+
   it('seeks with -ss before -i', () => {
     const args = buildFfmpegArgs({ kind: 'file', path: 'a.flac' }, 3.5);
     expect(args.indexOf('-ss')).toBeLessThan(args.indexOf('-i'));
@@ -67,6 +74,8 @@ describe('buildFfmpegArgs', () => {
       '44100',
       '-ac',
       '2',
+      '-threads',
+      '1',
       '-i',
       'pipe:0',
     ]);

@@ -6,8 +6,10 @@ import { PCM_FORMAT } from './pcm-format';
 
 /** `stopAtSeconds` cuts the output at that input position (a preview of a longer stream). */
 export function buildFfmpegArgs(input: DecoderInput, seekSeconds: number, stopAtSeconds?: number): string[] {
-  // Only errors on stderr: the tail we keep then ends with the reason ffmpeg failed.
-  const args = ['-hide_banner', '-loglevel', 'error'];
+  // Only errors on stderr: the tail we keep then ends with the reason ffmpeg failed. One thread each
+  // for the decoder and the resampling filter: an audio decode needs no more, and with a hundred
+  // ffmpegs on a few cores extra threads only add wake-ups that compete with the frame clock.
+  const args = ['-hide_banner', '-loglevel', 'error', '-filter_threads', '1'];
   if (input.kind !== 'stream') args.push('-nostdin');
   if (input.kind === 'url') args.push(...httpInputArgs(input.url, input.headers));
   if (input.kind === 'stream' && input.rawFormat) {
@@ -22,7 +24,7 @@ export function buildFfmpegArgs(input: DecoderInput, seekSeconds: number, stopAt
   }
   // Before -i, -ss seeks the input (fast, by index or by skipping) instead of decoding and dropping.
   if (seekSeconds > 0) args.push('-ss', seekSeconds.toFixed(3));
-  args.push('-i', inputTarget(input));
+  args.push('-threads', '1', '-i', inputTarget(input));
   // After -i, -t limits the output; counted from the seek point, so the cut stays at the same position.
   if (stopAtSeconds !== undefined) args.push('-t', Math.max(0, stopAtSeconds - seekSeconds).toFixed(3));
   args.push(

@@ -6,8 +6,10 @@
  * - Deadlines are absolute on a monotonic clock and advance by exactly 20 ms; each sleep is
  *   max(1 ms, deadline − now), so a late tick never pushes the following ones back (no drift).
  * - Each tick first dispatches every player's already prepared frame (the part that must be on time),
- *   then prepares the next frames one player per `setImmediate`, so a long list of bots never blocks
- *   the event loop in one piece. The next sleep is armed once every player has prepared.
+ *   then prepares the next frames in slices of at most PREPARE_SLICE_MS, one `setImmediate` per slice,
+ *   so a long list of bots never blocks the event loop in one piece, and a list whose preparing costs
+ *   nothing (the workers engine: its frames are made on other threads) costs one wake-up, not one per
+ *   bot. The next sleep is armed once every player has prepared.
  * - After a stall (GC, a blocked loop) it catches up with at most 3 ticks in a burst, then re-anchors:
  *   the older missed ticks are dropped and counted, since a listener's jitter buffer cannot use a
  *   flood of stale frames anyway.
@@ -19,6 +21,11 @@ import { PCM_FORMAT } from './pcm-format';
 const log = logger('audio.scheduler');
 
 export const MAX_BURST_FRAMES = 3;
+/**
+ * How long one turn of preparing may hold the event loop before it yields: short against the 20 ms
+ * tick, long against a player's prepare (an inline encode takes about 0.1 ms).
+ */
+export const PREPARE_SLICE_MS = 2;
 
 /** What a dispatch learns about its tick. */
 export interface FrameTick {
@@ -144,15 +151,16 @@ export class FrameScheduler {
     this.prepareInTurn(players, 0, generation);
   }
 
-  private prepareInTurn(players: ScheduledPlayer[], index: number, generation: number): void {
+  private prepareInTurn(players: ScheduledPlayer[], from: number, generation: number): void {
     if (generation !== this.generation) return;
-    const player = players[index];
-    if (!player) {
-      this.arm(generation);
-      return;
+    const sliceEndsMs = this.nowMs() + PREPARE_SLICE_MS;
+    let index = from;
+    for (; index < players.length && (index === from || this.nowMs() < sliceEndsMs); index++) {
+      const player = players[index]!;
+      if (this.players.has(player)) this.safely('prepare', () => player.prepare());
     }
-    if (this.players.has(player)) this.safely('prepare', () => player.prepare());
-    setImmediate(() => this.prepareInTurn(players, index + 1, generation));
+    if (index >= players.length) this.arm(generation);
+    else setImmediate(() => this.prepareInTurn(players, index, generation));
   }
 
   /** One bot's bug must not stop the clock for every other bot. */

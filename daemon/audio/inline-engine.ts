@@ -2,7 +2,8 @@
  * The inline engine (`AUDIO_ENGINE=inline`), the design before the worker pool: the ffmpeg child's PCM
  * lands in a buffer on the main thread, and between ticks the scheduler's `prepare` step reads one
  * frame, applies the gain and encodes it, so the tick only sends. Kept selectable so the bench can
- * measure it side by side with the workers engine.
+ * measure it side by side with the workers engine, and tested as that one is: the player and send-path
+ * suites (audio-player.test.ts, send-path.test.ts) run every case once per engine.
  */
 import { EventEmitter } from 'node:events';
 import { Decoder } from './decoder';

@@ -51,6 +51,7 @@ export const OPUS = {
   SET_BITRATE_REQUEST: 4002,
   SET_SIGNAL_REQUEST: 4024,
   SIGNAL_MUSIC: 3002,
+  SET_COMPLEXITY_REQUEST: 4010,
 } as const;
 
 const requireFromHere = createRequire(import.meta.url);

@@ -21,9 +21,10 @@ import {
   type TempDir,
 } from '../../tests/helpers/audio-signals';
 import { AudioPlayer } from './audio-player';
-import type { Track, TrackEnd } from './audio-player-state';
+import type { TrackEnd } from './audio-player-state';
 import { FrameScheduler } from './frame-scheduler';
 import { FRAME_BYTES, SAMPLES_PER_CHANNEL_PER_FRAME } from './pcm-format';
+import type { Track } from './track';
 import { AUDIO_ENGINES, type AudioEngineKind } from './track-pipeline';
 
 let dir: TempDir;

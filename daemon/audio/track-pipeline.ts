@@ -8,23 +8,16 @@
  * - `workers` (worker-engine.ts): decoding, gain and encoding run in a pool of worker threads that fill
  *   a small lookahead of encoded frames per player; the tick only takes a ready frame.
  *
- * `AUDIO_ENGINE` picks the default; a player (and so a bench or a test) may pick its own.
+ * Each player is given its engine (the daemon's configuration, `AUDIO_ENGINE`); `workers` otherwise.
  */
 import type { EventEmitter } from 'node:events';
-import { loadConfig } from '../../shared/config';
-import type { Track } from './audio-player-state';
 import type { DecoderExit } from './decoder';
+import type { Track } from './track';
 
 export const AUDIO_ENGINES = ['workers', 'inline'] as const;
 export type AudioEngineKind = (typeof AUDIO_ENGINES)[number];
 
-let configuredEngine: AudioEngineKind | undefined;
-
-/** The process's default engine (`AUDIO_ENGINE`), read once. */
-export function defaultAudioEngine(): AudioEngineKind {
-  configuredEngine ??= loadConfig().audioEngine;
-  return configuredEngine;
-}
+export const DEFAULT_AUDIO_ENGINE: AudioEngineKind = 'workers';
 
 /** What the tick gets from a pipeline: a frame to send, nothing yet (an underrun), or the end. */
 export type PipelineFrame = { kind: 'audio'; opus: Uint8Array } | { kind: 'starved' } | { kind: 'ended' };

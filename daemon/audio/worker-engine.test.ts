@@ -9,9 +9,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ok } from '../../shared/result';
 import { CollectingSink, FFMPEG, renderTestFiles, type TempDir } from '../../tests/helpers/audio-signals';
 import { AudioPlayer } from './audio-player';
-import type { Track, TrackEnd } from './audio-player-state';
+import type { TrackEnd } from './audio-player-state';
 import { AudioWorkerPool } from './audio-worker-pool';
 import { FrameScheduler } from './frame-scheduler';
+import type { Track } from './track';
 
 let dir: TempDir;
 beforeAll(() => {

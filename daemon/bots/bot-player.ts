@@ -11,7 +11,9 @@ import type { Logger } from '../../shared/logger';
 import type { ResolvedStream } from '../../shared/sources/music-source';
 import type { SourceRegistry } from '../../shared/sources/source-registry';
 import { AudioPlayer, type AudioPlayerOptions } from '../audio/audio-player';
-import type { AudioPlayerState, Track, TrackEnd } from '../audio/audio-player-state';
+import type { AudioPlayerState, TrackEnd } from '../audio/audio-player-state';
+import type { FrameHealthSnapshot } from '../audio/frame-health';
+import type { Track } from '../audio/track';
 import type { PlayableSong } from './playable-song';
 import { SongQueue } from './queue';
 
@@ -103,6 +105,11 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
 
   get elapsedSeconds(): number {
     return this.audio.elapsedSeconds;
+  }
+
+  /** Frames sent, late and missed by this bot's audio player since it was made. */
+  get frameHealth(): FrameHealthSnapshot {
+    return this.audio.frameHealth;
   }
 
   get volume(): number {

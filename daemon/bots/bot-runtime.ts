@@ -20,7 +20,8 @@ import { err } from '../../shared/result';
 import type { StoredSettings } from '../../shared/settings/settings';
 import { settleWithin } from '../../shared/settle-within';
 import type { SourceRegistry } from '../../shared/sources/source-registry';
-import { locateFfmpeg } from '../audio/ffmpeg-locator';
+import type { OpusEncoderOptions } from '../audio/encoder';
+import { type FfmpegLocation, locateFfmpeg } from '../audio/ffmpeg-locator';
 import type { FrameScheduler } from '../audio/frame-scheduler';
 import type { AudioEngineKind } from '../audio/track-pipeline';
 import type { ChatApiFactory } from '../chat/chat-api';
@@ -67,8 +68,12 @@ export interface BotRuntimeDeps {
   ts3: Ts3Options;
   /** The frame clock; tests may pass their own. */
   scheduler?: FrameScheduler;
-  /** The audio send path; `AUDIO_ENGINE` when not given (benches compare the two). */
+  /** The audio send path (`AUDIO_ENGINE`); `workers` when not given (benches compare the two). */
   audioEngine?: AudioEngineKind;
+  /** The Opus encoder's build and settings (`OPUS_FORCE_WASM`); the defaults when not given. */
+  encoder?: OpusEncoderOptions;
+  /** Where ffmpeg is (`FFMPEG_PATH`, else the usual places on `PATH`). */
+  ffmpeg: FfmpegLocation;
   chat?: BotChat;
   /** Told when an upload plays and when the queue changes, so played uploads can be deleted. */
   uploads?: UploadEvents;
@@ -111,7 +116,9 @@ export class BotRuntime implements BotContext {
         volumePercent: config.volume,
         voiceDucking: deps.settings.voiceDucking,
         ...(deps.scheduler ? { scheduler: deps.scheduler } : {}),
+        locateFfmpeg: () => locateFfmpeg(deps.ffmpeg),
         ...(deps.audioEngine ? { engine: deps.audioEngine } : {}),
+        ...(deps.encoder ? { encoder: deps.encoder } : {}),
       },
     });
     this.player.queue.setMode(config.playMode);
@@ -359,7 +366,7 @@ export class BotRuntime implements BotContext {
         defaultNickname: this.config.nickname,
         defaultAvatar: async () => (await loadBotAvatar(this.deps.db, this.config.id))?.data,
         coverArt: async (url) => {
-          const ffmpeg = locateFfmpeg();
+          const ffmpeg = locateFfmpeg(this.deps.ffmpeg);
           return ffmpeg.ok ? coverArtAvatar(url, ffmpeg.value) : err(ffmpeg.error);
         },
       },

@@ -25,6 +25,7 @@ import {
   PacketFlag,
   PacketType,
   parsePacket,
+  plainPacket,
   writeMeta,
 } from './packet';
 import { ReceiveWindow, SendCounter } from './receive-window';
@@ -192,12 +193,12 @@ export class PacketHandler extends EventEmitter<PacketHandlerEvents> {
    */
   prepareVoice(body: Uint8Array, type: PacketType = PacketType.Voice): Buffer {
     const { id, generation } = this.counters[type]!.take();
+    if (!(this.encryptVoice && this.session))
+      return plainPacket(this.plainMac(), this.outgoing, id, this.clientId, type, id, body);
     const payload = Buffer.alloc(2 + body.length);
     payload.writeUInt16BE(id, 0);
     payload.set(body, 2);
-    if (this.encryptVoice && this.session) return this.seal(type, id, generation, 0, payload);
-    const meta = writeMeta(this.outgoing, id, this.clientId, type, PacketFlag.Unencrypted);
-    return assemblePacket(this.plainMac(), meta, payload);
+    return this.seal(type, id, generation, 0, payload);
   }
 
   /** Writes an already built packet (from `prepareVoice`). */

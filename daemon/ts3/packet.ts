@@ -86,10 +86,45 @@ export function writeMeta(
   flags: number,
 ): Buffer {
   const meta = Buffer.alloc(headerBytes(direction) - MAC_BYTES);
-  meta.writeUInt16BE(id, 0);
-  if (direction === 'c2s') meta.writeUInt16BE(clientId, 2);
-  meta[meta.length - 1] = type | flags;
+  writeMetaAt(meta, 0, direction, id, clientId, type, flags);
   return meta;
+}
+
+function writeMetaAt(
+  target: Buffer,
+  offset: number,
+  direction: Direction,
+  id: number,
+  clientId: number,
+  type: PacketType,
+  flags: number,
+): void {
+  target.writeUInt16BE(id, offset);
+  if (direction === 'c2s') target.writeUInt16BE(clientId, offset + 2);
+  target[offset + headerBytes(direction) - MAC_BYTES - 1] = type | flags;
+}
+
+/**
+ * An unencrypted packet (a voice packet on a server that does not encrypt voice) built in one buffer:
+ * the MAC, the header, then `prefix` (2 bytes, big-endian) and `body`. Voice goes out for every bot
+ * 50 times a second; building it in place spares four allocations and copies per packet.
+ */
+export function plainPacket(
+  mac: Uint8Array,
+  direction: Direction,
+  id: number,
+  clientId: number,
+  type: PacketType,
+  prefix: number,
+  body: Uint8Array,
+): Buffer {
+  const header = headerBytes(direction);
+  const datagram = Buffer.allocUnsafe(header + 2 + body.length);
+  datagram.set(mac, 0);
+  writeMetaAt(datagram, MAC_BYTES, direction, id, clientId, type, PacketFlag.Unencrypted);
+  datagram.writeUInt16BE(prefix, header);
+  datagram.set(body, header + 2);
+  return datagram;
 }
 
 export function assemblePacket(mac: Uint8Array, meta: Uint8Array, payload: Uint8Array): Buffer {

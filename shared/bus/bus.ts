@@ -1,7 +1,8 @@
 /**
  * The message bus between the stateless api and the daemon(s): request/reply with a deadline,
- * publish, and subscribe with NATS wildcards (`*` one token, `>` the rest). Two implementations
- * (in-process and NATS) pass one contract suite (tests/bus/bus.case.ts).
+ * publish, and subscribe with NATS wildcards (`*` one token, `>` the rest). Three implementations
+ * (in-process, NATS, and a MessagePort to a bus on another thread) pass one contract suite
+ * (tests/bus/bus.case.ts).
  *
  * Payloads are JSON values. Each end parses them with the zod schemas in `messages.ts`: the bus
  * itself does not know their shapes.

@@ -45,17 +45,17 @@ export class InProcessBus implements Bus {
       }, timeoutMs);
       for (const target of targets) {
         setImmediate(async () => {
-          let outcome: { ok: true; value: unknown } | { ok: false; message: string };
+          let outcome: { ok: true; value: unknown } | { ok: false; error: BusError };
           try {
             outcome = { ok: true, value: await target.handler(payload, subject) };
           } catch (error) {
-            outcome = { ok: false, message: error instanceof Error ? error.message : String(error) };
+            outcome = { ok: false, error: asBusError(error) };
           }
           if (settled) return;
           settled = true;
           clearTimeout(timer);
           if (outcome.ok) resolve(JSON.parse(JSON.stringify(outcome.value ?? null)));
-          else reject(new BusError('handler-failed', outcome.message));
+          else reject(outcome.error);
         });
       }
     });
@@ -92,4 +92,13 @@ export class InProcessBus implements Bus {
     set.add(entry);
     return { unsubscribe: () => set.delete(entry) };
   }
+}
+
+/**
+ * What a responder's exception becomes: `handler-failed` with its message, unless the responder is a
+ * relay that already knows the failure (a daemon thread that went away is `unavailable`).
+ */
+function asBusError(error: unknown): BusError {
+  if (error instanceof BusError) return error;
+  return new BusError('handler-failed', error instanceof Error ? error.message : String(error));
 }

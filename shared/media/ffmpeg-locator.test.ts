@@ -12,14 +12,15 @@ const noStatic = () => undefined;
 describe('locateFfmpeg', () => {
   it('uses FFMPEG_PATH first', () => {
     const found = locateFfmpeg({
-      env: { FFMPEG_PATH: FFMPEG, PATH: '' },
+      configuredPath: FFMPEG,
+      searchPath: '',
       resolveStaticBinary: () => '/elsewhere',
     });
     expect(found).toEqual({ ok: true, value: FFMPEG });
   });
 
   it('gives the clear error when FFMPEG_PATH points at nothing, without falling back', () => {
-    const found = locateFfmpeg({ env: { FFMPEG_PATH: '/nonexistent/ffmpeg', PATH: '/usr/bin' } });
+    const found = locateFfmpeg({ configuredPath: '/nonexistent/ffmpeg', searchPath: '/usr/bin' });
     expect(found.ok).toBe(false);
     if (!found.ok) {
       expect(found.error).toContain(FFMPEG_NOT_FOUND);
@@ -28,28 +29,38 @@ describe('locateFfmpeg', () => {
   });
 
   it('rejects a directory in FFMPEG_PATH', () => {
-    expect(locateFfmpeg({ env: { FFMPEG_PATH: '/usr/bin' } }).ok).toBe(false);
+    expect(locateFfmpeg({ configuredPath: '/usr/bin', searchPath: '' }).ok).toBe(false);
   });
 
   it('takes the ffmpeg-static binary when the package gives a path that exists', () => {
-    const found = locateFfmpeg({ env: { PATH: '' }, resolveStaticBinary: () => FFMPEG });
+    const found = locateFfmpeg({
+      configuredPath: undefined,
+      searchPath: '',
+      resolveStaticBinary: () => FFMPEG,
+    });
     expect(found).toEqual({ ok: true, value: FFMPEG });
   });
 
   it('skips an ffmpeg-static path whose download never happened and searches PATH', () => {
     const found = locateFfmpeg({
-      env: { PATH: '/nonexistent:/usr/bin' },
+      configuredPath: undefined,
+      searchPath: '/nonexistent:/usr/bin',
       resolveStaticBinary: () => '/missing/ffmpeg',
     });
     expect(found).toEqual({ ok: true, value: FFMPEG });
   });
 
   it('copes with ffmpeg-static not being installed at all', () => {
-    expect(locateFfmpeg({ env: { PATH: '/usr/bin' } })).toEqual({ ok: true, value: FFMPEG });
+    expect(locateFfmpeg({ configuredPath: undefined, searchPath: '/usr/bin' })).toEqual({
+      ok: true,
+      value: FFMPEG,
+    });
   });
 
   it('reports the clear error when nothing is found', () => {
-    expect(locateFfmpeg({ env: { PATH: '/nonexistent' }, resolveStaticBinary: noStatic })).toEqual({
+    expect(
+      locateFfmpeg({ configuredPath: undefined, searchPath: '/nonexistent', resolveStaticBinary: noStatic }),
+    ).toEqual({
       ok: false,
       error: FFMPEG_NOT_FOUND,
     });
@@ -62,7 +73,7 @@ describe('locateFfprobe', () => {
     try {
       symlinkSync(FFMPEG, join(dir, 'ffmpeg'));
       symlinkSync(FFPROBE, join(dir, 'ffprobe'));
-      const found = locateFfprobe({ env: { FFMPEG_PATH: join(dir, 'ffmpeg'), PATH: '/usr/bin' } });
+      const found = locateFfprobe({ configuredPath: join(dir, 'ffmpeg'), searchPath: '/usr/bin' });
       expect(found).toEqual({ ok: true, value: join(dir, 'ffprobe') });
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -74,7 +85,8 @@ describe('locateFfprobe', () => {
     try {
       symlinkSync(FFMPEG, join(dir, 'ffmpeg'));
       const found = locateFfprobe({
-        env: { PATH: '/usr/bin' },
+        configuredPath: undefined,
+        searchPath: '/usr/bin',
         resolveStaticBinary: () => join(dir, 'ffmpeg'),
       });
       expect(found).toEqual({ ok: true, value: FFPROBE });
@@ -84,7 +96,9 @@ describe('locateFfprobe', () => {
   });
 
   it('reports the clear error when there is none', () => {
-    expect(locateFfprobe({ env: { PATH: '/nonexistent' }, resolveStaticBinary: noStatic })).toEqual({
+    expect(
+      locateFfprobe({ configuredPath: undefined, searchPath: '/nonexistent', resolveStaticBinary: noStatic }),
+    ).toEqual({
       ok: false,
       error: FFPROBE_NOT_FOUND,
     });

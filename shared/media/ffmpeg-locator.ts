@@ -18,15 +18,21 @@ export const FFMPEG_NOT_FOUND = 'ffmpeg not found: install the ffmpeg package or
 export const FFPROBE_NOT_FOUND =
   'ffprobe not found: install the ffmpeg package (it ships ffprobe) or put ffprobe beside FFMPEG_PATH';
 
-export interface FfmpegLocatorOptions {
-  env?: NodeJS.ProcessEnv;
+/** Where to look, from the configuration (shared/config.ts). */
+export interface FfmpegLocation {
+  /** `FFMPEG_PATH`. */
+  configuredPath: string | undefined;
+  /** `PATH`: folders separated by the platform's delimiter. */
+  searchPath: string;
+}
+
+export interface FfmpegLocatorOptions extends FfmpegLocation {
   /** Returns the path `ffmpeg-static` exports, or undefined when the package is not installed. */
   resolveStaticBinary?: () => string | undefined;
 }
 
-export function locateFfmpeg(options: FfmpegLocatorOptions = {}): Result<string> {
-  const env = options.env ?? process.env;
-  const configured = env.FFMPEG_PATH;
+export function locateFfmpeg(options: FfmpegLocatorOptions): Result<string> {
+  const configured = options.configuredPath;
   if (configured) {
     return isExecutable(configured)
       ? ok(configured)
@@ -34,19 +40,18 @@ export function locateFfmpeg(options: FfmpegLocatorOptions = {}): Result<string>
   }
   const staticBinary = (options.resolveStaticBinary ?? resolveFfmpegStatic)();
   if (staticBinary && isExecutable(staticBinary)) return ok(staticBinary);
-  const onPath = findOnPath('ffmpeg', env.PATH ?? '');
+  const onPath = findOnPath('ffmpeg', options.searchPath);
   return onPath ? ok(onPath) : err(FFMPEG_NOT_FOUND);
 }
 
 /** ffprobe from the same folder as the ffmpeg `locateFfmpeg` finds, else from `PATH`. */
-export function locateFfprobe(options: FfmpegLocatorOptions = {}): Result<string> {
-  const env = options.env ?? process.env;
+export function locateFfprobe(options: FfmpegLocatorOptions): Result<string> {
   const ffmpeg = locateFfmpeg(options);
   if (ffmpeg.ok) {
     const beside = join(dirname(ffmpeg.value), ffmpeg.value.endsWith('.exe') ? 'ffprobe.exe' : 'ffprobe');
     if (isExecutable(beside)) return ok(beside);
   }
-  const onPath = findOnPath('ffprobe', env.PATH ?? '');
+  const onPath = findOnPath('ffprobe', options.searchPath);
   return onPath ? ok(onPath) : err(FFPROBE_NOT_FOUND);
 }
 

@@ -4,7 +4,7 @@
  * probe per bot however many ask, entries that expire so a stopped daemon's bots show disconnected,
  * entries dropped by a change through this process or a bots event, a probe answer that must not
  * replace a newer event nor be shared with those who ask after a change, `elapsed` moving on while a bot plays, and nothing trusted while the bus
- * is down. Listing through HTTP: tests/api/bots-list.test.ts.
+ * is down; one bot's GET answered from it. Listing through HTTP: tests/api/bots-list.test.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ import { ApiError } from '../../api/errors';
 import { InProcessBus } from '../../shared/bus/in-process-bus';
 import { botStateSubject } from '../../shared/bus/subjects';
 import type { BotStatus } from '../../shared/domain/schemas';
-import { insertBot } from '../helpers/accounts';
+import { insertBot, setupAdmin } from '../helpers/accounts';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 
 /** The in-process bus, counting status probes and able to hold their replies back on the way. */
@@ -77,6 +77,33 @@ describe('the bot-status view', () => {
     const before = bus.statusProbes;
     expect(await view.statusOf(listed(botId), ACTOR)).toEqual(playing(botId));
     expect(bus.statusProbes).toBe(before);
+  });
+
+  it('gives one bot’s status as heard while it is fresh, and nothing once it is old or unanswered', async () => {
+    const botId = await insertBot(t);
+    expect(view.freshStatus(botId)).toBeUndefined();
+    await publishState(playing(botId, { elapsed: 10 }));
+    clock += 300;
+    expect(view.freshStatus(botId)).toEqual(playing(botId, { elapsed: 10.3 }));
+    clock += ENTRY_TTL_MS;
+    expect(view.freshStatus(botId)).toBeUndefined();
+    // A probe that found no daemon tells nothing about the bot: only its daemon could (404 or 503).
+    const unowned = randomUUID();
+    await view.statusOf(listed(unowned), ACTOR);
+    expect(view.freshStatus(unowned)).toBeUndefined();
+  });
+
+  it('answers GET /api/bot/{id} from what was heard within a second, asking no daemon', async () => {
+    const admin = await setupAdmin(t);
+    const botId = await insertBot(t);
+    const asked = () => admin.api.GET('/api/bot/{id}', { params: { path: { id: botId } } });
+    const probesBefore = bus.statusProbes;
+    expect((await asked()).data).toMatchObject({ id: botId, connected: false });
+    expect(bus.statusProbes - probesBefore).toBe(1);
+    await publishState(playing(botId, { volume: 61 }));
+    const heard = await Promise.all(Array.from({ length: 20 }, asked));
+    for (const answer of heard) expect(answer.data).toMatchObject({ id: botId, volume: 61, connected: true });
+    expect(bus.statusProbes - probesBefore).toBe(1);
   });
 
   it('asks the daemon once for a bot it has not heard of, however many ask at once', async () => {

@@ -1,5 +1,5 @@
 /**
- * The bus contract: every implementation runs these cases (in-process and NATS alike).
+ * The bus contract: every implementation runs these cases (in-process, NATS and MessagePort alike).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Bus, BusError } from '../../shared/bus/bus';

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
+import type { FfmpegLocation } from '../../daemon/audio/ffmpeg-locator';
 import type { Ts3Options } from '../../daemon/bots/connection/ts3-options';
 import { Daemon } from '../../daemon/daemon';
 import { parseLicenseRoot } from '../../daemon/ts3';
@@ -16,6 +17,7 @@ import { bots, settings } from '../../shared/db/schema';
 import { type BotStatus, BotStatusSchema, type QueuedSong, type Song } from '../../shared/domain/schemas';
 import { LocalSource, UPLOADS_DIR } from '../../shared/sources/local/local-source';
 import { SourceRegistry } from '../../shared/sources/source-registry';
+import { FFMPEG_LOCATION } from '../helpers/audio-signals';
 import { addToneUpload, type Tone } from '../helpers/tone-uploads';
 import type { Ts3TestServer } from '../ts3-server/ts3-test-server';
 
@@ -35,6 +37,8 @@ export interface BotSpec {
 export class DaemonHarness {
   daemon: Daemon | undefined;
   readonly bus = new InProcessBus(30_000);
+  /** Where the daemon looks for ffmpeg, read at each track's start: a test may point it elsewhere. */
+  readonly ffmpeg: FfmpegLocation = { ...FFMPEG_LOCATION };
 
   private constructor(
     readonly db: Db,
@@ -63,6 +67,7 @@ export class DaemonHarness {
       daemonId: 'e2e',
       dataDir: this.dataDir,
       ts3: this.ts3,
+      ffmpeg: this.ffmpeg,
       sources,
     });
     await this.daemon.start();

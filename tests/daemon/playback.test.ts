@@ -188,8 +188,8 @@ describe('a bot playing local files to the TS3 test server', () => {
   });
 
   it('answers with a clear message when ffmpeg is missing, moves on, and stops after 3 failures', async () => {
-    const saved = process.env.FFMPEG_PATH;
-    process.env.FFMPEG_PATH = '/nonexistent/ffmpeg';
+    const saved = h.ffmpeg.configuredPath;
+    h.ffmpeg.configuredPath = '/nonexistent/ffmpeg';
     try {
       const songs = await Promise.all(
         [1, 2, 3, 4].map((n) => h.toneSong(`t${n}`, [{ frequencyHz: 300, seconds: 1 }])),
@@ -207,8 +207,7 @@ describe('a bot playing local files to the TS3 test server', () => {
       expect(status.playing).toBe(false);
       expect(status.queueSize).toBe(4);
     } finally {
-      if (saved === undefined) delete process.env.FFMPEG_PATH;
-      else process.env.FFMPEG_PATH = saved;
+      h.ffmpeg.configuredPath = saved;
     }
   });
 

@@ -17,11 +17,17 @@ import {
 } from '../../daemon/audio/pcm-format';
 import type { VoiceSink } from '../../daemon/audio/voice-sink';
 
+/** Where the daemon would look for ffmpeg, from this test process's environment (a test entry reads it). */
+export const FFMPEG_LOCATION = {
+  configuredPath: process.env.FFMPEG_PATH,
+  searchPath: process.env.PATH ?? '',
+};
+
 /** The ffmpeg the daemon would run (FFMPEG_PATH, then ffmpeg-static, then PATH); tests cannot run without one. */
 export const FFMPEG = locatedFfmpeg();
 
 function locatedFfmpeg(): string {
-  const found = locateFfmpeg();
+  const found = locateFfmpeg(FFMPEG_LOCATION);
   if (!found.ok) throw new Error(`the audio tests need ffmpeg: ${found.error}`);
   return found.value;
 }

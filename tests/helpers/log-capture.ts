@@ -15,9 +15,9 @@ type PinoModule = typeof Pino;
 
 /** The pino module with every logger writing its JSON lines into `lines`, at trace level. */
 export function pinoAtTraceInto(lines: string[], real: PinoModule): PinoModule {
-  // Read by shared/logger.ts when it makes the root logger, right after it imports pino.
-  process.env.LOG_LEVEL = 'trace';
   const sink = { write: (line: string) => void lines.push(line) };
-  const pino = ((options: Parameters<typeof real.pino>[0]) => real.pino(options, sink)) as typeof real.pino;
+  // Every root logger shared/logger.ts makes (silent until configured) logs everything here.
+  const pino = ((options: Parameters<typeof real.pino>[0]) =>
+    real.pino({ ...options, level: 'trace' }, sink)) as typeof real.pino;
   return { ...real, pino, default: pino };
 }

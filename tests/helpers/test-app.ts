@@ -54,7 +54,13 @@ export interface TestAppOptions {
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tsmb-test-'));
   // Behind a "trusted proxy" each test browser gets its own client address, as real browsers have.
-  const config = loadConfig({ DATA_DIR: dataDir, TRUST_PROXY: '1', ...options.env });
+  const config = loadConfig({
+    PATH: process.env.PATH,
+    FFMPEG_PATH: process.env.FFMPEG_PATH,
+    DATA_DIR: dataDir,
+    TRUST_PROXY: '1',
+    ...options.env,
+  });
   const db = openDb({ url: config.databaseUrl });
   await migrateDb(db);
   const bus = options.bus ?? new InProcessBus();
@@ -79,7 +85,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
           daemonId: 'test-daemon',
           dataDir,
           chat,
-          ...(options.ts3 ? { ts3: options.ts3 } : {}),
+          ts3: options.ts3 ?? {},
+          ffmpeg: config.ffmpeg,
         });
   await daemon?.start();
   const { app } = built;

@@ -17,6 +17,7 @@ import { SpotifySource } from '../../shared/sources/spotify/spotify-source';
 import { storedSpotifyTokens } from '../../shared/sources/spotify/spotify-token-store';
 import { frequencyOf, heard, rms } from '../daemon/heard';
 import { type Session, setupAdmin } from '../helpers/accounts';
+import { FFMPEG_LOCATION } from '../helpers/audio-signals';
 import { FAKE_LIBRESPOT, spotifySettings, storeSpotifySettings, useSpotifyApi } from '../helpers/spotify-api';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { Ts3TestServer } from '../ts3-server/ts3-test-server';
@@ -55,6 +56,7 @@ beforeAll(async () => {
     daemonId: 'spotify-daemon',
     dataDir: t.dataDir,
     ts3: { licenseRoot: root.value },
+    ffmpeg: FFMPEG_LOCATION,
     sources: new SourceRegistry([source]),
   });
   await daemon.start();

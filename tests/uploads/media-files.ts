@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Song } from '../../shared/domain/schemas';
 import { locateFfmpeg, locateFfprobe } from '../../shared/media/ffmpeg-locator';
+import { FFMPEG_LOCATION } from '../helpers/audio-signals';
 import type { CookieJar } from '../helpers/cookie-jar';
 import { TEST_ORIGIN, type TestApp } from '../helpers/test-app';
 
@@ -14,8 +15,8 @@ const located = (found: ReturnType<typeof locateFfmpeg>) => {
   if (!found.ok) throw new Error(`the upload tests need ffmpeg and ffprobe: ${found.error}`);
   return found.value;
 };
-export const FFMPEG = located(locateFfmpeg());
-export const FFPROBE = located(locateFfprobe());
+export const FFMPEG = located(locateFfmpeg(FFMPEG_LOCATION));
+export const FFPROBE = located(locateFfprobe(FFMPEG_LOCATION));
 
 function ffmpeg(args: string[]): void {
   const run = spawnSync(FFMPEG, ['-hide_banner', '-loglevel', 'error', '-y', ...args]);

@@ -13,8 +13,8 @@ export interface Ts3Options {
   backoff?: ReconnectBackoff;
 }
 
-export function ts3OptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Ts3Options {
-  const root = env.TS3_LICENSE_ROOT;
+/** The options for the configured license root (`TS3_LICENSE_ROOT`; unset: TeamSpeak's own). */
+export function ts3OptionsFor(root: string | undefined): Ts3Options {
   if (!root) return {};
   const parsed = parseLicenseRoot(root);
   if (!parsed.ok) throw new Error(`TS3_LICENSE_ROOT: ${parsed.error}`);

@@ -40,7 +40,11 @@ export function librespotArgs({ bitrate }: Pick<SpotifySettings, 'bitrate'>, dev
   ];
 }
 
-/** The environment of a librespot run: ours plus the token (never on the command line). */
+/**
+ * The environment of a librespot run: the one this process was started with (what any child inherits
+ * by default: its PATH, HOME, locale; none of it is read here as configuration) plus the token, never
+ * on the command line.
+ */
 export function librespotEnv(accessToken: string): NodeJS.ProcessEnv {
   return { ...process.env, LIBRESPOT_ACCESS_TOKEN: accessToken };
 }

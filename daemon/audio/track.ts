@@ -1,0 +1,10 @@
+/** What a player plays: an input for ffmpeg and what is known of its length. */
+import type { DecoderInput } from './decoder-input';
+
+export interface Track {
+  input: DecoderInput;
+  /** Length in seconds when known; `elapsedSeconds` is clamped to it. Absent for live streams. */
+  durationSeconds?: number;
+  /** Play no further than this position: a preview clip cut from a longer stream. */
+  stopAtSeconds?: number;
+}
