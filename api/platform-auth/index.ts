@@ -8,6 +8,7 @@ import * as routes from '../../openapi/routes/platform-auth';
 import type { Platform } from '../../shared/domain/constants';
 import { readSettings } from '../../shared/settings/settings';
 import { testJellyfinConnection } from '../../shared/sources/jellyfin/jellyfin-connection-test';
+import { SMS_REFUSED } from '../../shared/sources/netease/netease-sms-login';
 import type { Catalogs, SourceContext } from '../../shared/sources/platform-table';
 import type { AccountStatus } from '../../shared/sources/song-catalog';
 import type { AppDeps, AppEnv } from '../env';
@@ -65,7 +66,8 @@ export function platformAuthRoutes({ db, config }: AppDeps, catalogs: Catalogs) 
     .openapi(routes.verifySmsCode, async (c) => {
       const { phone, code } = c.req.valid('json');
       const login = await loginWay('music_a', 'sms', ctx).verify(phone, code);
-      if (!login.ok) throw new ApiError(400, `music_a: ${login.error}`);
+      // A wrong code is the caller's mistake (400); NetEase refusing SMS logins outright is its own (502).
+      if (!login.ok) throw new ApiError(login.error === SMS_REFUSED ? 502 : 400, `music_a: ${login.error}`);
       await storeSharedLogin(db, 'music_a', login.value.credential, login.value.profile);
       return c.json({ success: true as const }, 200);
     })

@@ -687,7 +687,7 @@ export interface paths {
         put?: never;
         /**
          * Log the shared music_a account in with a texted code
-         * @description A code NetEase refuses is a 400 with its reason; nothing is stored then.
+         * @description A code NetEase refuses is a 400 with its reason; NetEase refusing SMS logins outright (it wants a behaviour captcha, code 8821) is a 502 saying so and pointing to the QR login. Nothing is stored then.
          *
          *     **Access:** Authenticated. Capability `platform.auth`.
          */
@@ -754,6 +754,15 @@ export interface paths {
                 };
                 /** @description Internal error (a defect; logged with the request id) */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The music platform could not be reached or refused the request */
+                502: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -118,7 +118,8 @@ export const verifySmsCode = defineRoute({
   path: '/api/auth/sms/verify',
   tags,
   summary: 'Log the shared music_a account in with a texted code',
-  description: 'A code NetEase refuses is a 400 with its reason; nothing is stored then.',
+  description:
+    'A code NetEase refuses is a 400 with its reason; NetEase refusing SMS logins outright (it wants a behaviour captcha, code 8821) is a 502 saying so and pointing to the QR login. Nothing is stored then.',
   policy: manage,
   request: {
     body: jsonBody(
@@ -135,7 +136,7 @@ export const verifySmsCode = defineRoute({
   },
   responses: {
     200: jsonResponse(SuccessSchema, 'The login is stored'),
-    ...errors(400, 401, 403),
+    ...errors(400, 401, 403, 502),
   },
 });
 

@@ -152,7 +152,7 @@ describe('GET /api/music/album/{id} and /playlist/{id}', () => {
 
   it('answers 404 for an unknown album or playlist', async () => {
     netease.answer('/weapi/v1/album/9', { code: 404, msg: 'not found' });
-    netease.answer('/weapi/v6/playlist/detail', { code: 404, message: '歌单不存在' });
+    netease.answer('/eapi/v6/playlist/detail', { code: 404, message: '歌单不存在' });
     const album = await admin.api.GET('/api/music/album/{id}', { params: { path: { id: '9' } } });
     expect(album.response.status).toBe(404);
     expect(album.error).toEqual({ error: 'album not found' });
@@ -204,13 +204,13 @@ describe('GET /api/music/playlist/{id}/detail', () => {
   });
 
   it("answers 502 with the platform's sentence when it refuses", async () => {
-    netease.answer('/weapi/v6/playlist/detail', { code: 401, message: '无权限访问' });
+    netease.answer('/eapi/v6/playlist/detail', { code: 401, message: '无权限访问' });
     const { error, response } = await admin.api.GET('/api/music/playlist/{id}/detail', {
       params: { path: { id: '7000000003' } },
     });
     expect(response.status).toBe(502);
     expect(error).toEqual({
-      error: 'music_a: NetEase Cloud Music refused /weapi/v6/playlist/detail (code 401: 无权限访问)',
+      error: 'music_a: NetEase Cloud Music refused /eapi/v6/playlist/detail (code 401: 无权限访问)',
     });
   });
 });
@@ -228,17 +228,17 @@ describe('GET /api/music/lyrics/{id}', () => {
   });
 
   it('answers empty lyrics, not 404, for a song the platform knows but has no lyrics for', async () => {
-    netease.answer('/weapi/song/lyric', { code: 200, nolyric: true });
+    netease.answer('/eapi/song/lyric', { code: 200, nolyric: true });
     const { data, response } = await admin.api.GET('/api/music/lyrics/{id}', {
       params: { path: { id: '1901371647' } },
     });
     expect(response.status).toBe(200);
     expect(data).toEqual({ lyrics: '' });
-    expect(netease.requests.map((r) => r.path)).toEqual(['/weapi/song/lyric', '/weapi/v3/song/detail']);
+    expect(netease.requests.map((r) => r.path)).toEqual(['/eapi/song/lyric', '/weapi/v3/song/detail']);
   });
 
   it('answers 404 for a song the platform does not know', async () => {
-    netease.answer('/weapi/song/lyric', { code: 200, nolyric: true });
+    netease.answer('/eapi/song/lyric', { code: 200, nolyric: true });
     netease.answer('/weapi/v3/song/detail', { songs: [], privileges: [], code: 200 });
     const { error, response } = await admin.api.GET('/api/music/lyrics/{id}', {
       params: { path: { id: '42' } },

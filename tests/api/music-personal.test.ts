@@ -8,7 +8,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { personalLinks, platformAccounts } from '../../shared/db/schema';
 import { type Session, withAdminApp } from '../helpers/accounts';
-import { neteaseFixture, useNeteaseApi } from '../helpers/netease-api';
+import { musicUOf, neteaseFixture, useNeteaseApi } from '../helpers/netease-api';
 import type { TestApp } from '../helpers/test-app';
 
 const netease = useNeteaseApi();
@@ -54,15 +54,17 @@ describe('GET /api/music/recommend/playlists', () => {
       ['7000000101', 'Rainy Day Piano', 'music_a'],
       ['7000000102', 'Road Trip Anthems', 'music_a'],
     ]);
-    expect(netease.requests.map((r) => [r.path, r.cookie])).toEqual([['/weapi/personalized/playlist', null]]);
+    expect(netease.requests.map((r) => [r.path, r.musicU ?? null])).toEqual([
+      ['/weapi/personalized/playlist', null],
+    ]);
   });
 
   it("logged in: the account's own daily playlists, asked with the shared login", async () => {
     await logIn();
     const { response } = await admin.api.GET('/api/music/recommend/playlists');
     expect(response.status).toBe(200);
-    expect(netease.requests.map((r) => [r.path, r.cookie])).toEqual([
-      ['/weapi/v1/discovery/recommend/resource', SHARED_COOKIE],
+    expect(netease.requests.map((r) => [r.path, r.musicU ?? null])).toEqual([
+      ['/weapi/v1/discovery/recommend/resource', musicUOf(SHARED_COOKIE)],
     ]);
   });
 
@@ -118,7 +120,9 @@ describe('GET /api/music/personal/fm', () => {
       ['1901371651', 'Morning Walk', false],
       ['1901371652', 'Night Drive', true],
     ]);
-    expect(netease.requests.map((r) => [r.path, r.cookie])).toEqual([[RADIO, SHARED_COOKIE]]);
+    expect(netease.requests.map((r) => [r.path, r.musicU ?? null])).toEqual([
+      [RADIO, musicUOf(SHARED_COOKIE)],
+    ]);
   });
 
   it("asks as the caller's own linked account when there is one (SPEC Player rule 8)", async () => {
@@ -131,7 +135,7 @@ describe('GET /api/music/personal/fm', () => {
     });
     const { data } = await admin.api.GET('/api/music/personal/fm');
     expect(data?.songs.map((s) => s.name)).toEqual(['Morning Walk', 'Night Drive']);
-    expect(netease.requests.map((r) => r.cookie)).toEqual([PERSONAL_COOKIE]);
+    expect(netease.requests.map((r) => r.musicU ?? null)).toEqual([musicUOf(PERSONAL_COOKIE)]);
   });
 
   it('answers the whole batch NetEase sends, none cut off', async () => {

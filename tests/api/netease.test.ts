@@ -1,17 +1,24 @@
 /**
- * `music_a` (NetEase Cloud Music) through the real app, with msw standing in for weapi: search answers
- * mapped songs, a platform failure is a 502 (never a 500), and FM on a disconnected bot is refused
- * before NetEase is asked or the queue changes.
+ * `music_a` (NetEase Cloud Music) through the real app, with msw standing in for its API: search answers
+ * mapped songs, the anonymous device is registered once and kept in the database, a platform failure
+ * is a 502 (never a 500; -460 in plain words), and FM on a disconnected bot is refused before NetEase is
+ * asked or the queue changes.
  */
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { settings } from '../../shared/db/schema';
 import { receipts } from '../../shared/receipts';
 import { insertBot, type Session, withAdminApp } from '../helpers/accounts';
 import { useNeteaseApi } from '../helpers/netease-api';
+import { FIXTURE_MUSIC_A } from '../helpers/netease-protocol';
+import type { TestApp } from '../helpers/test-app';
 
 const api = useNeteaseApi();
+let t: TestApp;
 let admin: Session;
 let botId: string;
-withAdminApp(async (t, session) => {
+withAdminApp(async (app, session) => {
+  t = app;
   admin = session;
   botId = await insertBot(t);
 });
@@ -27,18 +34,41 @@ describe('music_a through the api', () => {
       ['1901371648', 'Member Song', 'Velvet Choir', 'music_a', true],
     ]);
     // One cloudsearch each for songs, albums and playlists.
-    expect(api.requests.map((r) => r.path)).toEqual(Array(3).fill('/weapi/cloudsearch/get/web'));
+    expect(api.requests.map((r) => r.path)).toEqual(Array(3).fill('/eapi/cloudsearch/pc'));
   });
 
   it('answers 502 with the reason when NetEase refuses', async () => {
-    api.answer('/weapi/cloudsearch/get/web', { code: 405, message: '操作频繁' });
+    api.answer('/eapi/cloudsearch/pc', { code: 405, message: '操作频繁' });
     const { error, response } = await admin.api.GET('/api/music/search', {
       params: { query: { q: 'paper', platform: 'music_a' } },
     });
     expect(response.status).toBe(502);
     expect(error).toEqual({
-      error: 'music_a: NetEase Cloud Music refused /weapi/cloudsearch/get/web (code 405: 操作频繁)',
+      error: 'music_a: NetEase Cloud Music refused /eapi/cloudsearch/pc (code 405: 操作频繁)',
     });
+  });
+
+  it('registers its anonymous device once, keeps it in the database, and sends its token with every call', async () => {
+    await admin.api.GET('/api/music/search', { params: { query: { q: 'again', platform: 'music_a' } } });
+    expect(api.registrations).toHaveLength(1);
+    const row = await t.db.query.settings.findFirst({ where: eq(settings.key, 'neteaseAnonymousDevice') });
+    expect(JSON.parse(row?.value ?? '{}')).toEqual({
+      deviceId: api.registrations[0]!.deviceId,
+      musicA: FIXTURE_MUSIC_A,
+      registeredAt: expect.any(Number),
+    });
+    expect(api.requests.every((r) => r.musicA === FIXTURE_MUSIC_A)).toBe(true);
+  });
+
+  it('answers 502 saying in plain words what -460 means and what the admin can do', async () => {
+    api.answer('/eapi/cloudsearch/pc', { code: -460, message: '检测到您的网络环境存在风险，请稍后再试' });
+    const { error, response } = await admin.api.GET('/api/music/search', {
+      params: { query: { q: 'paper', platform: 'music_a' } },
+    });
+    expect(response.status).toBe(502);
+    expect(error?.error).toBe(
+      "music_a: NetEase Cloud Music refused this server's requests as coming from a risky network (code -460), as it often does for servers abroad or in data centres without a login; log in to NetEase Cloud Music with the QR code, or try again later",
+    );
   });
 
   it('refuses FM on a disconnected bot with 409, before asking NetEase, and leaves the queue alone', async () => {

@@ -14,13 +14,14 @@ import { addToneUpload } from '../helpers/tone-uploads';
 
 let asked: string[] = [];
 useMswServer(
-  // NetEase never answers; QQ Music answers garbage (a failing source adds nothing either).
-  http.all('https://music.163.com/*', async () => {
+  // NetEase never answers (on any of its API hosts); QQ Music answers garbage (its device registration
+  // host too): a failing source adds nothing either.
+  http.all(/^https:\/\/(?:[a-z0-9]+\.)*music\.163\.com\//, async () => {
     asked.push('music_a');
     await delay('infinite');
     return HttpResponse.json({});
   }),
-  http.all('https://u.y.qq.com/*', () => {
+  http.all(/^https:\/\/(?:u\.y\.qq|api\.tencentmusic)\.com\//, () => {
     asked.push('music_b');
     return HttpResponse.text('<html>busy</html>');
   }),

@@ -1,19 +1,14 @@
 /**
  * Renewing a stored NetEase Cloud Music login (`refresh` of the music_a login) against a stand-in for
- * `/weapi/login/token/refresh`: the renewed cookies replace their old values and the rest of the stored
+ * `/eapi/login/token/refresh` (the desktop client's form): the renewed cookies replace their old values and the rest of the stored
  * cookie stays; a login NetEase no longer knows is 'expired'; a refusal or an unreachable NetEase is an
  * error sentence without the cookie in it.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { refreshNeteaseLogin } from '../../shared/sources/netease/netease-login-refresh';
 import { useNeteaseRefreshApi } from '../helpers/netease-refresh-api';
 
-const SECRET = vi.hoisted(() => 'PinnedRefresh016');
-vi.mock(import('../../shared/sources/netease/weapi'), async (importOriginal) =>
-  (await import('../helpers/weapi-pin')).weapiPinnedTo(SECRET, await importOriginal()),
-);
-
-const netease = useNeteaseRefreshApi(SECRET);
+const netease = useNeteaseRefreshApi();
 const STORED = 'MUSIC_U=old_music_u; __csrf=oldcsrf; NMTID=00Ofixture-nmtid; os=pc';
 
 describe('NetEase login refresh', () => {
@@ -24,10 +19,15 @@ describe('NetEase login refresh', () => {
       ok: true,
       value: { credential: 'MUSIC_U=new_music_u; __csrf=csrf-new_music_u; NMTID=00Ofixture-nmtid; os=pc' },
     });
-    expect(netease.requests).toEqual([
-      // The web player's weapi call: no data but the CSRF token of the cookie it is asked with.
-      { cookie: STORED, payload: { csrf_token: 'oldcsrf' } },
-    ]);
+    // The desktop client's call: no data, the login and the device in its header, and the cookie's
+    // CSRF token there too.
+    expect(netease.requests).toHaveLength(1);
+    expect(netease.requests[0]).toMatchObject({
+      form: 'desktop',
+      musicU: 'old_music_u',
+      payload: { e_r: false },
+    });
+    expect(netease.requests[0]!.cookie).toContain('__csrf=oldcsrf');
   });
 
   it('answers expired for a login NetEase no longer knows (code 301), and for a cookie without MUSIC_U', async () => {

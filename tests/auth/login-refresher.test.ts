@@ -24,12 +24,8 @@ const logLines = vi.hoisted((): string[] => []);
 vi.mock(import('pino'), async (importOriginal) =>
   (await import('../helpers/log-capture')).pinoAtTraceInto(logLines, await importOriginal()),
 );
-const SECRET = vi.hoisted(() => 'PinnedRefresh016');
-vi.mock(import('../../shared/sources/netease/weapi'), async (importOriginal) =>
-  (await import('../helpers/weapi-pin')).weapiPinnedTo(SECRET, await importOriginal()),
-);
 
-const netease = useNeteaseRefreshApi(SECRET);
+const netease = useNeteaseRefreshApi();
 const kugou = useKugouRefreshApi();
 useBilibiliRefreshApi();
 

@@ -7,9 +7,9 @@ import { eq } from 'drizzle-orm';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { platformAccounts, qrLogins } from '../../shared/db/schema';
-import { NETEASE_ORIGIN } from '../../shared/sources/netease/netease-client';
 import { createMember, type Session, withAdminApp } from '../helpers/accounts';
 import { useMswServer } from '../helpers/msw-server';
+import { neteaseFixture } from '../helpers/netease-api';
 import { LISTENER, useNeteaseLoginApi } from '../helpers/netease-login-api';
 import type { TestApp } from '../helpers/test-app';
 
@@ -20,9 +20,14 @@ vi.mock(import('../../shared/sources/netease/weapi'), async (importOriginal) =>
 
 /** The account-check path answers HTTP 500 while this is set: NetEase cannot be reached. */
 let neteaseDown = false;
+/** The cellphone login is refused with NetEase's behaviour-captcha wall (code 8821) while this is set. */
+let captchaWall = false;
 useMswServer(
-  http.post(`${NETEASE_ORIGIN}/weapi/w/nuser/account/get`, () =>
+  http.post('https://music.163.com/weapi/w/nuser/account/get', () =>
     neteaseDown ? new HttpResponse('busy', { status: 500 }) : undefined,
+  ),
+  http.post('https://music.163.com/weapi/w/login/cellphone', () =>
+    captchaWall ? HttpResponse.json(neteaseFixture('cellphone-needs-captcha')) : undefined,
   ),
 );
 
@@ -62,8 +67,9 @@ describe('music_a QR login', () => {
     const confirmed = await poll(admin, key);
     expect(confirmed.error).toBeUndefined();
     expect(confirmed.data).toEqual({ status: 'confirmed' });
-    expect(netease.requests.filter((r) => r.path === '/weapi/login/qrcode/client/login')).toHaveLength(3);
-    expect(netease.requests.at(-2)?.payload).toMatchObject({ key: unikey, type: 1 });
+    expect(netease.requests.filter((r) => r.path === '/eapi/login/qrcode/client/login')).toHaveLength(3);
+    // The desktop client's QR login (type 3), the form that does not freeze logins.
+    expect(netease.requests.at(-2)).toMatchObject({ form: 'desktop', payload: { key: unikey, type: 3 } });
 
     const stored = await storedLogin();
     expect(stored).toMatchObject({ nickname: LISTENER.nickname, avatarUrl: LISTENER.avatarUrl });
@@ -151,7 +157,8 @@ describe('music_a cookie login', () => {
       credential: 'MUSIC_U=pasted_music_u; __csrf=pastedcsrf',
       nickname: 'Pasted Listener',
     });
-    expect(netease.requests.at(-1)?.cookie).toBe('MUSIC_U=pasted_music_u; __csrf=pastedcsrf');
+    expect(netease.requests.at(-1)?.musicU).toBe('pasted_music_u');
+    expect(netease.requests.at(-1)?.cookie).toContain('__csrf=pastedcsrf');
   });
 
   it('refuses with 400 and the reason a cookie NetEase does not accept, and one without MUSIC_U', async () => {
@@ -189,7 +196,7 @@ describe('music_a SMS login', () => {
     expect(sent.data).toEqual({ success: true });
     expect(netease.requests.at(-1)).toMatchObject({
       path: '/weapi/sms/captcha/sent',
-      payload: { ctcode: '86', cellphone: '13800000000' },
+      payload: { ctcode: '86', secrete: 'music_middleuser_pclogin', cellphone: '13800000000' },
     });
 
     const wrong = await admin.api.POST('/api/auth/sms/verify', {
@@ -202,14 +209,33 @@ describe('music_a SMS login', () => {
       body: { phone: '13800000000', code: '4711' },
     });
     expect(right.data).toEqual({ success: true });
-    expect(netease.requests.find((r) => r.path === '/weapi/login/cellphone')?.payload).toMatchObject({
+    expect(netease.requests.find((r) => r.path === '/weapi/w/login/cellphone')?.payload).toMatchObject({
+      type: '1',
+      https: 'true',
       phone: '13800000000',
       countrycode: '86',
       captcha: '0000',
-      rememberLogin: 'true',
+      remember: 'true',
+      secureCaptcha: '',
     });
     expect(await storedLogin()).toMatchObject({ nickname: 'Texted Listener' });
     expect((await storedLogin())?.credential).toContain('MUSIC_U=sms_music_u');
+  });
+
+  it('answers 502 in plain words when NetEase refuses SMS logins (code 8821), pointing to the QR code', async () => {
+    netease.phone('13800000001', '4712', 'walled_music_u');
+    const before = await storedLogin();
+    captchaWall = true;
+    const walled = await admin.api.POST('/api/auth/sms/verify', {
+      body: { phone: '13800000001', code: '4712' },
+    });
+    captchaWall = false;
+    expect(walled.response.status).toBe(502);
+    expect(walled.error).toEqual({
+      error:
+        'music_a: NetEase Cloud Music refuses SMS login for now: it wants a behaviour captcha (code 8821) that this server cannot show; log in with the QR code instead',
+    });
+    expect(await storedLogin()).toEqual(before);
   });
 
   it('answers 502 when NetEase will not text the code, 400 for a malformed phone', async () => {

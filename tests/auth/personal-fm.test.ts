@@ -41,7 +41,7 @@ beforeAll(async () => {
 });
 
 function answerSongUrls() {
-  api.answer('/weapi/song/enhance/player/url/v1', fmSongUrls(playback.cdn.baseUrl));
+  api.answer('/xeapi/song/enhance/player/url/v1', fmSongUrls(playback.cdn.baseUrl));
 }
 
 /** The MUSIC_U of each radio request, in order. */

@@ -11,7 +11,7 @@ import { receipts } from '../../shared/receipts';
 import type { Session } from '../helpers/accounts';
 import { chatFor } from '../helpers/chat';
 import { FM_IDS, fmSongUrls } from '../helpers/fm-song-urls';
-import { useNeteaseApi } from '../helpers/netease-api';
+import { musicUOf, useNeteaseApi } from '../helpers/netease-api';
 import type { TestApp } from '../helpers/test-app';
 import { useVoicePlayback } from '../helpers/voice-app';
 
@@ -32,11 +32,12 @@ beforeAll(async () => {
 });
 
 function answerSongUrls() {
-  api.answer('/weapi/song/enhance/player/url/v1', fmSongUrls(playback.cdn.baseUrl));
+  api.answer('/xeapi/song/enhance/player/url/v1', fmSongUrls(playback.cdn.baseUrl));
 }
 
 const bot = () => ({ params: { path: { botId } } });
-const radioCookies = () => api.requests.filter((r) => r.path === RADIO).map((r) => r.cookie);
+/** The login (MUSIC_U) each radio request carried, in order. */
+const radioLogins = () => api.requests.filter((r) => r.path === RADIO).map((r) => r.musicU);
 const loadedFm = `${receipts.loaded(receipts.personalFmLabel(), 2)} ${receipts.nowPlaying({
   name: 'Morning Walk',
   artist: 'Field Notes',
@@ -51,7 +52,7 @@ describe('personal FM on a connected bot', () => {
     const fm = await admin.api.POST('/api/player/{botId}/fm', { ...bot(), body: { platform: 'music_a' } });
     expect(fm.response.status).toBe(200);
     expect(fm.data).toEqual({ ok: true, message: loadedFm });
-    expect(radioCookies()).toEqual([SHARED_COOKIE]);
+    expect(radioLogins()).toEqual([musicUOf(SHARED_COOKIE)]);
 
     await expect.poll(() => playback.cdn.requests.length, { timeout: 15_000 }).toBeGreaterThan(0);
     expect(playback.cdn.requests[0]!.url).toBe(`/tone.mp3?id=${FM_IDS[0]}`);
@@ -75,14 +76,14 @@ describe('personal FM on a connected bot', () => {
       .values({ userId: admin.id, platform: 'music_a', credential: PERSONAL_COOKIE, linkedAt: new Date() });
     const fm = await admin.api.POST('/api/player/{botId}/fm', { ...bot(), body: {} });
     expect(fm.data).toEqual({ ok: true, message: loadedFm });
-    expect(radioCookies()).toEqual([PERSONAL_COOKIE]);
+    expect(radioLogins()).toEqual([musicUOf(PERSONAL_COOKIE)]);
   });
 
   it('uses the shared login for chat !fm: the chat service has no personal link', async () => {
     answerSongUrls();
     const reply = await chatFor(t, botId).handle('!fm', { nickname: 'Listener', serverGroups: [8] });
     expect(reply).toBe(loadedFm);
-    expect(radioCookies()).toEqual([SHARED_COOKIE]);
+    expect(radioLogins()).toEqual([musicUOf(SHARED_COOKIE)]);
   });
 
   it("answers chat !lyrics with the current song's lines and their translations", async () => {

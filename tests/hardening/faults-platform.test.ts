@@ -19,7 +19,7 @@ import { useFaultTally } from './fault-tally';
 
 const tally = useFaultTally('faults-platform');
 const stubs = {
-  music_a: { stub: useNeteaseApi(), search: '/weapi/cloudsearch/get/web', name: 'NetEase' },
+  music_a: { stub: useNeteaseApi(), search: '/eapi/cloudsearch/pc', name: 'NetEase' },
   music_b: {
     stub: useQqMusicApi(),
     search: 'music.search.SearchCgiService.DoSearchForQQMusicMobile',

@@ -1,40 +1,49 @@
 /**
- * A stand-in for NetEase Cloud Music's weapi (msw): every request must have the real shape — a form
- * POST to `https://music.163.com/weapi/…` whose body is exactly `params` (base64) and `encSecKey`
- * (256 hex digits) — or it is answered HTTP 400. The payload's key is RSA-encrypted for NetEase, so it
- * can only be read when the test file pins weapi's random secret (`vi.mock` of weapi.ts with a fixed
- * secret, passed here as `weapiSecret`); then each request carries its decrypted `payload`. Answers
- * come from the trimmed fixtures in tests/fixtures/netease; tests swap single answers with `answer(...)`.
+ * A stand-in for NetEase Cloud Music's APIs (msw), in the three forms its clients send (read and checked
+ * by netease-protocol.ts): the web player's weapi on music.163.com, the desktop client's eapi on
+ * interfacepc.music.163.com and the Android app's xeapi on interface3.music.163.com (with its key
+ * request). A request without the real shape, or without the device cookies every NetEase client sends
+ * (and, without a login, the anonymous token), is answered HTTP 400. The anonymous device's key request
+ * and registration are answered here and logged apart (`registrations`), not in `requests`. Answers
+ * come from the trimmed fixtures in tests/fixtures/netease (xeapi answers sealed as the app receives
+ * them); tests swap single answers with `answer(...)`.
  *
- * Shapes from Binaryify/NeteaseCloudMusicApi (util/request.js, util/crypto.js, module/*.js); see
- * tests/fixtures/netease/README.md.
+ * Shapes from NeteaseCloudMusicApiEnhanced/api-enhanced (util/request.js, util/crypto.js, module/*.js);
+ * see tests/fixtures/netease/README.md.
  */
 import { HttpResponse, http } from 'msw';
-import { NETEASE_ORIGIN } from '../../shared/sources/netease/netease-client';
+import { cookieValues } from '../../shared/sources/http/cookies';
 import { useMswServer } from './msw-server';
+import {
+  keyAnswer,
+  type ReadRequest,
+  readNeteaseRequest,
+  registrationAnswer,
+  sealedAppAnswer,
+} from './netease-protocol';
 import { readFixture, usePlatformStub } from './platform-stub';
-import { isWeapiForm, readWeapiPayload } from './weapi-form';
 
-export interface NeteaseRequest {
-  path: string;
-  cookie: string | null;
-  referer: string | null;
-  userAgent: string | null;
-  /** The decrypted weapi payload, when the test pinned the secret. */
-  payload?: Record<string, unknown>;
-}
+export type NeteaseRequest = ReadRequest;
 
 export const neteaseFixture = (name: string) => readFixture<Record<string, unknown>>('netease', name);
 
+/** The login (`MUSIC_U`) a stored cookie holds: what a request made with it carries. */
+export const musicUOf = (cookie: string): string | undefined => cookieValues(cookie).get('MUSIC_U');
+
+/** Every NetEase API host, and the app's key request. */
+export const NETEASE_HOSTS = /^https:\/\/(music|interfacepc\.music|interface3\.music)\.163\.com\//;
+export const KEY_URL = 'https://interface.music.163.com/api/gorilla/anti/crawler/security/key/get';
+const REGISTER = '/xeapi/register/anonimous';
+
 /** The fixture answering each path by default; album paths carry the album id. */
 const DEFAULT_ANSWERS: [RegExp, string][] = [
-  [/^\/weapi\/cloudsearch\/get\/web$/, 'search'],
-  [/^\/weapi\/v3\/song\/detail$/, 'song-detail'],
-  [/^\/weapi\/v6\/playlist\/detail$/, 'playlist'],
+  [/^\/eapi\/cloudsearch\/pc$/, 'search'],
+  [/^\/(?:weapi|eapi)\/v3\/song\/detail$/, 'song-detail'],
+  [/^\/eapi\/v6\/playlist\/detail$/, 'playlist'],
   [/^\/weapi\/v1\/album\/\d+$/, 'album'],
   [/^\/weapi\/v1\/radio\/get$/, 'personal-fm'],
-  [/^\/weapi\/song\/enhance\/player\/url\/v1$/, 'song-url'],
-  [/^\/weapi\/song\/lyric$/, 'lyric'],
+  [/^\/xeapi\/song\/enhance\/player\/url\/v1$/, 'song-url'],
+  [/^\/eapi\/song\/lyric$/, 'lyric'],
   [/^\/weapi\/personalized\/playlist$/, 'personalized'],
   [/^\/weapi\/v1\/discovery\/recommend\/resource$/, 'recommend-resource'],
   [/^\/weapi\/v3\/discovery\/recommend\/songs$/, 'recommend-songs'],
@@ -42,35 +51,51 @@ const DEFAULT_ANSWERS: [RegExp, string][] = [
   [/^\/weapi\/user\/playlist$/, 'user-playlist'],
 ];
 
+/**
+ * An answer in the form the request came in: a JSON answer to the app form is sealed as the app
+ * receives it (so tests answer every form with plain bodies).
+ */
+export async function answerIn(asked: ReadRequest, response: Response): Promise<Response> {
+  if (asked.form !== 'app' || !response.headers.get('content-type')?.includes('application/json'))
+    return response;
+  const headers = new Headers(response.headers);
+  headers.delete('content-type');
+  return sealedAppAnswer(await response.json(), headers);
+}
+
+/** The key request and the anonymous registration, which every stand-in file needs answered. */
+export function deviceHandlers(registrations: ReadRequest[], weapiSecret?: string) {
+  return [
+    http.post(KEY_URL, ({ request }) => keyAnswer(request)),
+    http.post(`https://interface3.music.163.com${REGISTER}`, async ({ request }) => {
+      const asked = await readNeteaseRequest(request, weapiSecret);
+      if (asked instanceof Response) return asked;
+      registrations.push(asked);
+      return registrationAnswer(asked);
+    }),
+  ];
+}
+
 export function useNeteaseApi(options: { weapiSecret?: string } = {}) {
   const stub = usePlatformStub<NeteaseRequest>();
+  /** The anonymous device's registrations, over the whole file (a registration outlives a test). */
+  const registrations: ReadRequest[] = [];
   useMswServer(
-    http.all(`${NETEASE_ORIGIN}/*`, async ({ request }) => {
-      const { pathname } = new URL(request.url);
-      const form = new URLSearchParams(await request.text());
-      if (
-        request.method !== 'POST' ||
-        !pathname.startsWith('/weapi/') ||
-        request.headers.get('content-type') !== 'application/x-www-form-urlencoded' ||
-        !isWeapiForm(form)
-      )
-        return HttpResponse.json({ code: 400, message: 'not a weapi request' }, { status: 400 });
-      const asked = {
-        path: pathname,
-        cookie: request.headers.get('cookie'),
-        referer: request.headers.get('referer'),
-        userAgent: request.headers.get('user-agent'),
-        ...(options.weapiSecret && { payload: readWeapiPayload(form, options.weapiSecret) }),
-      };
+    ...deviceHandlers(registrations, options.weapiSecret),
+    http.all(NETEASE_HOSTS, async ({ request }) => {
+      const asked = await readNeteaseRequest(request, options.weapiSecret);
+      if (asked instanceof Response) return asked;
       stub.requests.push(asked);
-      return stub.reply(pathname, asked, () => {
-        const fixture = DEFAULT_ANSWERS.find(([path]) => path.test(pathname))?.[1];
+      const response = await stub.reply(asked.path, asked, () => {
+        const fixture = DEFAULT_ANSWERS.find(([path]) => path.test(asked.path))?.[1];
         return HttpResponse.json(fixture ? neteaseFixture(fixture) : { code: 404, message: 'no such api' });
       });
+      return answerIn(asked, response);
     }),
   );
   return {
     requests: stub.requests,
+    registrations,
     /** Answers `path` (e.g. `/weapi/v1/radio/get`) with this body (or Response) until the test ends. */
     answer: stub.answer,
   };

@@ -1,21 +1,20 @@
 /**
  * A stand-in (msw) for NetEase Cloud Music's login endpoints and its account check: the QR key and
- * poll, the SMS code and cellphone login, and `/weapi/w/nuser/account/get`, which answers for the
- * account whose `MUSIC_U` the request's cookie carries. Requests must be real weapi forms; the test
- * file pins weapi's secret so each request's payload can be read (the QR key, the phone, the code).
+ * poll (the desktop form, type 3), the SMS code and cellphone login (the web form), and
+ * `/weapi/w/nuser/account/get`, which answers for the account whose `MUSIC_U` the request's cookie
+ * carries. Requests must have the real form and the device cookies (netease-protocol.ts); the test
+ * file pins weapi's secret so each web request's payload can be read (the phone, the code).
  * A test moves an attempt along with `scan`, `confirm` and `expire`, as the phone app would. Register
  * it before `useNeteaseApi`, whose catch-all would otherwise take these paths.
  *
- * Shapes from Binaryify/NeteaseCloudMusicApi; see tests/fixtures/netease/README.md.
+ * Shapes from NeteaseCloudMusicApiEnhanced/api-enhanced; see tests/fixtures/netease/README.md.
  */
 import { HttpResponse, http } from 'msw';
 import { afterEach } from 'vitest';
-import { cookieValues } from '../../shared/sources/http/cookies';
-import { NETEASE_ORIGIN } from '../../shared/sources/netease/netease-client';
 import { jsonSettingCookies } from './login-response';
 import { useMswServer } from './msw-server';
-import { neteaseFixture } from './netease-api';
-import { isWeapiForm, readWeapiPayload } from './weapi-form';
+import { deviceHandlers, neteaseFixture } from './netease-api';
+import { type ReadRequest, readNeteaseRequest } from './netease-protocol';
 
 export interface NeteaseProfile {
   userId: number;
@@ -23,11 +22,7 @@ export interface NeteaseProfile {
   avatarUrl: string;
 }
 
-export interface NeteaseLoginRequest {
-  path: string;
-  cookie: string | null;
-  payload: Record<string, unknown>;
-}
+export type NeteaseLoginRequest = ReadRequest & { payload: Record<string, unknown> };
 
 type QrState = 'qr-check-expired' | 'qr-check-waiting' | 'qr-check-scanned' | 'qr-check-confirmed';
 
@@ -59,48 +54,54 @@ export function useNeteaseLoginApi(weapiSecret: string) {
     requests.length = 0;
   });
 
-  const weapi = (path: string, answer: (asked: NeteaseLoginRequest) => Response) =>
-    http.post(`${NETEASE_ORIGIN}${path}`, async ({ request }) => {
-      const form = new URLSearchParams(await request.text());
-      if (request.headers.get('content-type') !== 'application/x-www-form-urlencoded' || !isWeapiForm(form))
-        return HttpResponse.json({ code: 400, message: 'not a weapi request' }, { status: 400 });
-      const asked = {
-        path,
-        cookie: request.headers.get('cookie'),
-        payload: readWeapiPayload(form, weapiSecret),
-      };
-      requests.push(asked);
-      return answer(asked);
-    });
+  /** `path` on the host its form is sent to (`/weapi/` the web player's, `/eapi/` the desktop's). */
+  const route = (path: string, answer: (asked: NeteaseLoginRequest) => Response) =>
+    http.post(
+      `https://${path.startsWith('/eapi/') ? 'interfacepc.music' : 'music'}.163.com${path}`,
+      async ({ request }) => {
+        const asked = await readNeteaseRequest(request, weapiSecret);
+        if (asked instanceof Response) return asked;
+        const read = { ...asked, payload: asked.payload ?? {} };
+        requests.push(read);
+        return answer(read);
+      },
+    );
 
   useMswServer(
-    weapi('/weapi/login/qrcode/unikey', ({ payload }) => {
-      if (payload.type !== 1) return HttpResponse.json({ code: 400, message: 'type' });
+    ...deviceHandlers([], weapiSecret),
+    route('/eapi/login/qrcode/unikey', ({ payload }) => {
+      if (payload.type !== 3) return HttpResponse.json({ code: 400, message: 'type' });
       const unikey = `fixture-unikey-${++issued}`;
       attempts.set(unikey, { state: 'qr-check-waiting' });
       return HttpResponse.json({ ...neteaseFixture('qr-unikey'), unikey });
     }),
-    weapi('/weapi/login/qrcode/client/login', ({ payload }) => {
+    route('/eapi/login/qrcode/client/login', ({ payload }) => {
       const attempt = attempts.get(String(payload.key));
-      if (payload.type !== 1 || !attempt) return HttpResponse.json(neteaseFixture('qr-check-expired'));
+      if (payload.type !== 3 || !attempt) return HttpResponse.json(neteaseFixture('qr-check-expired'));
       const body = neteaseFixture(attempt.state);
       return attempt.state === 'qr-check-confirmed' && attempt.musicU
         ? jsonSettingCookies(body, loginCookies(attempt.musicU))
         : HttpResponse.json(body);
     }),
-    weapi('/weapi/sms/captcha/sent', ({ payload }) => {
-      if (payload.ctcode !== '86' || !texted.has(String(payload.cellphone)))
+    route('/weapi/sms/captcha/sent', ({ payload }) => {
+      if (
+        payload.ctcode !== '86' ||
+        payload.secrete !== 'music_middleuser_pclogin' ||
+        !texted.has(String(payload.cellphone))
+      )
         return HttpResponse.json({ code: 400, message: '手机号格式错误' });
       return HttpResponse.json(neteaseFixture('sms-sent'));
     }),
-    weapi('/weapi/login/cellphone', ({ payload }) => {
+    route('/weapi/w/login/cellphone', ({ payload }) => {
       const sent = texted.get(String(payload.phone));
+      if (payload.type !== '1' || payload.remember !== 'true' || payload.https !== 'true')
+        return HttpResponse.json({ code: 400, message: 'bad request' });
       if (payload.countrycode !== '86' || !sent || payload.captcha !== sent.code)
         return HttpResponse.json(neteaseFixture('cellphone-wrong-code'));
       return jsonSettingCookies(neteaseFixture('cellphone-login'), loginCookies(sent.musicU));
     }),
-    weapi('/weapi/w/nuser/account/get', ({ cookie }) => {
-      const profile = accounts.get(cookieValues(cookie ?? '').get('MUSIC_U') ?? '');
+    route('/weapi/w/nuser/account/get', ({ musicU }) => {
+      const profile = accounts.get(musicU ?? '');
       // A cookie NetEase no longer knows is answered with both halves null (module/login_status.js).
       if (!profile) return HttpResponse.json({ code: 200, account: null, profile: null });
       return HttpResponse.json({

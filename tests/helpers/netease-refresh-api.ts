@@ -1,27 +1,22 @@
 /**
- * A stand-in (msw) for NetEase Cloud Music's login refresh, `/weapi/login/token/refresh`: a real weapi
- * form asked with the login cookie (the test file pins weapi's secret so the payload can be read). A
+ * A stand-in (msw) for NetEase Cloud Music's login refresh, `/eapi/login/token/refresh`: the desktop
+ * client's form with the device cookies and the login (netease-protocol.ts reads and checks it). A
  * login the test has `renew`ed is answered code 200 with the next `MUSIC_U` and `__csrf` in
  * Set-Cookie; one it `refuse`s gets code 400 (as QR logins do); any other is a login NetEase does not
  * know (code 301). `down()` makes it answer HTTP 503.
  *
- * Shapes from Binaryify/NeteaseCloudMusicApi; see tests/fixtures/netease/README.md.
+ * Shapes from NeteaseCloudMusicApiEnhanced/api-enhanced; see tests/fixtures/netease/README.md.
  */
 import { HttpResponse, http } from 'msw';
 import { afterEach } from 'vitest';
-import { cookieValues } from '../../shared/sources/http/cookies';
-import { NETEASE_ORIGIN } from '../../shared/sources/netease/netease-client';
 import { jsonSettingCookies } from './login-response';
 import { useMswServer } from './msw-server';
-import { neteaseFixture } from './netease-api';
-import { isWeapiForm, readWeapiPayload } from './weapi-form';
+import { deviceHandlers, neteaseFixture } from './netease-api';
+import { type ReadRequest, readNeteaseRequest } from './netease-protocol';
 
-export interface NeteaseRefreshRequest {
-  cookie: string;
-  payload: Record<string, unknown>;
-}
+export type NeteaseRefreshRequest = ReadRequest;
 
-export function useNeteaseRefreshApi(weapiSecret: string) {
+export function useNeteaseRefreshApi() {
   const requests: NeteaseRefreshRequest[] = [];
   /** The MUSIC_U each known login is renewed to. */
   const renewals = new Map<string, string>();
@@ -33,14 +28,13 @@ export function useNeteaseRefreshApi(weapiSecret: string) {
   });
 
   useMswServer(
-    http.post(`${NETEASE_ORIGIN}/weapi/login/token/refresh`, async ({ request }) => {
+    ...deviceHandlers([]),
+    http.post('https://interfacepc.music.163.com/eapi/login/token/refresh', async ({ request }) => {
       if (unreachable) return new HttpResponse('busy', { status: 503 });
-      const form = new URLSearchParams(await request.text());
-      if (request.headers.get('content-type') !== 'application/x-www-form-urlencoded' || !isWeapiForm(form))
-        return HttpResponse.json({ code: 400, message: 'not a weapi request' }, { status: 400 });
-      const cookie = request.headers.get('cookie') ?? '';
-      requests.push({ cookie, payload: readWeapiPayload(form, weapiSecret) });
-      const musicU = cookieValues(cookie).get('MUSIC_U') ?? '';
+      const asked = await readNeteaseRequest(request);
+      if (asked instanceof Response) return asked;
+      requests.push(asked);
+      const musicU = asked.musicU ?? '';
       if (refused.has(musicU)) return HttpResponse.json(neteaseFixture('token-refresh-refused'));
       const next = renewals.get(musicU);
       if (!next) return HttpResponse.json(neteaseFixture('token-refresh-logged-out'));

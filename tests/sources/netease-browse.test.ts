@@ -10,8 +10,8 @@ import { neteaseFixture, useNeteaseApi } from '../helpers/netease-api';
 
 const api = useNeteaseApi();
 const catalog = new NeteaseCatalog(new NeteaseClient(async () => undefined));
-const SEARCH = '/weapi/cloudsearch/get/web';
-const LYRIC = '/weapi/song/lyric';
+const SEARCH = '/eapi/cloudsearch/pc';
+const LYRIC = '/eapi/song/lyric';
 
 describe('NetEase album and playlist search', () => {
   it('maps cloudsearch albums to Albums: every artist, the cover and the song count', async () => {
@@ -85,11 +85,11 @@ describe('NetEase playlist details', () => {
       },
     });
     // Details never fetch the songs missing from `tracks`.
-    expect(api.requests.map((r) => r.path)).toEqual(['/weapi/v6/playlist/detail']);
+    expect(api.requests.map((r) => r.path)).toEqual(['/eapi/v6/playlist/detail']);
   });
 
   it('gives an empty description for `null`, and undefined for an unknown or non-numeric id', async () => {
-    api.answer('/weapi/v6/playlist/detail', {
+    api.answer('/eapi/v6/playlist/detail', {
       code: 200,
       playlist: {
         id: 7000000002,
@@ -104,17 +104,17 @@ describe('NetEase playlist details', () => {
       ok: true,
       value: { name: 'Bare', description: '', songCount: 0 },
     });
-    api.answer('/weapi/v6/playlist/detail', { code: 404, message: '歌单不存在' });
+    api.answer('/eapi/v6/playlist/detail', { code: 404, message: '歌单不存在' });
     expect(await catalog.playlistDetail('1')).toEqual({ ok: true, value: undefined });
     expect(await catalog.playlistDetail('abc')).toEqual({ ok: true, value: undefined });
     expect(api.requests).toHaveLength(2);
   });
 
   it('turns a refusal into a readable error', async () => {
-    api.answer('/weapi/v6/playlist/detail', { code: 401, message: '无权限访问' });
+    api.answer('/eapi/v6/playlist/detail', { code: 401, message: '无权限访问' });
     expect(await catalog.playlistDetail('7000000003')).toEqual({
       ok: false,
-      error: 'NetEase Cloud Music refused /weapi/v6/playlist/detail (code 401: 无权限访问)',
+      error: 'NetEase Cloud Music refused /eapi/v6/playlist/detail (code 401: 无权限访问)',
     });
   });
 });

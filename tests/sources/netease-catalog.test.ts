@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { NeteaseCatalog } from '../../shared/sources/netease/netease-catalog';
 import { NeteaseClient } from '../../shared/sources/netease/netease-client';
 import { type NeteaseLogin, parseNeteaseCookie } from '../../shared/sources/netease/netease-login';
-import { neteaseFixture, useNeteaseApi } from '../helpers/netease-api';
+import { musicUOf, neteaseFixture, useNeteaseApi } from '../helpers/netease-api';
 
 const api = useNeteaseApi();
 const SHARED_COOKIE = 'MUSIC_U=shared_music_u; __csrf=sharedcsrf; NMTID=fixture';
@@ -26,14 +26,11 @@ describe('NetEase catalog', () => {
   it('searches songs through cloudsearch and maps them to Songs', async () => {
     login = undefined;
     const result = await catalog.search('paper', 20);
+    // The desktop client's search, anonymous: the device's token, no login.
     expect(api.requests).toEqual([
-      {
-        path: '/weapi/cloudsearch/get/web',
-        cookie: null,
-        referer: 'https://music.163.com/',
-        userAgent: expect.stringContaining('Mozilla/5.0'),
-      },
+      expect.objectContaining({ form: 'desktop', path: '/eapi/cloudsearch/pc', musicU: undefined }),
     ]);
+    expect(api.requests[0]!.musicA).toEqual(expect.any(String));
     expect(result).toEqual({
       ok: true,
       value: [
@@ -56,11 +53,11 @@ describe('NetEase catalog', () => {
     login = parseNeteaseCookie(SHARED_COOKIE);
     await catalog.search('paper', 5);
     login = undefined;
-    expect(api.requests[0]!.cookie).toBe(SHARED_COOKIE);
+    expect(api.requests[0]!.musicU).toBe(musicUOf(SHARED_COOKIE));
   });
 
   it('answers an empty search with no songs', async () => {
-    api.answer('/weapi/cloudsearch/get/web', { result: { songCount: 0 }, code: 200 });
+    api.answer('/eapi/cloudsearch/pc', { result: { songCount: 0 }, code: 200 });
     expect(await catalog.search('nothing', 5)).toEqual({ ok: true, value: [] });
   });
 
@@ -76,7 +73,7 @@ describe('NetEase catalog', () => {
   it('lists every track of a playlist, fetching the ones missing from `tracks`, and marks unplayable ones', async () => {
     const late = neteaseFixture('playlist') as { playlist: { tracks: { id: number }[] } };
     const detail = neteaseFixture('song-detail') as { songs: Record<string, unknown>[] };
-    api.answer('/weapi/v3/song/detail', {
+    api.answer('/eapi/v3/song/detail', {
       songs: [
         { ...detail.songs[0], id: 1901371650, name: 'Late Track', ar: [{ name: 'River Lane' }], dt: 199499 },
       ],
@@ -85,7 +82,8 @@ describe('NetEase catalog', () => {
     });
     const result = await catalog.playlist('7000000001');
     expect(late.playlist.tracks).toHaveLength(3);
-    expect(api.requests.map((r) => r.path)).toEqual(['/weapi/v6/playlist/detail', '/weapi/v3/song/detail']);
+    // The missing tracks are looked up as the reference's playlist_track_all does: the desktop form.
+    expect(api.requests.map((r) => r.path)).toEqual(['/eapi/v6/playlist/detail', '/eapi/v3/song/detail']);
     expect(result.ok && result.value?.totalCount).toBeUndefined();
     expect(result.ok && result.value?.songs.map((s) => [s.id, s.name, s.duration, s.vip ?? false])).toEqual([
       ['1901371647', 'Paper Boats', 246, false],
@@ -96,7 +94,7 @@ describe('NetEase catalog', () => {
   });
 
   it('answers undefined for an unknown playlist (code 404) without a second request', async () => {
-    api.answer('/weapi/v6/playlist/detail', { code: 404, message: '歌单不存在' });
+    api.answer('/eapi/v6/playlist/detail', { code: 404, message: '歌单不存在' });
     expect(await catalog.playlist('1')).toEqual({ ok: true, value: undefined });
     expect(api.requests).toHaveLength(1);
   });
@@ -117,9 +115,9 @@ describe('NetEase catalog', () => {
     const personal = await catalog.personalFm(PERSONAL_COOKIE);
     const shared = await catalog.personalFm();
     login = undefined;
-    expect(api.requests.map((r) => [r.path, r.cookie])).toEqual([
-      ['/weapi/v1/radio/get', PERSONAL_COOKIE],
-      ['/weapi/v1/radio/get', SHARED_COOKIE],
+    expect(api.requests.map((r) => [r.path, r.musicU ?? null])).toEqual([
+      ['/weapi/v1/radio/get', musicUOf(PERSONAL_COOKIE)],
+      ['/weapi/v1/radio/get', musicUOf(SHARED_COOKIE)],
     ]);
     expect(personal).toEqual(shared);
     expect(personal).toEqual({
@@ -163,23 +161,23 @@ describe('NetEase catalog', () => {
   });
 
   it('turns a refusal, a network failure and an odd answer into readable errors', async () => {
-    api.answer('/weapi/cloudsearch/get/web', { code: -460, message: 'Cheating' });
+    api.answer('/eapi/cloudsearch/pc', { code: -462, message: 'Cheating' });
     expect(await catalog.search('x', 5)).toEqual({
       ok: false,
-      error: 'NetEase Cloud Music refused /weapi/cloudsearch/get/web (code -460: Cheating)',
+      error: 'NetEase Cloud Music refused /eapi/cloudsearch/pc (code -462: Cheating)',
     });
-    api.answer('/weapi/cloudsearch/get/web', () => HttpResponse.error());
+    api.answer('/eapi/cloudsearch/pc', () => HttpResponse.error());
     const offline = await catalog.search('x', 5);
     expect(!offline.ok && offline.error).toMatch(/^NetEase Cloud Music could not be reached/);
-    api.answer('/weapi/cloudsearch/get/web', () => new HttpResponse('busy', { status: 503 }));
+    api.answer('/eapi/cloudsearch/pc', () => new HttpResponse('busy', { status: 503 }));
     expect(await catalog.search('x', 5)).toEqual({
       ok: false,
       error: 'NetEase Cloud Music answered HTTP 503',
     });
-    api.answer('/weapi/cloudsearch/get/web', { code: 200, result: { songs: [{ id: 'x' }] } });
+    api.answer('/eapi/cloudsearch/pc', { code: 200, result: { songs: [{ id: 'x' }] } });
     expect(await catalog.search('x', 5)).toEqual({
       ok: false,
-      error: 'NetEase Cloud Music answered /weapi/cloudsearch/get/web in an unexpected shape',
+      error: 'NetEase Cloud Music answered /eapi/cloudsearch/pc in an unexpected shape',
     });
   });
 

@@ -6,9 +6,9 @@
 import { HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NeteaseCatalog } from '../../shared/sources/netease/netease-catalog';
-import { NeteaseClient } from '../../shared/sources/netease/netease-client';
+import { NeteaseClient, RISKY_NETWORK } from '../../shared/sources/netease/netease-client';
 import { type NeteaseLogin, parseNeteaseCookie } from '../../shared/sources/netease/netease-login';
-import { useNeteaseApi } from '../helpers/netease-api';
+import { musicUOf, useNeteaseApi } from '../helpers/netease-api';
 
 const api = useNeteaseApi();
 const COOKIE = 'MUSIC_U=shared_music_u; __csrf=sharedcsrf';
@@ -49,14 +49,16 @@ describe('NetEase recommended playlists', () => {
         },
       ],
     });
-    expect(api.requests.map((r) => [r.path, r.cookie])).toEqual([['/weapi/personalized/playlist', null]]);
+    expect(api.requests.map((r) => [r.path, r.musicU ?? null])).toEqual([
+      ['/weapi/personalized/playlist', null],
+    ]);
   });
 
   it("logged in: the account's daily recommended playlists", async () => {
     logIn();
     const result = await catalog.recommendedPlaylists(10);
-    expect(api.requests.map((r) => [r.path, r.cookie])).toEqual([
-      ['/weapi/v1/discovery/recommend/resource', COOKIE],
+    expect(api.requests.map((r) => [r.path, r.musicU ?? null])).toEqual([
+      ['/weapi/v1/discovery/recommend/resource', musicUOf(COOKIE)],
     ]);
     expect(result.ok && result.value.map((p) => [p.id, p.name, p.songCount, p.coverUrl])).toEqual([
       [
@@ -85,7 +87,7 @@ describe('NetEase daily songs', () => {
   it("reads the account's daily songs, marking the ones without copyright", async () => {
     logIn();
     const result = await catalog.dailySongs();
-    expect(api.requests.map((r) => [r.path, r.cookie])).toEqual([[DAILY, COOKIE]]);
+    expect(api.requests.map((r) => [r.path, r.musicU ?? null])).toEqual([[DAILY, musicUOf(COOKIE)]]);
     expect(result).toEqual({
       ok: true,
       value: [
@@ -133,9 +135,9 @@ describe("NetEase account's playlists", () => {
   it('asks who the login is, then lists its created and collected playlists', async () => {
     logIn();
     const result = await catalog.userPlaylists();
-    expect(api.requests.map((r) => [r.path, r.cookie])).toEqual([
-      [ACCOUNT, COOKIE],
-      [USER_PLAYLISTS, COOKIE],
+    expect(api.requests.map((r) => [r.path, r.musicU ?? null])).toEqual([
+      [ACCOUNT, musicUOf(COOKIE)],
+      [USER_PLAYLISTS, musicUOf(COOKIE)],
     ]);
     expect(result.ok && result.value.map((p) => [p.id, p.name, p.songCount, p.platform])).toEqual([
       ['7000000301', 'Harbour Listener喜欢的音乐', 212, 'music_a'],
@@ -160,11 +162,14 @@ describe("NetEase account's playlists", () => {
 
   it('a refusal of the playlist list is passed through', async () => {
     logIn();
-    api.answer(USER_PLAYLISTS, { code: -460, message: 'Cheating' });
+    api.answer(USER_PLAYLISTS, { code: 405, message: '操作频繁' });
     expect(await catalog.userPlaylists()).toEqual({
       ok: false,
-      error: `NetEase Cloud Music refused ${USER_PLAYLISTS} (code -460: Cheating)`,
+      error: `NetEase Cloud Music refused ${USER_PLAYLISTS} (code 405: 操作频繁)`,
     });
+    // -460 is said in plain words, with what the admin can do.
+    api.answer(USER_PLAYLISTS, { code: -460, message: 'Cheating' });
+    expect(await catalog.userPlaylists()).toEqual({ ok: false, error: RISKY_NETWORK });
   });
 });
 
@@ -179,7 +184,7 @@ describe('NetEase account status', () => {
         avatarUrl: 'https://p1.music.126.net/FixtureAvatarListener==/109951000000000600.jpg',
       },
     });
-    expect(api.requests.map((r) => [r.path, r.cookie])).toEqual([[ACCOUNT, COOKIE]]);
+    expect(api.requests.map((r) => [r.path, r.musicU ?? null])).toEqual([[ACCOUNT, musicUOf(COOKIE)]]);
   });
 
   it('no login is logged out without asking NetEase', async () => {

@@ -1,13 +1,17 @@
-/** The `music_a` source resolving a song to an audio URL, against an msw stand-in for NetEase's weapi. */
+/**
+ * The `music_a` source resolving a song to an audio URL, against an msw stand-in for NetEase that reads
+ * the Android app's guarded form (xeapi) the way NetEase does.
+ */
 import { describe, expect, it } from 'vitest';
-import { NeteaseClient } from '../../shared/sources/netease/netease-client';
+import { NeteaseClient, RISKY_NETWORK } from '../../shared/sources/netease/netease-client';
 import { type NeteaseLogin, parseNeteaseCookie } from '../../shared/sources/netease/netease-login';
 import { NeteaseSource } from '../../shared/sources/netease/netease-source';
 import { neteaseFixture, useNeteaseApi } from '../helpers/netease-api';
+import { FIXTURE_MUSIC_A } from '../helpers/netease-protocol';
 
 const api = useNeteaseApi();
 const COOKIE = 'MUSIC_U=shared_music_u; __csrf=sharedcsrf';
-const URL_PATH = '/weapi/song/enhance/player/url/v1';
+const URL_PATH = '/xeapi/song/enhance/player/url/v1';
 const FULL_URL = 'http://m801.music.126.net/20261122120000/fixturehash/jdymusic/obj/fixture/paper-boats.mp3';
 let login: NeteaseLogin | undefined;
 const source = new NeteaseSource(new NeteaseClient(async () => login));
@@ -21,10 +25,16 @@ function urlAnswer(fields: Record<string, unknown>) {
 }
 
 describe('NetEase source', () => {
-  it('resolves a song to its URL with the Referer and User-Agent NetEase wants', async () => {
+  it('asks for the URL in the app form, anonymously as a registered device', async () => {
     login = undefined;
     const result = await source.resolveStream(SONG);
-    expect(api.requests.map((r) => [r.path, r.cookie])).toEqual([[URL_PATH, null]]);
+    expect(api.requests.map((r) => [r.form, r.path, r.musicU, r.musicA])).toEqual([
+      ['app', URL_PATH, undefined, FIXTURE_MUSIC_A],
+    ]);
+    expect(api.requests[0]!.payload).toEqual({ ids: '[1901371647]', level: 'exhigh', encodeType: 'flac' });
+    // The device registered once, with the id every call names.
+    expect(api.registrations).toHaveLength(1);
+    expect(api.requests[0]!.deviceId).toBe(api.registrations[0]!.deviceId);
     expect(result).toEqual({
       ok: true,
       value: {
@@ -37,11 +47,11 @@ describe('NetEase source', () => {
     });
   });
 
-  it('sends the login cookie with the request and with the audio', async () => {
+  it('sends the login with the request (no anonymous token then) and with the audio', async () => {
     login = parseNeteaseCookie(COOKIE);
     const result = await source.resolveStream(SONG);
     login = undefined;
-    expect(api.requests[0]!.cookie).toBe(COOKIE);
+    expect(api.requests[0]).toMatchObject({ musicU: 'shared_music_u', musicA: undefined });
     expect(result.ok && result.value.input).toMatchObject({ kind: 'url', headers: { cookie: COOKIE } });
   });
 
@@ -56,14 +66,16 @@ describe('NetEase source', () => {
     api.answer(URL_PATH, urlAnswer({ url: null, fee: 1, code: 404 }));
     expect(await source.resolveStream(SONG)).toEqual({
       ok: false,
-      error: 'it needs a NetEase Cloud Music VIP login',
+      error:
+        'it is a VIP song on NetEase Cloud Music; log in with a NetEase Cloud Music VIP account to play it',
     });
     login = parseNeteaseCookie(COOKIE);
     const withLogin = await source.resolveStream(SONG);
     login = undefined;
     expect(withLogin).toEqual({
       ok: false,
-      error: 'it needs a NetEase Cloud Music VIP account; the stored login cannot play it',
+      error:
+        'it needs a NetEase Cloud Music VIP account, and the stored login is not one; log in with a VIP account',
     });
   });
 
@@ -71,7 +83,8 @@ describe('NetEase source', () => {
     api.answer(URL_PATH, urlAnswer({ url: null, fee: 0, code: 404 }));
     expect(await source.resolveStream(SONG)).toEqual({
       ok: false,
-      error: 'NetEase Cloud Music gave no audio for it (region or copyright restriction)',
+      error:
+        'NetEase Cloud Music gave no audio for it without a login (copyright or region restriction); log in to NetEase Cloud Music, or try another platform',
     });
     expect(await source.resolveStream({ ...SONG, id: 'x1' })).toEqual({
       ok: false,
@@ -80,11 +93,14 @@ describe('NetEase source', () => {
     expect(api.requests).toHaveLength(1);
   });
 
-  it('passes a refusal through as the reason', async () => {
+  it('passes a refusal through as the reason, and says what -460 means in plain words', async () => {
     api.answer(URL_PATH, { code: -462, message: '绑定手机号' });
     expect(await source.resolveStream(SONG)).toEqual({
       ok: false,
       error: `NetEase Cloud Music refused ${URL_PATH} (code -462: 绑定手机号)`,
     });
+    api.answer(URL_PATH, { code: -460, message: '检测到您的网络环境存在风险，请稍后再试' });
+    expect(await source.resolveStream(SONG)).toEqual({ ok: false, error: RISKY_NETWORK });
+    expect(RISKY_NETWORK).toMatch(/risky network \(code -460\).*log in .* QR code, or try again later/);
   });
 });

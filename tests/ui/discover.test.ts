@@ -69,7 +69,7 @@ const shelf = (sourceName: string, title: string) =>
     .filter({ has: page.getByRole('heading', { name: title, exact: true }) });
 
 function answerSearch() {
-  netease.answer('/weapi/cloudsearch/get/web', ({ payload }) =>
+  netease.answer('/eapi/cloudsearch/pc', ({ payload }) =>
     HttpResponse.json(neteaseFixture(SEARCH_FIXTURES[Number(payload?.type)] ?? 'search')),
   );
 }
@@ -209,7 +209,7 @@ describe('search and collections', () => {
 
 describe('lyrics', () => {
   it("jumps to a lyrics line's time when it is clicked", async () => {
-    netease.answer('/weapi/song/enhance/player/url/v1', {
+    netease.answer('/xeapi/song/enhance/player/url/v1', {
       code: 200,
       data: [
         {

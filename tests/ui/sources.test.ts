@@ -144,7 +144,7 @@ describe('sources screen', () => {
     expect(netease.lastUnikey()).not.toBe(first);
 
     await dialog.getByRole('button', { name: 'Cancel' }).click();
-    const polls = () => netease.requests.filter((r) => r.path === '/weapi/login/qrcode/client/login').length;
+    const polls = () => netease.requests.filter((r) => r.path === '/eapi/login/qrcode/client/login').length;
     const closedAt = polls();
     await page.waitForTimeout(4500);
     expect(polls()).toBe(closedAt);

@@ -1,14 +1,15 @@
 /**
- * The `music_a` catalog (NetEase Cloud Music), all through weapi: search (songs, albums, playlists), a
- * song, a playlist (every track, or its details), an album, lyrics, and the personal pages —
- * recommended playlists, daily songs, personal FM, the account's playlists and who the login is.
+ * The `music_a` catalog (NetEase Cloud Music): search (songs, albums, playlists), a song, a playlist
+ * (every track, or its details), an album, lyrics, and the personal pages — recommended playlists,
+ * daily songs, personal FM, the account's playlists and who the login is. Each call goes in the form
+ * (web `/weapi/`, desktop `/eapi/`) the reference's module sends it in.
  *
- * Endpoints and payloads from Binaryify/NeteaseCloudMusicApi: module/cloudsearch.js
- * (`/weapi/cloudsearch/get/web`, `s`/`type`/`limit`/`offset`; type 1 songs, 10 albums, 1000
- * playlists), module/song_detail.js (`/weapi/v3/song/detail`, `c` + `ids`), module/playlist_detail.js
- * and module/playlist_track_all.js (`/weapi/v6/playlist/detail` with `n`/`s`, then song detail for the
- * `trackIds` not in `tracks`), module/album.js (`/weapi/v1/album/{id}`), module/lyric.js
- * (`/weapi/song/lyric`, `lv`/`tv`/`kv` -1 for every version), module/personalized.js
+ * Endpoints, forms and payloads from NeteaseCloudMusicApiEnhanced/api-enhanced: module/cloudsearch.js
+ * (`/eapi/cloudsearch/pc`, `s`/`type`/`limit`/`offset`/`total`; type 1 songs, 10 albums, 1000
+ * playlists), module/song_detail.js (`/weapi/v3/song/detail`, `c`), module/playlist_detail.js and
+ * module/playlist_track_all.js (`/eapi/v6/playlist/detail` with `n`/`s`, then `/eapi/v3/song/detail`
+ * for the `trackIds` not in `tracks`), module/album.js (`/weapi/v1/album/{id}`), module/lyric.js
+ * (`/eapi/song/lyric`, `tv`/`lv`/`rv`/`kv` -1 for every version, `_nmclfl`), module/personalized.js
  * (`/weapi/personalized/playlist`, `limit`/`total`/`n`), module/recommend_resource.js
  * (`/weapi/v1/discovery/recommend/resource`), module/recommend_songs.js
  * (`/weapi/v3/discovery/recommend/songs`), module/personal_fm.js (`/weapi/v1/radio/get`) and
@@ -45,8 +46,8 @@ export const COLLECTION_LIMIT = 1000;
 const DETAIL_BATCH = 500;
 /** cloudsearch `type`s. */
 const SEARCH_TYPE = { songs: 1, albums: 10, playlists: 1000 } as const;
-/** Every version of a lyric: `-1` asks for the newest of each (original, translation, karaoke). */
-const ALL_LYRIC_VERSIONS = { lv: -1, tv: -1, kv: -1 } as const;
+/** Every version of a lyric: `-1` asks for the newest of each (translation, original, romaji, karaoke). */
+const ALL_LYRIC_VERSIONS = { tv: -1, lv: -1, rv: -1, kv: -1, _nmclfl: 1 } as const;
 
 export class NeteaseCatalog implements SongCatalog {
   constructor(private readonly client: NeteaseClient) {}
@@ -72,7 +73,7 @@ export class NeteaseCatalog implements SongCatalog {
   async song(id: string): Promise<Result<Song | undefined>> {
     const songId = neteaseId(id);
     if (songId === undefined) return ok(undefined);
-    const details = await this.details([songId]);
+    const details = await this.details([songId], '/weapi/v3/song/detail');
     return details.ok ? ok(details.value.find((s) => s.id === String(songId))) : details;
   }
 
@@ -86,7 +87,10 @@ export class NeteaseCatalog implements SongCatalog {
     const order = playlist.trackIds.length > 0 ? playlist.trackIds : playlist.tracks;
     const ids = order.slice(0, COLLECTION_LIMIT).map((t) => t.id);
     const listed = new Set(playlist.tracks.map((t) => t.id));
-    const fetched = await this.details(ids.filter((trackId) => !listed.has(trackId)));
+    const fetched = await this.details(
+      ids.filter((trackId) => !listed.has(trackId)),
+      '/eapi/v3/song/detail',
+    );
     if (!fetched.ok) return fetched;
     const byId = new Map(
       [...tracksToSongs(playlist.tracks, privileges), ...fetched.value].map((s) => [s.id, s]),
@@ -122,7 +126,7 @@ export class NeteaseCatalog implements SongCatalog {
     const songId = neteaseId(id);
     if (songId === undefined) return ok(undefined);
     const answer = await this.client.find(
-      '/weapi/song/lyric',
+      '/eapi/song/lyric',
       { id: songId, ...ALL_LYRIC_VERSIONS },
       LyricSchema,
     );
@@ -193,8 +197,8 @@ export class NeteaseCatalog implements SongCatalog {
     hits: (answer: z.output<T>) => Hit[],
   ): Promise<Result<Hit[]>> {
     const answer = await this.client.call(
-      '/weapi/cloudsearch/get/web',
-      { s: query, type: SEARCH_TYPE[kind], limit, offset },
+      '/eapi/cloudsearch/pc',
+      { s: query, type: SEARCH_TYPE[kind], limit, offset, total: true },
       schema,
     );
     return answer.ok ? ok(hits(answer.value).slice(0, limit)) : answer;
@@ -205,20 +209,26 @@ export class NeteaseCatalog implements SongCatalog {
     const playlistId = neteaseId(id);
     if (playlistId === undefined) return Promise.resolve(ok(undefined));
     return this.client.find(
-      '/weapi/v6/playlist/detail',
+      '/eapi/v6/playlist/detail',
       { id: playlistId, n: 100_000, s: 8 },
       PlaylistDetailSchema,
     );
   }
 
-  /** Songs by id, batched; ids NetEase does not know are left out. */
-  private async details(ids: readonly number[]): Promise<Result<Song[]>> {
+  /**
+   * Songs by id, batched; ids NetEase does not know are left out. A song is looked up as the web
+   * player does, a playlist's missing tracks as the desktop client does (the reference's two modules).
+   */
+  private async details(
+    ids: readonly number[],
+    path: '/weapi/v3/song/detail' | '/eapi/v3/song/detail',
+  ): Promise<Result<Song[]>> {
     const songs: Song[] = [];
     for (let at = 0; at < ids.length; at += DETAIL_BATCH) {
       const batch = ids.slice(at, at + DETAIL_BATCH);
       const answer = await this.client.call(
-        '/weapi/v3/song/detail',
-        { c: JSON.stringify(batch.map((id) => ({ id }))), ids: JSON.stringify(batch) },
+        path,
+        { c: JSON.stringify(batch.map((id) => ({ id }))) },
         SongDetailSchema,
       );
       if (!answer.ok) return answer;

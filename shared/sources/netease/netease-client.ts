@@ -1,35 +1,36 @@
 /**
- * One weapi call to NetEase Cloud Music: a form POST of `params` + `encSecKey` (see weapi.ts) to
- * `https://music.163.com/weapi/…`, with the site's Referer, a browser User-Agent and the login cookie.
- * Every answer carries a top-level `code` (200 = fine, 301 = a login is needed); every failure
- * (network, HTTP status, error code, unexpected shape) comes back as a Result with a readable sentence.
+ * One call to NetEase Cloud Music, as the client its path names sends it (netease-transport.ts: web
+ * `/weapi/…`, desktop `/eapi/…`, app `/xeapi/…`), from the device netease-device.ts registered and with
+ * the login cookie. Every answer carries a top-level `code` (200 = fine, 301 = a login is needed);
+ * every failure (network, HTTP status, error code, unexpected shape) comes back as a Result with a
+ * readable sentence, NetEase's risk refusal (-460) in plain words with what the admin can do.
  *
- * Request shape from Binaryify/NeteaseCloudMusicApi (util/request.js: form content type, Referer,
- * `csrf_token` from the `__csrf` cookie; the `code` handling and 301 for "needs login").
+ * Request forms from NeteaseCloudMusicApiEnhanced/api-enhanced (util/request.js; the module files name
+ * each call's form); the `code` handling and 301 for "needs login" from its util/request.js too, and
+ * -460 ("检测到您的网络环境存在风险") from its issues (#8) and documentation (the "460 cheating"
+ * note: servers abroad and some clouds meet it).
  */
 import { z } from 'zod';
 import { err, ok, type Result } from '../../result';
-import { BROWSER_USER_AGENT } from '../http/browser';
-import { fetchJson } from '../http/fetch-json';
+import { anonymousDevice } from './netease-device';
 import type { LoginLookup, NeteaseLogin } from './netease-login';
-import { weapi } from './weapi';
+import { SERVICE, send } from './netease-transport';
 
-export const NETEASE_ORIGIN = 'https://music.163.com';
-/** NetEase refuses API and audio requests that do not come from its site. */
-export const NETEASE_REFERER = 'https://music.163.com/';
-export const SERVICE = 'NetEase Cloud Music';
 const OK_CODE = 200;
 const NEEDS_LOGIN_CODE = 301;
 const NOT_FOUND_CODE = 404;
+const RISKY_NETWORK_CODE = -460;
 
 const NOT_FOUND: ReadonlySet<number> = new Set([NOT_FOUND_CODE]);
 const NOT_FOUND_OR_LOGGED_OUT: ReadonlySet<number> = new Set([NOT_FOUND_CODE, NEEDS_LOGIN_CODE]);
 
 /** What every caller says when the stored cookie no longer logs in. */
 export const EXPIRED_LOGIN = `the ${SERVICE} login has expired; log in again`;
+/** NetEase's -460: it took this server's requests for a bot's. */
+export const RISKY_NETWORK = `${SERVICE} refused this server's requests as coming from a risky network (code -460), as it often does for servers abroad or in data centres without a login; log in to ${SERVICE} with the QR code, or try again later`;
 
 const EnvelopeSchema = z.object({
-  code: z.number(),
+  code: z.coerce.number(),
   message: z.string().nullish(),
   msg: z.string().nullish(),
 });
@@ -84,25 +85,17 @@ export class NeteaseClient {
     absentCodes: ReadonlySet<number>,
   ): Promise<Result<z.output<T> | undefined>> {
     const account = login ?? (await this.login());
-    const json = await fetchJson(SERVICE, `${NETEASE_ORIGIN}${path}`, weapiRequest(data, account));
-    if (!json.ok) return json;
-    return readAnswer(json.value, path, schema, account !== undefined, absentCodes);
+    const answer = await send(path, data, account, await anonymousDevice());
+    if (!answer.ok) return answer;
+    return readAnswer(answer.value.json, path, schema, account !== undefined, absentCodes);
   }
 }
 
-/** The web player's request for a weapi call: the encrypted form, its headers and the login cookie. */
-export function weapiRequest(data: Record<string, unknown>, login: NeteaseLogin | undefined): RequestInit {
-  const form = weapi({ ...data, csrf_token: login?.csrf ?? '' });
-  return {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      referer: NETEASE_REFERER,
-      'user-agent': BROWSER_USER_AGENT,
-      ...(login && { cookie: login.cookie }),
-    },
-    body: new URLSearchParams({ ...form }).toString(),
-  };
+/** The sentence for an answer code that is not one the caller expects; -460 in plain words. */
+export function refusal(what: string, answer: z.output<typeof EnvelopeSchema>): string {
+  if (answer.code === RISKY_NETWORK_CODE) return RISKY_NETWORK;
+  const reason = answer.message || answer.msg;
+  return `${SERVICE} refused ${what} (code ${answer.code}${reason ? `: ${reason}` : ''})`;
 }
 
 function readAnswer<T extends z.ZodType>(
@@ -114,14 +107,11 @@ function readAnswer<T extends z.ZodType>(
 ): Result<z.output<T> | undefined> {
   const envelope = EnvelopeSchema.safeParse(json);
   if (!envelope.success) return err(`${SERVICE} answered ${path} in an unexpected shape`);
-  const { code, message, msg } = envelope.data;
+  const { code } = envelope.data;
   if (absentCodes.has(code)) return ok(undefined);
   if (code === NEEDS_LOGIN_CODE)
     return err(loggedIn ? EXPIRED_LOGIN : `${SERVICE} needs a login for this; log in first`);
-  if (code !== OK_CODE) {
-    const reason = message || msg;
-    return err(`${SERVICE} refused ${path} (code ${code}${reason ? `: ${reason}` : ''})`);
-  }
+  if (code !== OK_CODE) return err(refusal(path, envelope.data));
   const data = schema.safeParse(json);
   return data.success ? ok(data.data) : err(`${SERVICE} answered ${path} in an unexpected shape`);
 }

@@ -9,8 +9,9 @@ import { accountStatusOf } from '../account-status';
 import type { CookieLogin, LoginProfile } from '../platform-login';
 import type { AccountStatus } from '../song-catalog';
 import { readAccount } from './netease-account';
-import { NeteaseClient, SERVICE } from './netease-client';
+import { NeteaseClient } from './netease-client';
 import { parseNeteaseCookie } from './netease-login';
+import { SERVICE } from './netease-transport';
 
 /** Every call here names its login explicitly, so the client needs no stored one. */
 const client = new NeteaseClient(async () => undefined);

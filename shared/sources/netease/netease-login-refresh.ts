@@ -1,18 +1,20 @@
 /**
- * Renewing a stored NetEase Cloud Music login: `/weapi/login/token/refresh`, asked with the login
+ * Renewing a stored NetEase Cloud Music login: `/eapi/login/token/refresh` (the desktop form), asked with the login
  * cookie, answers code 200 and sets the renewed login cookies (`MUSIC_U`, `__csrf`, …) in Set-Cookie;
  * they replace their old values in the stored cookie, whose other cookies stay. Code 301 means NetEase
  * no longer knows the login. Other codes (NetEase refuses to renew some logins, e.g. QR ones with 400)
  * leave the stored cookie as it is. The cookie is a secret: sent to NetEase only, never logged.
  *
- * Endpoint from Binaryify/NeteaseCloudMusicApi (module/login_refresh.js: a weapi POST without data,
- * the renewed cookie in Set-Cookie; issue #1421: QR logins are answered 400).
+ * Endpoint from NeteaseCloudMusicApiEnhanced/api-enhanced (module/login_refresh.js: the default eapi
+ * form without data, the renewed cookie in Set-Cookie) and Binaryify/NeteaseCloudMusicApi issue #1421
+ * (QR logins are answered 400).
  */
 import { err, ok, type Result } from '../../result';
 import { mergeCookies } from '../http/cookies';
 import type { RefreshOutcome } from '../platform-login';
+import { refusal } from './netease-client';
 import { parseNeteaseCookie } from './netease-login';
-import { LoginAnswerSchema, loginCall, refusal } from './netease-login-call';
+import { LoginAnswerSchema, loginCall } from './netease-login-call';
 
 const REFRESHED = 200;
 const NOT_LOGGED_IN = 301;
@@ -20,7 +22,7 @@ const NOT_LOGGED_IN = 301;
 export async function refreshNeteaseLogin(credential: string): Promise<Result<RefreshOutcome>> {
   const login = parseNeteaseCookie(credential);
   if (!login) return ok('expired');
-  const call = await loginCall('/weapi/login/token/refresh', {}, LoginAnswerSchema, login);
+  const call = await loginCall('/eapi/login/token/refresh', {}, LoginAnswerSchema, login);
   if (!call.ok) return call;
   const { answer, cookie } = call.value;
   if (answer.code === NOT_LOGGED_IN) return ok('expired');

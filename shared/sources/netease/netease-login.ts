@@ -3,13 +3,14 @@
  * (platform `music_a`); a user's own account is the cookie of their `personal_links` row. Without a
  * login the adapter works anonymously. A cookie is a secret: it is sent to NetEase only, never logged.
  *
- * Cookie names from Binaryify/NeteaseCloudMusicApi (util/request.js: `MUSIC_U` is the login,
- * `__csrf` becomes the weapi payload's `csrf_token`).
+ * Cookie names from NeteaseCloudMusicApiEnhanced/api-enhanced (util/request.js: `MUSIC_U` is the login,
+ * `__csrf` becomes the weapi payload's `csrf_token` and the eapi header's `__csrf`).
  */
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { platformAccounts } from '../../db/schema';
 import { cookieValues } from '../http/cookies';
+import { keepDeviceIn } from './netease-device';
 
 export interface NeteaseLogin {
   /** The whole cookie, sent as-is to NetEase hosts. */
@@ -27,7 +28,12 @@ export function parseNeteaseCookie(cookie: string): NeteaseLogin | undefined {
   return { cookie: cookie.trim(), csrf: values.get('__csrf') ?? '' };
 }
 
+/**
+ * The shared login stored in `db`. The anonymous device is kept in the same database
+ * (netease-device.ts), so naming the database here is where a process first learns it.
+ */
 export function storedNeteaseLogin(db: Db): LoginLookup {
+  keepDeviceIn(db);
   return async () => {
     const row = await db.query.platformAccounts.findFirst({
       where: eq(platformAccounts.platform, 'music_a'),

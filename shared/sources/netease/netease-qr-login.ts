@@ -1,20 +1,22 @@
 /**
- * NetEase Cloud Music's QR login: `/weapi/login/qrcode/unikey` (type 1) hands out a key, the code
- * shows `https://music.163.com/login?codekey=<key>` for the NetEase app to scan, and
- * `/weapi/login/qrcode/client/login` (type 1, the key) answers the attempt's state as its `code`:
- * 800 expired, 801 waiting, 802 scanned, 803 confirmed, the login cookie then in Set-Cookie.
+ * NetEase Cloud Music's QR login, as the desktop client makes it (eapi, type 3): `/eapi/login/qrcode/
+ * unikey` hands out a key, the code shows `https://music.163.com/login?codekey=<key>` for the NetEase
+ * app to scan, and `/eapi/login/qrcode/client/login` (the key, type 3) answers the attempt's state as
+ * its `code`: 800 expired, 801 waiting, 802 scanned, 803 confirmed, the login cookie then in Set-Cookie.
+ * The web form (type 1) is the one NetEase began to freeze logins for.
  *
- * Shapes from Binaryify/NeteaseCloudMusicApi (module/login_qr_key.js, login_qr_create.js,
- * login_qr_check.js).
+ * Shapes from NeteaseCloudMusicApiEnhanced/api-enhanced (module/login_qr_key.js, login_qr_create.js,
+ * login_qr_check.js; its commit 016fe7c "尝试修复登录冻结问题" moved both to the eapi form with type 3).
  */
 import { z } from 'zod';
 import { err, ok } from '../../result';
 import type { QrLogin, QrStatus } from '../platform-login';
-import { SERVICE } from './netease-client';
+import { refusal } from './netease-client';
 import { neteaseCookieLogin } from './netease-cookie-login';
-import { LoginAnswerSchema, loginCall, refusal } from './netease-login-call';
+import { LoginAnswerSchema, loginCall } from './netease-login-call';
+import { SERVICE } from './netease-transport';
 
-const QR_TYPE = 1;
+const QR_TYPE = 3;
 const UnikeySchema = LoginAnswerSchema.extend({ unikey: z.string().nullish() });
 const WAITING: Record<number, Exclude<QrStatus, 'confirmed'>> = {
   800: 'expired',
@@ -25,7 +27,7 @@ const CONFIRMED = 803;
 
 export const neteaseQrLogin: QrLogin = {
   async start() {
-    const key = await loginCall('/weapi/login/qrcode/unikey', { type: QR_TYPE }, UnikeySchema);
+    const key = await loginCall('/eapi/login/qrcode/unikey', { type: QR_TYPE }, UnikeySchema);
     if (!key.ok) return key;
     const { unikey } = key.value.answer;
     if (key.value.answer.code !== 200 || !unikey) return err(refusal('a QR login key', key.value.answer));
@@ -35,7 +37,7 @@ export const neteaseQrLogin: QrLogin = {
   async poll(state) {
     if (!state.unikey) return err(`the ${SERVICE} QR attempt has no key`);
     const asked = await loginCall(
-      '/weapi/login/qrcode/client/login',
+      '/eapi/login/qrcode/client/login',
       { key: state.unikey, type: QR_TYPE },
       LoginAnswerSchema,
     );

@@ -1,21 +1,25 @@
 /**
- * The `music_a` source at play time: asks `/weapi/song/enhance/player/url/v1` for the song's audio URL
- * at the level of the request's quality (the platform's configured one), else the source's default. The audio CDN wants the site's Referer and a browser User-Agent (and the
- * login cookie), so they travel with the URL. A VIP song without a URL is a clear refusal; a URL with
- * `freeTrialInfo` is only the trial clip, reported as a preview of that length.
+ * The `music_a` source at play time: asks `/xeapi/song/enhance/player/url/v1` (the Android app's
+ * guarded form, netease-transport.ts) for the song's audio URL at the level of the request's quality
+ * (the platform's configured one), else the source's default. The audio CDN wants the site's Referer
+ * and a browser User-Agent (and the login cookie), so they travel with the URL. A VIP song without a
+ * URL is a clear refusal; a URL with `freeTrialInfo` is only the trial clip, reported as a preview of
+ * that length.
  *
- * Payload (`ids` as a JSON array text, `level`, `encodeType`) and answer (`data[].url`, `fee`,
- * `freeTrialInfo`) from Binaryify/NeteaseCloudMusicApi (module/song_url_v1.js); level names from its
- * documentation (standard, higher, exhigh, lossless, hires, jymaster).
+ * Payload (`ids` as a JSON array text, `level`, `encodeType`), form and answer (`data[].url`, `fee`,
+ * `freeTrialInfo`) from NeteaseCloudMusicApiEnhanced/api-enhanced (module/song_url_v1.js: xeapi since
+ * its commit d0935f6); level names from its documentation (standard, higher, exhigh, lossless, hires,
+ * jymaster).
  */
 import type { Quality } from '../../domain/constants';
 import { err, ok, type Result } from '../../result';
 import { BROWSER_USER_AGENT } from '../http/browser';
 import type { MusicSource, ResolvedStream, StreamRequest } from '../music-source';
-import { NETEASE_REFERER, type NeteaseClient } from './netease-client';
+import type { NeteaseClient } from './netease-client';
 import type { NeteaseLogin } from './netease-login';
 import { SongUrlSchema } from './netease-schemas';
 import { isVipFee, neteaseId } from './netease-tracks';
+import { NETEASE_REFERER } from './netease-transport';
 
 /** DECISIONS.md quality strings, with the `level` NetEase names each. */
 export const NETEASE_LEVELS = {
@@ -46,8 +50,8 @@ export class NeteaseSource implements MusicSource {
     // `direct` (an untouched original) is no NetEase level: the default serves it.
     const quality = isNeteaseQuality(song.quality) ? song.quality : this.quality;
     const answer = await this.client.call(
-      '/weapi/song/enhance/player/url/v1',
-      { ids: JSON.stringify([id]), level: NETEASE_LEVELS[quality], encodeType: 'flac' },
+      '/xeapi/song/enhance/player/url/v1',
+      { ids: `[${id}]`, level: NETEASE_LEVELS[quality], encodeType: 'flac' },
       SongUrlSchema,
       login,
     );
@@ -74,7 +78,9 @@ export class NeteaseSource implements MusicSource {
 function refusal(vip: boolean, login: NeteaseLogin | undefined): string {
   if (vip)
     return login
-      ? 'it needs a NetEase Cloud Music VIP account; the stored login cannot play it'
-      : 'it needs a NetEase Cloud Music VIP login';
-  return 'NetEase Cloud Music gave no audio for it (region or copyright restriction)';
+      ? 'it needs a NetEase Cloud Music VIP account, and the stored login is not one; log in with a VIP account'
+      : 'it is a VIP song on NetEase Cloud Music; log in with a NetEase Cloud Music VIP account to play it';
+  return login
+    ? 'NetEase Cloud Music gave no audio for it (copyright or region restriction); try another platform'
+    : 'NetEase Cloud Music gave no audio for it without a login (copyright or region restriction); log in to NetEase Cloud Music, or try another platform';
 }
