@@ -142,10 +142,17 @@ export class DaemonHarness {
     return BotStatusSchema.parse((await this.command(botId, 'status')).data);
   }
 
-  async waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  /** `what` may be a function, to describe the last thing seen when the wait runs out. */
+  async waitFor(
+    check: () => boolean | Promise<boolean>,
+    timeoutMs: number,
+    what: string | (() => string),
+  ): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      if (Date.now() > deadline) {
+        throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
+      }
       await sleep(50);
     }
   }
@@ -158,7 +165,7 @@ export class DaemonHarness {
         return check(last);
       },
       timeoutMs,
-      `${what} (last status ${JSON.stringify(last)})`,
+      () => `${what} (last status ${JSON.stringify(last)})`,
     );
     return last as BotStatus;
   }
