@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
-import { readTally, TALLY_COLUMNS, TALLY_PATH } from '../tests/hardening/tally';
+import { readMeasurements, readTally, TALLY_COLUMNS, TALLY_PATH } from '../tests/hardening/tally';
 
 const reportPath = 'node_modules/.vitest-report.json';
 rmSync(reportPath, { force: true });
@@ -52,4 +52,5 @@ function printHardeningTable(): void {
     '\nhardening summary (serverErrors, crashes, dataChanged, secretsSeen and answerMismatches must be 0):',
   );
   console.table([...rows, { suite: 'total', ...total }]);
+  for (const line of readMeasurements()) console.log(`  ${line}`);
 }

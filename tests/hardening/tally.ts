@@ -49,13 +49,31 @@ export function recordTally(suite: string, figures: Partial<HardeningTally>): vo
   appendFileSync(TALLY_PATH, `${JSON.stringify({ suite, ...figures })}\n`);
 }
 
+/** A figure a suite measured, printed as one line under the table (e.g. how long a hand-over took). */
+export function recordMeasurement(suite: string, measured: string): void {
+  appendFileSync(TALLY_PATH, `${JSON.stringify({ suite, measured })}\n`);
+}
+
+/** Every measured line, as `suite: text`, in the order they were recorded. */
+export function readMeasurements(path = TALLY_PATH): string[] {
+  return readRecords(path).flatMap((r) => (r.measured === undefined ? [] : [`${r.suite}: ${r.measured}`]));
+}
+
+type TallyRecord = Partial<HardeningTally> & { suite: string; measured?: string };
+
+function readRecords(path: string): TallyRecord[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as TallyRecord);
+}
+
 /** Sums every record per suite, in the order suites first reported. */
 export function readTally(path = TALLY_PATH): Map<string, HardeningTally> {
   const sums = new Map<string, HardeningTally>();
-  if (!existsSync(path)) return sums;
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    const record = JSON.parse(line) as Partial<HardeningTally> & { suite: string };
+  for (const record of readRecords(path)) {
+    if (record.measured !== undefined) continue;
     const sum = sums.get(record.suite) ?? emptyTally();
     for (const column of TALLY_COLUMNS) sum[column] += record[column] ?? 0;
     sums.set(record.suite, sum);

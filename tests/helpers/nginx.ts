@@ -100,7 +100,7 @@ export async function startKitNginx(layout: KitLayout): Promise<KitNginx> {
     baseUrl: `https://${KIT_SERVER_NAME}:${layout.tlsPort}${layout.subPath ?? ''}`,
     async reload(upstreamPorts) {
       writeSite(upstreamPorts);
-      execFileSync(NGINX, ['-p', dir, '-c', mainFile, '-s', 'reload']);
+      execFileSync(NGINX, ['-p', dir, '-c', mainFile, '-s', 'reload'], { stdio: 'pipe' });
       // Workers pick the new configuration up at once; give the old ones a moment to hand over.
       await new Promise((r) => setTimeout(r, 300));
     },

@@ -38,7 +38,8 @@ export async function runService(
   env: Record<string, string>,
   command = ['make', 'run'],
 ): Promise<RunningService> {
-  const port = await freePort();
+  // A given PORT is kept: a process restarted in place answers where the proxy expects it.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const [cmd, ...args] = command;
   const child = spawn(cmd!, args, {
     env: { ...process.env, LOG_LEVEL: 'info', ...env, PORT: String(port), HOST: '127.0.0.1', VITEST: '' },
