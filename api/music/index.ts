@@ -2,13 +2,13 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import * as routes from '../../openapi/routes/music';
 import { SETTINGS_EVENTS } from '../../shared/bus/subjects';
-import { QUALITY_PLATFORMS } from '../../shared/domain/constants';
+import { PLATFORMS, QUALITY_PLATFORMS, qualitiesOf } from '../../shared/domain/platforms';
 import { receipts } from '../../shared/receipts';
 import type { Result } from '../../shared/result';
 import { QUALITY_SETTING, readQuality, writeQuality } from '../../shared/settings/quality';
 import { readSettings } from '../../shared/settings/settings';
 import { choosePlatform, isPlatformEnabled } from '../../shared/sources/platform-choice';
-import { type CatalogOf, type Catalogs, qualitiesOf } from '../../shared/sources/platform-table';
+import type { CatalogOf, Catalogs } from '../../shared/sources/platform-table';
 import { principalOf } from '../auth/principal';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
@@ -142,8 +142,8 @@ export function musicRoutes({ db, bus }: AppDeps, finder: SongFinder, catalogs: 
     .openapi(routes.listProviders, async (c) => {
       const settings = await readSettings(db);
       const choice = choosePlatform(settings, undefined);
-      // `local` is switched by `localAudioEnabled`, not by the provider list.
-      const enabled = [...new Set([...settings.enabledProviders, 'local' as const])].filter((p) =>
+      // `local` is switched by `localAudioEnabled`, not by the provider list: it comes after the list.
+      const enabled = [...new Set([...settings.enabledProviders, ...PLATFORMS])].filter((p) =>
         isPlatformEnabled(settings, p),
       );
       return c.json({ enabled, default: choice.ok ? choice.value : null }, 200);

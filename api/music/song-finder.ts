@@ -5,7 +5,12 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { personalLinks } from '../../shared/db/schema';
-import { DEFAULT_PLATFORM_PRIORITY, type Platform } from '../../shared/domain/constants';
+import {
+  DEFAULT_PLATFORM_PRIORITY,
+  PLATFORMS,
+  type Platform,
+  platformFacts,
+} from '../../shared/domain/platforms';
 import type { Album, Playlist, Song } from '../../shared/domain/schemas';
 import { receipts } from '../../shared/receipts';
 import { ok, type Result } from '../../shared/result';
@@ -83,15 +88,16 @@ export class SongFinder {
   }
 
   /**
-   * Every enabled source but streaming_a (SPEC rule 5), asked concurrently; each has `timeoutMs` to
-   * answer. A source that fails, has no catalog or is late adds nothing, so one bad source never fails
-   * the search. Results keep the sources' priority order (the default source first).
+   * Every enabled source whose registry row is `inSearchAll` (SPEC rule 5: all but streaming_a), asked
+   * concurrently; each has `timeoutMs` to answer. A source that fails, has no catalog or is late adds
+   * nothing, so one bad source never fails the search. Results keep the sources' priority order (the
+   * default source first, those without a priority last).
    */
   async searchAll(query: string, limit: number): Promise<SearchResults> {
     const settings = await readSettings(this.deps.db);
-    const order = [settings.defaultPlatform, ...DEFAULT_PLATFORM_PRIORITY, 'local' as const];
+    const order = [settings.defaultPlatform, ...DEFAULT_PLATFORM_PRIORITY, ...PLATFORMS];
     const platforms = [...new Set(order)].filter(
-      (p): p is Platform => p !== null && p !== 'streaming_a' && isPlatformEnabled(settings, p),
+      (p): p is Platform => p !== null && platformFacts(p).inSearchAll && isPlatformEnabled(settings, p),
     );
     const answers = await Promise.all(
       platforms.map((platform) => {

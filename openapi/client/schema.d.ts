@@ -812,7 +812,7 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
                     platform: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -2489,7 +2489,7 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
                     platform: components["schemas"]["Platform"];
                     playlistId: string;
                 };
@@ -3321,7 +3321,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -4095,7 +4095,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -4188,7 +4188,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -4297,7 +4297,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -4399,7 +4399,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -4740,7 +4740,7 @@ export interface paths {
                 query?: {
                     /** @description Default 30 */
                     limit?: number;
-                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -4840,7 +4840,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -4953,7 +4953,7 @@ export interface paths {
                     limit?: number;
                     /** @description Default 0 */
                     offset?: number | null;
-                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
                     platform?: components["schemas"]["Platform"];
                     q: string;
                 };
@@ -5119,7 +5119,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -5219,7 +5219,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -11453,7 +11453,7 @@ export interface components {
             nickname?: string;
         };
         /**
-         * @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files.
+         * @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify.
          * @enum {string}
          */
         Platform: "music_a" | "music_b" | "video_a" | "video_b" | "music_c" | "library_a" | "local" | "streaming_a";

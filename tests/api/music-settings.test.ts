@@ -129,7 +129,7 @@ describe('/api/music/quality', () => {
         streaming_a: 'exhigh',
         library_a: 'direct',
       },
-      skipped: ['local', 'streaming_a', 'library_a'],
+      skipped: ['library_a', 'local', 'streaming_a'],
     });
     const hires = await admin.api.POST('/api/music/quality', { body: { quality: 'hires' } });
     expect(hires.data?.quality).toMatchObject({ music_a: 'hires', music_c: 'hires', music_b: 'standard' });
