@@ -15,6 +15,7 @@ import type { Album, Playlist, Song } from '../../shared/domain/schemas';
 import { receipts } from '../../shared/receipts';
 import { ok, type Result } from '../../shared/result';
 import { readSettings } from '../../shared/settings/settings';
+import { valueWithin } from '../../shared/settle-within';
 import { choosePlatform, isPlatformEnabled } from '../../shared/sources/platform-choice';
 import type { Catalogs } from '../../shared/sources/platform-table';
 import type { SongCatalog, SongList } from '../../shared/sources/song-catalog';
@@ -103,7 +104,7 @@ export class SongFinder {
       platforms.map((platform) => {
         const catalog = this.catalogs.get(platform);
         return catalog
-          ? withDeadline(searchCatalog(catalog, query, limit), this.searchAllTimeoutMs)
+          ? valueWithin(searchCatalog(catalog, query, limit), this.searchAllTimeoutMs)
           : undefined;
       }),
     );
@@ -181,15 +182,6 @@ async function searchCatalog(catalog: SongCatalog, query: string, limit: number)
     albums: albums.ok ? albums.value : [],
     playlists: playlists.ok ? playlists.value : [],
   };
-}
-
-/** The promise's value, or undefined when it takes longer than `ms` (the late answer is dropped). */
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(resolve, ms, undefined);
-  });
-  return Promise.race([promise.catch(() => undefined), late]).finally(() => clearTimeout(timer));
 }
 
 /** A catalog's failure is the platform's, not ours: 502 with its sentence. */

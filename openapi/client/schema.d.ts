@@ -5203,6 +5203,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/music/sources/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether each enabled platform can be reached from this server, and is logged in
+         * @description An addition to SPEC (not in SPEC.md). Every enabled platform, in registry order, is asked at once; each has 3 s. An answer is kept for 30 s, so calling again soon asks no platform.
+         *
+         *     **Access:** Admin only.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One entry per enabled platform */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SourcesStatus"];
+                    };
+                };
+                /** @description Missing or malformed parameter */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not authenticated, or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (a defect; logged with the request id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/music/user/playlists": {
         parameters: {
             query?: never;
@@ -11692,6 +11769,18 @@ export interface components {
             platform: components["schemas"]["Platform"];
             /** @description VIP or copyright-restricted: only a preview plays. */
             vip?: boolean;
+        };
+        SourcesStatus: {
+            sources: components["schemas"]["SourceStatus"][];
+        };
+        SourceStatus: {
+            /** @description What went wrong, in plain words; absent when all is well */
+            error?: string;
+            /** @description Whether its shared login works; absent for a platform without logins or one that could not be asked. */
+            loggedIn?: boolean;
+            platform: components["schemas"]["Platform"];
+            /** @description The platform answered a probe from this server (3 s); a platform not on the internet (a Jellyfin server, uploaded files) is reachable when its own status answers. */
+            reachable: boolean;
         };
         SpotifyStatus: {
             /** @description A Spotify account is connected */
