@@ -83,7 +83,8 @@ export class SourceStatusChecker {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
       await response.body?.cancel();
-      return true;
+      // A network error may also come back as a response of status 0 (`Response.error()`): no answer.
+      return response.status > 0;
     } catch {
       return false;
     }
