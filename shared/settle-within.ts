@@ -16,3 +16,12 @@ export function settleWithin(work: Promise<unknown>, ms: number): Promise<Settle
   );
   return Promise.race([settled, overran]).finally(() => clearTimeout(timer));
 }
+
+/** The promise's value, or undefined when it fails or takes longer than `ms` (the late answer is dropped). */
+export function valueWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, ms, undefined);
+  });
+  return Promise.race([promise.catch(() => undefined), late]).finally(() => clearTimeout(timer));
+}

@@ -1,18 +1,20 @@
 /** /api/music: searching and browsing every source through the platform table's catalogs. */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import * as routes from '../../openapi/routes/music';
+import { getSourcesStatus } from '../../openapi/routes/source-status';
 import { SETTINGS_EVENTS } from '../../shared/bus/subjects';
-import { QUALITY_PLATFORMS } from '../../shared/domain/constants';
+import { PLATFORMS, QUALITY_PLATFORMS, qualitiesOf } from '../../shared/domain/platforms';
 import { receipts } from '../../shared/receipts';
 import type { Result } from '../../shared/result';
 import { QUALITY_SETTING, readQuality, writeQuality } from '../../shared/settings/quality';
 import { readSettings } from '../../shared/settings/settings';
 import { choosePlatform, isPlatformEnabled } from '../../shared/sources/platform-choice';
-import { type CatalogOf, type Catalogs, qualitiesOf } from '../../shared/sources/platform-table';
+import type { CatalogOf, Catalogs } from '../../shared/sources/platform-table';
 import { principalOf } from '../auth/principal';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
 import type { SongFinder } from './song-finder';
+import { SourceStatusChecker } from './source-status';
 
 export const SEARCH_DEFAULT_LIMIT = 20;
 const RECOMMENDED_DEFAULT_LIMIT = 30;
@@ -32,6 +34,7 @@ const qualityReport = (map: Awaited<ReturnType<typeof readQuality>>) =>
   >;
 
 export function musicRoutes({ db, bus }: AppDeps, finder: SongFinder, catalogs: Catalogs) {
+  const sourceStatus = new SourceStatusChecker(catalogs);
   /**
    * Asks a platform's own catalog (its extras beyond SongCatalog), refused like any call when the
    * platform is disabled (SPEC rule 3); its failure is a 502 with its sentence.
@@ -142,11 +145,16 @@ export function musicRoutes({ db, bus }: AppDeps, finder: SongFinder, catalogs: 
     .openapi(routes.listProviders, async (c) => {
       const settings = await readSettings(db);
       const choice = choosePlatform(settings, undefined);
-      // `local` is switched by `localAudioEnabled`, not by the provider list.
-      const enabled = [...new Set([...settings.enabledProviders, 'local' as const])].filter((p) =>
+      // `local` is switched by `localAudioEnabled`, not by the provider list: it comes after the list.
+      const enabled = [...new Set([...settings.enabledProviders, ...PLATFORMS])].filter((p) =>
         isPlatformEnabled(settings, p),
       );
       return c.json({ enabled, default: choice.ok ? choice.value : null }, 200);
+    })
+    .openapi(getSourcesStatus, async (c) => {
+      const settings = await readSettings(db);
+      const enabled = PLATFORMS.filter((p) => isPlatformEnabled(settings, p));
+      return c.json({ sources: await sourceStatus.statusOf(enabled) }, 200);
     })
     .openapi(routes.getQuality, async (c) => c.json(qualityReport(await readQuality(db)), 200))
     .openapi(routes.setQuality, async (c) => {

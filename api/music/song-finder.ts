@@ -5,11 +5,17 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { personalLinks } from '../../shared/db/schema';
-import { DEFAULT_PLATFORM_PRIORITY, type Platform } from '../../shared/domain/constants';
+import {
+  DEFAULT_PLATFORM_PRIORITY,
+  PLATFORMS,
+  type Platform,
+  platformFacts,
+} from '../../shared/domain/platforms';
 import type { Album, Playlist, Song } from '../../shared/domain/schemas';
 import { receipts } from '../../shared/receipts';
 import { ok, type Result } from '../../shared/result';
 import { readSettings } from '../../shared/settings/settings';
+import { valueWithin } from '../../shared/settle-within';
 import { choosePlatform, isPlatformEnabled } from '../../shared/sources/platform-choice';
 import type { Catalogs } from '../../shared/sources/platform-table';
 import type { SongCatalog, SongList } from '../../shared/sources/song-catalog';
@@ -83,21 +89,22 @@ export class SongFinder {
   }
 
   /**
-   * Every enabled source but streaming_a (SPEC rule 5), asked concurrently; each has `timeoutMs` to
-   * answer. A source that fails, has no catalog or is late adds nothing, so one bad source never fails
-   * the search. Results keep the sources' priority order (the default source first).
+   * Every enabled source whose registry row is `inSearchAll` (SPEC rule 5: all but streaming_a), asked
+   * concurrently; each has `timeoutMs` to answer. A source that fails, has no catalog or is late adds
+   * nothing, so one bad source never fails the search. Results keep the sources' priority order (the
+   * default source first, those without a priority last).
    */
   async searchAll(query: string, limit: number): Promise<SearchResults> {
     const settings = await readSettings(this.deps.db);
-    const order = [settings.defaultPlatform, ...DEFAULT_PLATFORM_PRIORITY, 'local' as const];
+    const order = [settings.defaultPlatform, ...DEFAULT_PLATFORM_PRIORITY, ...PLATFORMS];
     const platforms = [...new Set(order)].filter(
-      (p): p is Platform => p !== null && p !== 'streaming_a' && isPlatformEnabled(settings, p),
+      (p): p is Platform => p !== null && platformFacts(p).inSearchAll && isPlatformEnabled(settings, p),
     );
     const answers = await Promise.all(
       platforms.map((platform) => {
         const catalog = this.catalogs.get(platform);
         return catalog
-          ? withDeadline(searchCatalog(catalog, query, limit), this.searchAllTimeoutMs)
+          ? valueWithin(searchCatalog(catalog, query, limit), this.searchAllTimeoutMs)
           : undefined;
       }),
     );
@@ -175,15 +182,6 @@ async function searchCatalog(catalog: SongCatalog, query: string, limit: number)
     albums: albums.ok ? albums.value : [],
     playlists: playlists.ok ? playlists.value : [],
   };
-}
-
-/** The promise's value, or undefined when it takes longer than `ms` (the late answer is dropped). */
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(resolve, ms, undefined);
-  });
-  return Promise.race([promise.catch(() => undefined), late]).finally(() => clearTimeout(timer));
 }
 
 /** A catalog's failure is the platform's, not ours: 502 with its sentence. */

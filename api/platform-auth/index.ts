@@ -6,6 +6,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import * as routes from '../../openapi/routes/platform-auth';
 import type { Platform } from '../../shared/domain/constants';
+import { logsInBy } from '../../shared/domain/platforms';
 import { readSettings } from '../../shared/settings/settings';
 import { testJellyfinConnection } from '../../shared/sources/jellyfin/jellyfin-connection-test';
 import { SMS_REFUSED } from '../../shared/sources/netease/netease-sms-login';
@@ -16,17 +17,11 @@ import { ApiError, validationHook } from '../errors';
 import { loginWay, storeSharedLogin } from './platform-logins';
 import { QrAttempts } from './qr-attempts';
 
-/** Platforms whose login is not a cookie: a tool on the machine, a server login, uploads, OAuth. */
-const NO_COOKIE_PLATFORMS: ReadonlySet<Platform> = new Set(['video_b', 'library_a', 'local', 'streaming_a']);
-/** Uploaded files need no login; the status names what they are. */
-const LOCAL_STATUS: AccountStatus = { loggedIn: true, nickname: 'uploads' };
-
 export function platformAuthRoutes({ db, config }: AppDeps, catalogs: Catalogs) {
   const ctx: SourceContext = { db, dataDir: config.dataDir, ytDlpPath: config.ytDlpPath };
   const attempts = new QrAttempts(db);
 
   const accountStatus = async (platform: Platform): Promise<AccountStatus> => {
-    if (platform === 'local') return LOCAL_STATUS;
     const pending = catalogs.get(platform)?.accountStatus?.();
     if (!pending) return { loggedIn: false };
     const status = await pending;
@@ -74,8 +69,7 @@ export function platformAuthRoutes({ db, config }: AppDeps, catalogs: Catalogs) 
 
     .openapi(routes.setCookieLogin, async (c) => {
       const { platform, cookie } = c.req.valid('json');
-      if (NO_COOKIE_PLATFORMS.has(platform))
-        throw new ApiError(400, `${platform} does not log in with a cookie`);
+      if (!logsInBy(platform, 'cookie')) throw new ApiError(400, `${platform} does not log in with a cookie`);
       const login = await loginWay(platform, 'cookie', ctx).check(cookie);
       if (!login.ok) throw new ApiError(400, `${platform}: ${login.error}`);
       await storeSharedLogin(db, platform, login.value.credential, login.value.profile);

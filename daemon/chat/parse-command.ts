@@ -3,18 +3,10 @@
  * `some song`. Flags are standalone tokens anywhere in the line (DECISIONS.md "Chat commands").
  */
 import type { Platform } from '../../shared/domain/constants';
+import { PLATFORM_FLAGS } from '../../shared/domain/platforms';
 
 export const DEFAULT_CHAT_PREFIX = '!';
 
-/** Platform flags: one letter per source. */
-export const PLATFORM_FLAGS: Readonly<Record<string, Platform>> = {
-  '-n': 'music_a',
-  '-q': 'music_b',
-  '-k': 'music_c',
-  '-b': 'video_a',
-  '-y': 'video_b',
-  '-j': 'library_a',
-};
 /** `load -a` appends instead of replacing. */
 const APPEND_FLAG = '-a';
 

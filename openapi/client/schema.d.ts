@@ -812,7 +812,7 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
                     platform: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -2489,7 +2489,7 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
                     platform: components["schemas"]["Platform"];
                     playlistId: string;
                 };
@@ -3321,7 +3321,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -4095,7 +4095,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -4188,7 +4188,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -4297,7 +4297,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -4399,7 +4399,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -4740,7 +4740,7 @@ export interface paths {
                 query?: {
                     /** @description Default 30 */
                     limit?: number;
-                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -4840,7 +4840,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -4953,7 +4953,7 @@ export interface paths {
                     limit?: number;
                     /** @description Default 0 */
                     offset?: number | null;
-                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
                     platform?: components["schemas"]["Platform"];
                     q: string;
                 };
@@ -5119,7 +5119,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -5203,6 +5203,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/music/sources/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether each enabled platform can be reached from this server, and is logged in
+         * @description An addition to SPEC (not in SPEC.md). Every enabled platform, in registry order, is asked at once; each has 3 s. An answer is kept for 30 s, so calling again soon asks no platform.
+         *
+         *     **Access:** Admin only.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One entry per enabled platform */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SourcesStatus"];
+                    };
+                };
+                /** @description Missing or malformed parameter */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not authenticated, or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (a defect; logged with the request id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/music/user/playlists": {
         parameters: {
             query?: never;
@@ -5219,7 +5296,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -11453,7 +11530,7 @@ export interface components {
             nickname?: string;
         };
         /**
-         * @description Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files.
+         * @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify.
          * @enum {string}
          */
         Platform: "music_a" | "music_b" | "video_a" | "video_b" | "music_c" | "library_a" | "local" | "streaming_a";
@@ -11692,6 +11769,18 @@ export interface components {
             platform: components["schemas"]["Platform"];
             /** @description VIP or copyright-restricted: only a preview plays. */
             vip?: boolean;
+        };
+        SourcesStatus: {
+            sources: components["schemas"]["SourceStatus"][];
+        };
+        SourceStatus: {
+            /** @description What went wrong, in plain words; absent when all is well */
+            error?: string;
+            /** @description Whether its shared login works; absent for a platform without logins or one that could not be asked. */
+            loggedIn?: boolean;
+            platform: components["schemas"]["Platform"];
+            /** @description The platform answered a probe from this server (3 s); a platform not on the internet (a Jellyfin server, uploaded files) is reachable when its own status answers. */
+            reachable: boolean;
         };
         SpotifyStatus: {
             /** @description A Spotify account is connected */

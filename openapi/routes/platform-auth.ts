@@ -4,6 +4,7 @@
  * never appears in any answer.
  */
 import { z } from '@hono/zod-openapi';
+import { QR_PLATFORMS } from '../../shared/domain/platforms';
 import { PlatformSchema } from '../../shared/domain/schemas';
 import { errors, jsonBody, jsonResponse } from '../errors';
 import { defineRoute } from '../policy';
@@ -14,8 +15,6 @@ const manage = { access: 'authenticated', capability: 'platform.auth' } as const
 const read = { access: 'authenticated', nonGuest: true } as const;
 const optionalText = (max: number) => z.string().max(max).optional();
 
-/** The platforms whose shared login can be made by QR code. */
-export const QR_PLATFORMS = ['music_a', 'music_b', 'video_a', 'music_c'] as const;
 export const QrPlatformSchema = z
   .enum(QR_PLATFORMS, { error: `platform must be one of ${QR_PLATFORMS.join(', ')} for a QR login` })
   .openapi('QrPlatform');

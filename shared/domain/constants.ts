@@ -3,37 +3,14 @@
  * the TypeScript union and the zod enum used at every edge.
  */
 
-/** Platform values as the API speaks them; DECISIONS.md maps each to its real service. */
-export const PLATFORMS = [
-  'music_a',
-  'music_b',
-  'video_a',
-  'video_b',
-  'music_c',
-  'library_a',
-  'local',
-  'streaming_a',
-] as const;
-export type Platform = (typeof PLATFORMS)[number];
-
-/** Default for `enabledProviders`, also used for a legacy configuration that has none. */
-export const DEFAULT_ENABLED_PROVIDERS: readonly Platform[] = [
-  'music_a',
-  'music_b',
-  'video_a',
-  'video_b',
-  'music_c',
-];
-
-/** When `defaultPlatform` is unset or disabled, the first enabled platform in this order is the default. */
-export const DEFAULT_PLATFORM_PRIORITY: readonly Platform[] = [
-  'music_a',
-  'music_b',
-  'music_c',
-  'library_a',
-  'video_a',
-  'video_b',
-];
+/** The platform lists, derived from the platform registry (platforms.ts) where every row is defined. */
+export {
+  DEFAULT_ENABLED_PROVIDERS,
+  DEFAULT_PLATFORM_PRIORITY,
+  PLATFORMS,
+  type Platform,
+  QUALITY_PLATFORMS,
+} from './platforms';
 
 export const PLAY_MODES = ['seq', 'loop', 'random', 'rloop'] as const;
 export type PlayMode = (typeof PLAY_MODES)[number];
@@ -113,13 +90,3 @@ export type Quality = (typeof QUALITIES)[number];
 
 /** SPEC limit: a bot start whose handshake takes longer is torn down and answers 500. */
 export const BOT_START_DEADLINE_MS = 15_000;
-/** The platforms GET /api/music/quality reports (SPEC: every source but video_b). */
-export const QUALITY_PLATFORMS = [
-  'music_a',
-  'music_b',
-  'video_a',
-  'local',
-  'music_c',
-  'streaming_a',
-  'library_a',
-] as const satisfies readonly Platform[];

@@ -3,13 +3,10 @@
  * web UI touches carries an OpenAPI name so it becomes a named type in the client.
  */
 import { z } from '@hono/zod-openapi';
-import { PLATFORMS, PLAY_MODES } from './constants';
+import { PLAY_MODES } from './constants';
+import { PLATFORM_DESCRIPTION, PLATFORMS } from './platforms';
 
-export const PlatformSchema = z.enum(PLATFORMS).openapi('Platform', {
-  description:
-    'Music source. music_a NetEase Cloud Music, music_b QQ Music, music_c Kugou, video_a Bilibili, ' +
-    'video_b YouTube, library_a Jellyfin, streaming_a Spotify (metadata only), local uploaded files.',
-});
+export const PlatformSchema = z.enum(PLATFORMS).openapi('Platform', { description: PLATFORM_DESCRIPTION });
 
 export const PlayModeSchema = z.enum(PLAY_MODES).openapi('PlayMode', {
   description:

@@ -6,8 +6,8 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { settings } from '../db/schema';
-import { PLATFORMS, type Platform, QUALITIES, type Quality } from '../domain/constants';
-import { qualitiesOf } from '../sources/platform-table';
+import { QUALITIES, type Quality } from '../domain/constants';
+import { PLATFORMS, type Platform, qualitiesOf } from '../domain/platforms';
 import { parseStoredValue, upsertSetting } from './stored-value';
 
 export type QualityMap = Record<Platform, Quality>;
@@ -25,7 +25,7 @@ export function readQualityMap(stored: unknown): QualityMap {
       (QUALITIES as readonly string[]).includes(value) &&
       served.includes(value as Quality)
         ? (value as Quality)
-        : (served[0] as Quality);
+        : served[0];
   }
   return map;
 }

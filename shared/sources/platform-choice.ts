@@ -1,9 +1,9 @@
 /**
  * Which platform a request uses (SPEC.md "Platform values"): the one asked for if it is enabled;
  * otherwise the configured default if enabled; otherwise the first enabled one in the fixed priority
- * order. `local` is enabled by `localAudioEnabled` rather than by the provider list.
+ * order. `local` is enabled by `localAudioEnabled` rather than by the provider list (its registry row).
  */
-import { DEFAULT_PLATFORM_PRIORITY, type Platform } from '../domain/constants';
+import { DEFAULT_PLATFORM_PRIORITY, type Platform, platformFacts } from '../domain/platforms';
 import { err, ok, type Result } from '../result';
 import type { StoredSettings } from '../settings/settings';
 
@@ -13,7 +13,9 @@ export function isPlatformEnabled(
   settings: Pick<StoredSettings, 'enabledProviders' | 'localAudioEnabled'>,
   platform: Platform,
 ): boolean {
-  return platform === 'local' ? settings.localAudioEnabled : settings.enabledProviders.includes(platform);
+  return platformFacts(platform).switchedBy === 'localAudioEnabled'
+    ? settings.localAudioEnabled
+    : settings.enabledProviders.includes(platform);
 }
 
 export function choosePlatform(

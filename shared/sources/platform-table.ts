@@ -1,12 +1,12 @@
 /**
- * The one table of music platforms: for each, the label people see, and the factories of its catalog
- * (search and browse, used by the api) and of its source (stream resolution, used by the daemon).
- * Both processes derive their registries from here, so adding a source is one folder and one row.
- * A platform without a catalog answers 501 at the api; one without a source cannot be played and its
- * songs are skipped with a readable reason.
+ * The factories of each music platform's adapters, keyed by the platform registry's values
+ * (shared/domain/platforms.ts holds every fact about a platform): its catalog (search and browse, used
+ * by the api), its source (stream resolution, used by the daemon) and its login ways. Both processes
+ * derive their catalogs and sources from here. The table's type asks for a catalog and a source per
+ * registry row, and for a login factory with exactly the ways the row's `logins` name.
  */
 import type { Db } from '../db/client';
-import type { Platform, Quality } from '../domain/constants';
+import type { AuthLoginKind, FactsOf, Platform } from '../domain/platforms';
 import { BilibiliCatalog } from './bilibili/bilibili-catalog';
 import { BilibiliClient } from './bilibili/bilibili-client';
 import { bilibiliCookieLogin } from './bilibili/bilibili-cookie-login';
@@ -66,20 +66,22 @@ export interface SourceContext {
 }
 
 export interface PlatformEntry {
-  /** The service's own name, for people (the API speaks only the platform value). */
-  label: string;
-  /** The qualities it can serve (DECISIONS.md names), the first being its default. */
-  qualities: readonly [Quality, ...Quality[]];
-  catalog?: (ctx: SourceContext) => SongCatalog;
-  source?: (ctx: SourceContext) => MusicSource;
-  /** How its shared login is made (QR, cookie, SMS), where it has one. */
+  catalog: (ctx: SourceContext) => SongCatalog;
+  source: (ctx: SourceContext) => MusicSource;
+  /** How its shared login is made (QR, cookie, SMS) and renewed, where it has one. */
   login?: (ctx: SourceContext) => PlatformLogin;
 }
 
+/** The /api/auth login ways a registry row names. */
+type AuthLoginsOf<P extends Platform> = Extract<FactsOf<P>['logins'][number], AuthLoginKind>;
+/** A row's entry: a login factory giving each of its ways, and none where the row names none. */
+type EntryOf<P extends Platform> = Omit<PlatformEntry, 'login'> &
+  ([AuthLoginsOf<P>] extends [never]
+    ? { login?: never }
+    : { login: (ctx: SourceContext) => PlatformLogin & Required<Pick<PlatformLogin, AuthLoginsOf<P>>> });
+
 export const PLATFORM_TABLE = {
   music_a: {
-    label: 'NetEase Cloud Music',
-    qualities: ['exhigh', 'standard', 'higher', 'lossless', 'hires', 'master'],
     catalog: ({ db }) => new NeteaseCatalog(new NeteaseClient(storedNeteaseLogin(db))),
     source: ({ db }) => new NeteaseSource(new NeteaseClient(storedNeteaseLogin(db))),
     login: () => ({
@@ -90,64 +92,43 @@ export const PLATFORM_TABLE = {
     }),
   },
   music_b: {
-    label: 'QQ Music',
-    qualities: ['exhigh', 'standard', 'higher', 'lossless'],
     catalog: ({ db }) => new QqMusicCatalog(new MusicuClient(storedQqLogin(db))),
     source: ({ db }) => new QqMusicSource(new MusicuClient(storedQqLogin(db))),
     login: () => ({ qr: qqMusicQrLogin, cookie: qqCookieLogin, refresh: refreshQqMusicLogin }),
   },
   music_c: {
-    label: 'Kugou Music',
-    qualities: ['exhigh', 'standard', 'lossless', 'hires'],
     catalog: ({ db }) => new KugouCatalog(new KugouClient(storedKugouLogin(db))),
     source: ({ db }) => new KugouSource(new KugouClient(storedKugouLogin(db))),
-    login: (ctx) => ({ ...kugouLogin(ctx), refresh: (credential) => refreshKugouLogin(credential) }),
+    login: ({ db }) => ({ ...kugouLogin(db), refresh: (credential) => refreshKugouLogin(credential) }),
   },
   video_a: {
-    label: 'Bilibili',
-    qualities: ['exhigh', 'standard', 'higher', 'lossless'],
     catalog: ({ db }) => new BilibiliCatalog(new BilibiliClient(storedBilibiliLogin(db))),
     source: ({ db }) => new BilibiliSource(new BilibiliClient(storedBilibiliLogin(db))),
     login: () => ({ qr: bilibiliQrLogin, cookie: bilibiliCookieLogin, refresh: refreshBilibiliLogin }),
   },
   video_b: {
-    label: 'YouTube',
-    qualities: ['exhigh'],
     catalog: (ctx) => new YoutubeCatalog(ytDlpOf(ctx)),
     source: (ctx) => new YoutubeSource(ytDlpOf(ctx)),
   },
   library_a: {
-    label: 'Jellyfin',
-    qualities: ['direct', 'standard', 'higher', 'exhigh'],
     catalog: ({ db }) => new JellyfinCatalog(storedJellyfinClient(db)),
     source: ({ db }) => new JellyfinSource(storedJellyfinClient(db)),
   },
   streaming_a: {
-    label: 'Spotify',
-    // The stream's bitrate is the `spotify.bitrate` setting (librespot's own choice of 96/160/320).
-    qualities: ['exhigh', 'standard', 'higher'],
     catalog: ({ db }) => new SpotifyCatalog(storedSpotifyClient(db)),
     source: ({ db, librespotPath }) => new SpotifySource(storedSpotifyClient(db), { path: librespotPath }),
   },
   local: {
-    label: 'Uploaded files',
-    qualities: ['direct'],
     catalog: ({ db }) => new LocalCatalog(db),
     source: ({ db, dataDir }) => new LocalSource(db, dataDir),
   },
-} satisfies Record<Platform, PlatformEntry>;
+} satisfies { [P in Platform]: EntryOf<P> };
 
 function ytDlpOf({ ytDlpPath, ytDlpCookies, ytDlpArgs }: SourceContext): YtDlp {
   return new YtDlp(ytDlpPath, {}, { cookies: ytDlpCookies, args: ytDlpArgs });
 }
 
 const entries = Object.entries(PLATFORM_TABLE) as [Platform, PlatformEntry][];
-
-/** The label people see for a platform. */
-export const platformLabel = (platform: Platform): string => PLATFORM_TABLE[platform].label;
-
-/** The qualities a platform can serve, its default first. */
-export const qualitiesOf = (platform: Platform): readonly Quality[] => PLATFORM_TABLE[platform].qualities;
 
 type Table = typeof PLATFORM_TABLE;
 /** A platform's own catalog type, with the extras only it has (Bilibili's popular videos, …). */
@@ -160,8 +141,7 @@ export class Catalogs {
   private readonly catalogs = new Map<Platform, SongCatalog>();
 
   constructor(ctx: SourceContext) {
-    for (const [platform, entry] of entries)
-      if (entry.catalog) this.catalogs.set(platform, entry.catalog(ctx));
+    for (const [platform, entry] of entries) this.catalogs.set(platform, entry.catalog(ctx));
   }
 
   get(platform: Platform): SongCatalog | undefined {
@@ -176,5 +156,5 @@ export class Catalogs {
 
 /** The daemon's side: every source this build can play. */
 export function createSources(ctx: SourceContext): MusicSource[] {
-  return entries.flatMap(([, entry]) => (entry.source ? [entry.source(ctx)] : []));
+  return entries.map(([, entry]) => entry.source(ctx));
 }

@@ -129,11 +129,11 @@ describe('/api/music/quality', () => {
         streaming_a: 'exhigh',
         library_a: 'direct',
       },
-      skipped: ['local', 'streaming_a', 'library_a'],
+      skipped: ['library_a', 'local', 'streaming_a'],
     });
     const hires = await admin.api.POST('/api/music/quality', { body: { quality: 'hires' } });
     expect(hires.data?.quality).toMatchObject({ music_a: 'hires', music_c: 'hires', music_b: 'standard' });
-    expect(hires.data?.skipped).toEqual(['music_b', 'video_a', 'local', 'streaming_a', 'library_a']);
+    expect(hires.data?.skipped).toEqual(['music_b', 'video_a', 'library_a', 'local', 'streaming_a']);
     await changeSettings({ enabledProviders: [...DEFAULT_ENABLED_PROVIDERS, 'library_a'] });
     const standardAgain = await admin.api.POST('/api/music/quality', { body: { quality: 'standard' } });
     expect(standardAgain.data?.quality.library_a).toBe('standard');

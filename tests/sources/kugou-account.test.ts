@@ -3,7 +3,6 @@
  * expired token is "logged out", not an error), personal FM, the QR login through all four states and
  * the pasted-cookie check, plus the stored login and the platform-table factory.
  */
-import { randomUUID } from 'node:crypto';
 import { HttpResponse } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateDb, openDb } from '../../shared/db/client';
@@ -252,8 +251,8 @@ describe('the stored Kugou login', () => {
       .insert(platformAccounts)
       .values({ platform: 'music_c', credential: COOKIE, updatedAt: new Date() });
     expect(await lookup()).toMatchObject({ token: 'fixturetoken0001', userid: '123456789' });
-    const platformLogin = kugouLogin({ db, dataDir: `/tmp/${randomUUID()}` });
+    const platformLogin = kugouLogin(db);
     expect(platformLogin.qr).toBeInstanceOf(KugouQrLogin);
-    expect((await platformLogin.cookie!.check(PERSONAL)).ok).toBe(true);
+    expect((await platformLogin.cookie.check(PERSONAL)).ok).toBe(true);
   });
 });

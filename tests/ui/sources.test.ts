@@ -2,7 +2,7 @@
  * The browser UI's music platforms and uploads against the real service, its daemon and a TS3 test
  * server, with NetEase's login endpoints and a Jellyfin server stood in by msw (in the api's process,
  * where the platform calls are made): a file uploaded through the Upload tab and played from the
- * search results, the sources screen (a source switched off, qualities set and refused, the NetEase QR
+ * search results, the sources screen (a source switched off, qualities offered per platform, the NetEase QR
  * login walked to confirmed, a code that expires, Jellyfin's connection test, the Spotify app's
  * client id, secret, bitrate and device name entered and stored), the setup wizard's
  * layout, a phone-sized screen and axe-core scans of the new screens.
@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { qualitiesOf } from '../../shared/domain/platforms';
 import { type Session, setupAdmin } from '../helpers/accounts';
 import { ALICE, JELLYFIN_URL, useJellyfinApi } from '../helpers/jellyfin-api';
 import { LISTENER, useNeteaseLoginApi } from '../helpers/netease-login-api';
@@ -82,7 +83,7 @@ describe('upload', () => {
 });
 
 describe('sources screen', () => {
-  it('switches a source off (its quality then waits) and sets a quality; one a source cannot serve is refused in words', async () => {
+  it('switches a source off (its quality then waits) and sets a quality; each source offers only the qualities it serves', async () => {
     await page.goto(`${ui.baseUrl}/settings/sources`);
     await page.getByRole('heading', { name: 'Music platforms', level: 2 }).waitFor();
     await page.getByText('Loading…').first().waitFor({ state: 'detached' });
@@ -97,15 +98,17 @@ describe('sources screen', () => {
     // A disabled source's quality is refused by the api, so its control is off.
     expect(await page.getByRole('combobox', { name: 'Quality Bilibili' }).isDisabled()).toBe(true);
 
-    const qq = page.getByRole('combobox', { name: 'Quality QQ Music' });
-    const kept = await qq.inputValue();
-    await qq.selectOption('master');
-    await sourceCard('QQ Music')
-      .getByRole('alert')
-      .getByText(/music_b serves .*not master/)
-      .waitFor();
-    expect(await qq.inputValue()).toBe(kept);
-    expect((await admin.api.GET('/api/music/quality')).data?.music_b).toBe(kept);
+    // Each platform offers only the qualities it serves (its registry row), its default first.
+    for (const [platform, label] of [
+      ['music_b', 'QQ Music'],
+      ['video_a', 'Bilibili'],
+    ] as const) {
+      const select = page.getByRole('combobox', { name: `Quality ${label}` });
+      const offered = await select
+        .locator('option')
+        .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+      expect(offered).toEqual([...qualitiesOf(platform)]);
+    }
   });
 
   it('logs NetEase in by QR code: waiting, scanned, confirmed, shown in words', async () => {

@@ -9,9 +9,9 @@
  * `qrcode`, status 0 expired, 1 waiting, 2 scanned, 4 confirmed with `token` and `userid`) and the
  * nickname/avatar MoeKoeMusic/MoeKoeMusic shows from the same answer (src/views/Login.vue).
  */
+import type { Db } from '../../db/client';
 import { err, ok, type Result } from '../../result';
 import type { CookieLogin, LoginProfile, PlatformLogin, QrLogin, QrPoll, QrStart } from '../platform-login';
-import type { SourceContext } from '../platform-table';
 import { readAccount } from './kugou-account';
 import { KugouClient, LOGIN_ORIGIN } from './kugou-client';
 import { type KugouDevice, kugouCookie, newDevice, parseKugouCookie, storedKugouLogin } from './kugou-login';
@@ -28,7 +28,7 @@ const QR_STATUS: Record<number, 'expired' | 'waiting' | 'scanned'> = {
 };
 const CONFIRMED = 4;
 
-export function kugouLogin({ db }: SourceContext): PlatformLogin {
+export function kugouLogin(db: Db): Required<Pick<PlatformLogin, 'qr' | 'cookie'>> {
   const client = new KugouClient(storedKugouLogin(db));
   return { qr: new KugouQrLogin(client), cookie: new KugouCookieLogin(client) };
 }

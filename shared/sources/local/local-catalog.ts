@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { uploads } from '../../db/schema';
 import type { Song } from '../../domain/schemas';
 import { ok, type Result } from '../../result';
-import type { SongCatalog } from '../song-catalog';
+import type { AccountStatus, SongCatalog } from '../song-catalog';
 import { titleFromFileName } from './upload-name';
 
 /** Every column but the cover's bytes, which only the cover route reads. */
@@ -62,5 +62,10 @@ export class LocalCatalog implements SongCatalog {
       .where(eq(uploads.id, id))
       .limit(1);
     return ok(row?.lyrics);
+  }
+
+  /** Uploaded files need no login (SPEC: `local` is always logged in); the status names what they are. */
+  async accountStatus(): Promise<Result<AccountStatus>> {
+    return ok({ loggedIn: true, nickname: 'uploads' });
   }
 }

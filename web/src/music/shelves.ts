@@ -1,10 +1,11 @@
 /**
  * The shelves of the music home for one source: what each asks the API for, and what it shows —
- * songs, albums or playlists (as collections), or genres. Every source gets the personal pages
- * (recommended playlists, daily songs, the account's playlists; the last two never for guests); the
- * library adds its newest albums, most played songs and genres, the video source its popular videos.
+ * songs, albums or playlists (as collections), or genres. A source has the shelves its registry row
+ * names: the personal pages (recommended playlists, daily songs, the account's playlists; the last two
+ * never for guests), the library's newest albums, most played songs and genres, the videos' popular ones.
  */
 import type { Schemas } from '@api/index';
+import { platformFacts, type ShelfKind } from '@shared/domain/platforms';
 import { api, type CallResult, call } from '../api/client';
 import type { MessageKey } from '../i18n';
 import { can } from '../stores/session';
@@ -40,69 +41,76 @@ export const isEmptyShelf = (content: ShelfContent): boolean =>
   (content.kind === 'songs' ? content.songs : content.kind === 'collections' ? content.items : content.genres)
     .length === 0;
 
-export function shelvesOf(platform: Platform): Shelf[] {
+type ShelfRequest = Shelf & { path: string };
+const library = (limit: number) => ({ params: { query: { limit } } });
+
+/** How each kind of shelf is asked for; the platform's registry row says which kinds it has. */
+const SHELVES: Record<ShelfKind, (platform: Platform) => ShelfRequest> = {
+  recommendedPlaylists: (platform) => ({
+    key: 'recommendedPlaylists',
+    title: 'home.recommended',
+    path: '/api/music/recommend/playlists',
+    load: () =>
+      shelf(
+        call(
+          api.GET('/api/music/recommend/playlists', { params: { query: { platform, limit: RECOMMENDED } } }),
+        ),
+        playlists,
+      ),
+  }),
   // Daily songs and the account's playlists come whole (every playlist the account has); only the
   // recommendations are cut to a shelf's length.
-  const fromSource = { params: { query: { platform } } };
-  const recommended = { params: { query: { platform, limit: RECOMMENDED } } };
-  const library = (limit: number) => ({ params: { query: { limit } } });
-  const all: (Shelf & { path: string })[] = [
-    {
-      key: 'recommended',
-      title: 'home.recommended',
-      path: '/api/music/recommend/playlists',
-      load: () => shelf(call(api.GET('/api/music/recommend/playlists', recommended)), playlists),
-    },
-    {
-      key: 'daily',
-      title: 'home.daily',
-      path: '/api/music/recommend/songs',
-      load: () => shelf(call(api.GET('/api/music/recommend/songs', fromSource)), songs),
-    },
-    {
-      key: 'account',
-      title: 'home.account',
-      path: '/api/music/user/playlists',
-      load: () => shelf(call(api.GET('/api/music/user/playlists', fromSource)), playlists),
-    },
-  ];
-  if (platform === 'library_a') {
-    all.push(
-      {
-        key: 'latest',
-        title: 'home.latestAlbums',
-        path: '/api/music/library_a/latest-albums',
-        load: () =>
-          shelf(call(api.GET('/api/music/library_a/latest-albums', library(LIBRARY))), (value) => ({
-            kind: 'collections',
-            items: value.albums.map(albumCollection),
-          })),
-      },
-      {
-        key: 'most-played',
-        title: 'home.mostPlayed',
-        path: '/api/music/library_a/most-played',
-        load: () => shelf(call(api.GET('/api/music/library_a/most-played', library(LIBRARY))), songs),
-      },
-      {
-        key: 'genres',
-        title: 'home.genres',
-        path: '/api/music/library_a/genres',
-        load: () =>
-          shelf(call(api.GET('/api/music/library_a/genres', library(GENRES))), (value) => ({
-            kind: 'genres',
-            genres: value.genres,
-          })),
-      },
-    );
-  }
-  if (platform === 'video_a') {
-    all.push({
-      key: 'popular',
-      title: 'home.popularVideos',
-      path: '/api/music/video_a/popular',
-      load: () => shelf(call(api.GET('/api/music/video_a/popular', library(LIBRARY))), songs),
-    });
-  }
-  return all.filter((s) => can('GET', s.path));
+  dailySongs: (platform) => ({
+    key: 'dailySongs',
+    title: 'home.daily',
+    path: '/api/music/recommend/songs',
+    load: () =>
+      shelf(call(api.GET('/api/music/recommend/songs', { params: { query: { platform } } })), songs),
+  }),
+  accountPlaylists: (platform) => ({
+    key: 'accountPlaylists',
+    title: 'home.account',
+    path: '/api/music/user/playlists',
+    load: () =>
+      shelf(call(api.GET('/api/music/user/playlists', { params: { query: { platform } } })), playlists),
+  }),
+  popularVideos: () => ({
+    key: 'popularVideos',
+    title: 'home.popularVideos',
+    path: '/api/music/video_a/popular',
+    load: () => shelf(call(api.GET('/api/music/video_a/popular', library(LIBRARY))), songs),
+  }),
+  latestAlbums: () => ({
+    key: 'latestAlbums',
+    title: 'home.latestAlbums',
+    path: '/api/music/library_a/latest-albums',
+    load: () =>
+      shelf(call(api.GET('/api/music/library_a/latest-albums', library(LIBRARY))), (value) => ({
+        kind: 'collections',
+        items: value.albums.map(albumCollection),
+      })),
+  }),
+  mostPlayed: () => ({
+    key: 'mostPlayed',
+    title: 'home.mostPlayed',
+    path: '/api/music/library_a/most-played',
+    load: () => shelf(call(api.GET('/api/music/library_a/most-played', library(LIBRARY))), songs),
+  }),
+  genres: () => ({
+    key: 'genres',
+    title: 'home.genres',
+    path: '/api/music/library_a/genres',
+    load: () =>
+      shelf(call(api.GET('/api/music/library_a/genres', library(GENRES))), (value) => ({
+        kind: 'genres',
+        genres: value.genres,
+      })),
+  }),
+};
+
+/** The shelves the platform has (its registry row) that this principal may load. */
+export function shelvesOf(platform: Platform): Shelf[] {
+  return platformFacts(platform)
+    .shelves.map((kind) => SHELVES[kind](platform))
+    .filter((s) => can('GET', s.path));
 }

@@ -4,6 +4,7 @@
  * the two QR flows — the bots' shared login and your own linked NetEase account — as start/poll pairs.
  */
 import type { Schemas } from '@api/index';
+import { logsInBy } from '@shared/domain/platforms';
 import { api, type CallResult, call } from '../api/client';
 import type { Platform } from '../music/platforms';
 
@@ -15,16 +16,10 @@ export interface QrFlow {
   poll(key: string): Promise<CallResult<Schemas['QrStatus']>>;
 }
 
-/** The platforms `POST /api/auth/qrcode` takes (its `QrPlatform` enum). */
-const QR_PLATFORMS = ['music_a', 'music_b', 'video_a', 'music_c'] as const satisfies readonly QrPlatform[];
-/** The platforms `POST /api/auth/cookie` refuses: their login is not a cookie. */
-const NO_COOKIE: readonly Platform[] = ['video_b', 'library_a', 'local', 'streaming_a'];
-
-export const isQrPlatform = (platform: Platform): platform is QrPlatform =>
-  (QR_PLATFORMS as readonly Platform[]).includes(platform);
-export const takesCookie = (platform: Platform): boolean => !NO_COOKIE.includes(platform);
-/** Only NetEase logs in by a texted code. */
-export const takesSms = (platform: Platform): boolean => platform === 'music_a';
+/** The platforms `POST /api/auth/qrcode` takes (its `QrPlatform` enum): the registry's QR logins. */
+export const isQrPlatform = (platform: Platform): platform is QrPlatform => logsInBy(platform, 'qr');
+export const takesCookie = (platform: Platform): boolean => logsInBy(platform, 'cookie');
+export const takesSms = (platform: Platform): boolean => logsInBy(platform, 'sms');
 
 export const loginStatus = (platform: Platform) =>
   call(api.GET('/api/auth/status', { params: { query: { platform } } }));
