@@ -132,7 +132,7 @@ describe('the player bar', () => {
     await screenshot(page, 'bar-01-dashboard');
   });
 
-  it('opens the queue in a drawer that follows pushes and closes with Escape', async () => {
+  it('opens the queue in a drawer that follows pushes, marks the copy playing, closes with Escape', async () => {
     const toggle = bar(page, 'Zulu').getByRole('button', { name: 'Queue' });
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');
     await toggle.click();
@@ -147,6 +147,13 @@ describe('the player bar', () => {
     });
     expect(added.response.status).toBe(200);
     await expect.poll(() => drawer.locator('.song-row').count()).toBe(3);
+    // Two copies of Alpha: playing the second marks that row only, and the first stays playable.
+    await drawer.getByRole('button', { name: 'Play Alpha Tone' }).nth(1).click();
+    const rows = drawer.getByRole('listitem');
+    await expect.poll(() => rows.nth(2).getAttribute('aria-current')).toBe('true');
+    expect(await rows.nth(0).getAttribute('aria-current')).toBeNull();
+    expect(await rows.nth(0).getByRole('button', { name: 'Play Alpha Tone' }).isEnabled()).toBe(true);
+    expect(await rows.nth(2).getByRole('button', { name: 'Play Alpha Tone' }).isDisabled()).toBe(true);
     await screenshot(page, 'bar-02-queue-drawer');
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'detached' });
