@@ -153,6 +153,12 @@ export function setElapsed(botId: string, seconds: number): void {
   live.receivedAt[botId] = performance.now();
 }
 
+/** Shows a volume change at once, so quick steps build on each other; the daemon's push confirms it. */
+export function setLocalVolume(botId: string, volume: number): void {
+  const bot = live.bots[botId];
+  if (bot) live.bots[botId] = { ...bot, volume };
+}
+
 /** Progress bars ease between ticks with a CSS transition of the same length. */
 export const TICK_MS = 250;
 setInterval(() => {
