@@ -1,8 +1,8 @@
 /**
  * How the UI answers, against the real service, daemon and TS3 test server: receipts that coalesce
  * and fade, errors that can be dismissed and go with the page and the session, the app's own
- * dialogs for a password reset and a delete (never the browser's prompt or confirm), and disabled
- * fields that look disabled.
+ * dialogs for a password reset and a delete (never the browser's prompt or confirm), disabled
+ * fields that look disabled, and settings on a phone (tables as cards, names in full, the account link).
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -140,5 +140,33 @@ describe("the app's own dialogs", () => {
     expect(await opacity()).toBeLessThan(0.7);
     await ducking.check();
     expect(await opacity()).toBe(1);
+  });
+});
+
+describe('settings on a phone', () => {
+  it('shows keys as cards with every field on screen, user names in full and the account link', async () => {
+    await createKey(admin, 'home automation');
+    const phone = await ui.phonePage(page);
+    await phone.goto(`${ui.baseUrl}/settings/keys`);
+    const card = phone.getByRole('row').filter({ hasText: 'home automation' });
+    await card.waitFor();
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    for (const part of [
+      card.locator('td[data-label="Last used"]'),
+      card.getByRole('button', { name: /^Delete the key/ }),
+    ]) {
+      const box = (await part.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    }
+    await screenshot(phone, 'feedback-04-phone-keys');
+    const account = phone.getByRole('link', { name: /^owner\W+Your account/ });
+    expect(await account.isVisible()).toBe(true);
+
+    await phone.goto(`${ui.baseUrl}/settings/users`);
+    const name = phone.locator('.user-row .song-title', { hasText: /^owner$/ });
+    await name.waitFor();
+    expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    await screenshot(phone, 'feedback-05-phone-users');
+    await phone.context().close();
   });
 });

@@ -171,6 +171,16 @@ describe('the player bar', () => {
   }, 30_000);
 });
 
+describe('the player page', () => {
+  it("copies the bot's own /bot/<id> link", async () => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ui.baseUrl });
+    await page.goto(`${ui.baseUrl}/player/${zulu}`);
+    await page.getByRole('button', { name: /^Copy link\W+Zulu$/ }).click();
+    await page.getByRole('status').getByText('Copied to the clipboard.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${ui.baseUrl}/bot/${zulu}`);
+  });
+});
+
 describe('screens', () => {
   it('fits a phone, with the volume in the queue drawer', async () => {
     const phone = await ui.phonePage(page);

@@ -96,6 +96,8 @@ export const en = {
   'bar.queue': 'Queue',
   'bar.closeQueue': 'Close the queue',
   'player.botGone': 'The bot this browser showed is gone; now showing {name}.',
+  'player.copyLink': 'Copy link',
+  'player.copyLinkFailed': 'The browser refused the clipboard; the link is {link}',
   'player.bot': 'Bot',
   'player.nothing': 'Nothing is playing.',
   'player.noBots': 'There is no bot to play on yet.',

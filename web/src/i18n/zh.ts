@@ -99,6 +99,8 @@ export const zh: Record<MessageKey, string> = {
   'bar.queue': '播放队列',
   'bar.closeQueue': '关闭播放队列',
   'player.botGone': '此浏览器上次选择的机器人已不存在，现在显示 {name}。',
+  'player.copyLink': '复制链接',
+  'player.copyLinkFailed': '浏览器拒绝访问剪贴板；链接是 {link}',
   'player.bot': '机器人',
   'player.nothing': '当前没有播放。',
   'player.noBots': '还没有可以播放的机器人。',
