@@ -2,7 +2,8 @@
  * The player bar under every page and the bot it acts on, against the real service, daemon and TS3
  * test server: which bot a browser shows (a playing one first, then its own choice, never switched
  * silently), the bar's transport, seek, volume and queue drawer driving the real bot, live pushes, the
- * Connect button of a disconnected bot, a phone-sized bar, both themes and both languages.
+ * Connect button of a disconnected bot, Copy link, the `?` and `/` keys, a phone-sized bar, both themes
+ * and both languages.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -178,6 +179,27 @@ describe('the player page', () => {
     await page.getByRole('button', { name: /^Copy link\W+Zulu$/ }).click();
     await page.getByRole('status').getByText('Copied to the clipboard.').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${ui.baseUrl}/bot/${zulu}`);
+  });
+});
+
+describe('keyboard', () => {
+  it('lists the shortcuts on ?, and / goes to the music search from any page', async () => {
+    await page.goto(`${ui.baseUrl}/settings/bots`);
+    await page.locator('h1').click();
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.getByText('Search for music').waitFor();
+    await screenshot(page, 'bar-06-shortcuts');
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'detached' });
+    await page.keyboard.press('/');
+    await page.waitForURL(/\/music$/);
+    const search = page.getByLabel('Search for songs, albums or playlists');
+    await expect.poll(() => search.evaluate((input) => input === document.activeElement)).toBe(true);
+    // Typed into the field, `/` and `?` are text, not shortcuts.
+    await page.keyboard.type('a/b?');
+    expect(await search.inputValue()).toBe('a/b?');
+    expect(await help.count()).toBe(0);
   });
 });
 
