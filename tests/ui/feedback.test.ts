@@ -2,7 +2,7 @@
  * How the UI answers, against the real service, daemon and TS3 test server: receipts that coalesce
  * and fade, errors that can be dismissed and go with the page and the session, the app's own
  * dialogs for a password reset and a delete (never the browser's prompt or confirm), disabled
- * fields that look disabled, and settings on a phone (tables as cards, names in full, the account link).
+ * fields that look disabled, a blank name caught beside its field, and settings on a phone (tables as cards, names in full, the account link).
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -140,6 +140,24 @@ describe("the app's own dialogs", () => {
     expect(await opacity()).toBeLessThan(0.7);
     await ducking.check();
     expect(await opacity()).toBe(1);
+  });
+});
+
+describe('errors next to their field', () => {
+  it('catches a bot name of only spaces before sending, beside the field', async () => {
+    await page.goto(`${ui.baseUrl}/settings/bots`);
+    await page.getByRole('button', { name: 'Add a bot' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('   ');
+    await page.getByLabel('Nickname on the server').fill('DJ Spaces');
+    await page.getByLabel('Server address').fill('127.0.0.1');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    const name = page.getByLabel('Name', { exact: true });
+    await expect.poll(() => name.getAttribute('aria-invalid')).toBe('true');
+    expect(await name.evaluate((input) => input === document.activeElement)).toBe(true);
+    const describedBy = (await name.getAttribute('aria-describedby'))!;
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe('Name: type more than spaces.');
+    expect((await admin.api.GET('/api/bot')).data!.bots.map((bot) => bot.name)).toEqual(['Deck']);
+    await screenshot(page, 'feedback-06-blank-name');
   });
 });
 

@@ -93,6 +93,7 @@ export const en = {
   'botState.idle': 'idle',
   'botState.playing': 'playing',
   'botState.paused': 'paused',
+  'bot.blank': '{field}: type more than spaces.',
   'bot.name': 'Name',
   'bot.nickname': 'Nickname on the server',
   'bot.serverAddress': 'Server address',

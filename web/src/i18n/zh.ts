@@ -96,6 +96,7 @@ export const zh: Record<MessageKey, string> = {
   'botState.idle': '空闲',
   'botState.playing': '播放中',
   'botState.paused': '已暂停',
+  'bot.blank': '{field}：请输入内容，不能只有空格。',
   'bot.name': '名称',
   'bot.nickname': '服务器上的昵称',
   'bot.serverAddress': '服务器地址',
