@@ -94,8 +94,8 @@ export function savedQueueRoutes({ db }: AppDeps, bots: BotClient) {
       const { botId, name, shared } = c.req.valid('json');
       requireBot(principal, botId);
       const { data } = await bots.call(botId, 'queue', {}, actorOf(principal));
-      // Who asked for each song belongs to that session of the queue, not to the saved list.
-      const songs: Song[] = data.queue.map(({ requestedBy: _, ...song }) => song);
+      // Who asked for each song and its entry id belong to that session of the queue, not to the list.
+      const songs: Song[] = data.queue.map(({ requestedBy: _by, entryId: _entry, ...song }) => song);
       if (!songs.length) throw new ApiError(400, 'the queue is empty; nothing to save');
       if (songs.length > SAVED_QUEUE_MAX_SONGS) {
         throw new ApiError(400, `a saved queue holds at most ${SAVED_QUEUE_MAX_SONGS} songs`);

@@ -4,7 +4,7 @@
  */
 import type { BotReply } from '../../shared/bus/messages';
 import type { PlayMode } from '../../shared/domain/constants';
-import type { BotStatus } from '../../shared/domain/schemas';
+import type { BotStatus, QueuedSong } from '../../shared/domain/schemas';
 import type { Logger } from '../../shared/logger';
 import type { StoredSettings } from '../../shared/settings/settings';
 import type { SourceRegistry } from '../../shared/sources/source-registry';
@@ -17,6 +17,8 @@ export interface BotContext {
   readonly settings: StoredSettings;
   readonly log: Logger;
   status(): BotStatus;
+  /** The queue as clients see it: each song with its entry id. */
+  queueView(): QueuedSong[];
   /** Publishes the bot's state; `queueChanged` also sends the queue and snapshots it. */
   changed(queueChanged: boolean): void;
   persistVolume(volume: number): Promise<void>;

@@ -13,7 +13,7 @@ import type { Db } from '../../shared/db/client';
 import { dbFaultOf } from '../../shared/db/db-faults';
 import type { bots } from '../../shared/db/schema';
 import { BOT_START_DEADLINE_MS, type PlayMode } from '../../shared/domain/constants';
-import type { BotStatus } from '../../shared/domain/schemas';
+import type { BotStatus, QueuedSong } from '../../shared/domain/schemas';
 import { type Logger, logger } from '../../shared/logger';
 import { receipts } from '../../shared/receipts';
 import { err } from '../../shared/result';
@@ -37,7 +37,7 @@ import type { Ts3Options } from './connection/ts3-options';
 import { Ts3VoiceSink } from './connection/ts3-voice-sink';
 import { runOp } from './operations/op-handlers';
 import { done, refused } from './operations/reply-builders';
-import { toQueuedSong } from './playable-song';
+import { toQueueEntry } from './playable-song';
 import { PlaybackReporter } from './playback-reporter';
 import { coverArtAvatar } from './profile/cover-art-avatar';
 import { PROFILE_DISABLED } from './profile/profile-updater';
@@ -175,7 +175,7 @@ export class BotRuntime implements BotContext {
       connected: this.lifecycle.connected,
       playing: this.player.playing,
       paused: this.player.paused,
-      currentSong: now ? toQueuedSong(now.song) : null,
+      currentSong: now ? toQueueEntry(now.song, this.player.queue.keyOf(now.song)) : null,
       queueSize: this.player.queue.size,
       volume: this.player.volume,
       playMode: this.player.queue.mode,
@@ -183,6 +183,10 @@ export class BotRuntime implements BotContext {
     };
     if (now?.effectiveDuration !== undefined) status.effectiveDuration = now.effectiveDuration;
     return status;
+  }
+
+  queueView(): QueuedSong[] {
+    return this.player.queue.keyedSongs().map(({ key, song }) => toQueueEntry(song, key));
   }
 
   /** A write the database refused (busy, full) answers its own 503/507 instead of failing the bus call. */
@@ -206,7 +210,7 @@ export class BotRuntime implements BotContext {
       this.saveSnapshot();
     }
     const event: BotStateEvent = { bot: this.status(), queueVersion: this.queueVersion };
-    if (queueChanged) event.queue = this.player.queue.snapshot().songs.map(toQueuedSong);
+    if (queueChanged) event.queue = this.queueView();
     this.deps.bus.publish(botStateSubject(this.config.id), event);
   }
 

@@ -16,3 +16,9 @@ export function playableSong(song: Song, requestedBy: string): PlayableSong {
 export function toQueuedSong(song: PlayableSong): QueuedSong {
   return QueuedSongSchema.parse(song);
 }
+
+/** A song as a live queue entry: with the queue's key for it (`entryId`) when it is still queued. */
+export function toQueueEntry(song: PlayableSong, entryId: number | undefined): QueuedSong {
+  const queued = toQueuedSong(song);
+  return entryId === undefined ? queued : { ...queued, entryId };
+}

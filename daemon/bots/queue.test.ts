@@ -183,6 +183,20 @@ describe('SongQueue editing', () => {
     expect(queue.next()).toBeUndefined();
   });
 
+  it('keys tell two copies of one song apart and follow an entry through moves', () => {
+    const queue = queueOf('seq', 'a');
+    queue.append(songs('a'));
+    const [first, second] = queue.keyedSongs();
+    expect(first!.song.id).toBe(second!.song.id);
+    expect(first!.key).not.toBe(second!.key);
+    queue.playAt(1);
+    expect(queue.keyOf(queue.current()!)).toBe(second!.key);
+    queue.move(1, 0);
+    expect(queue.keyedSongs().map((entry) => entry.key)).toEqual([second!.key, first!.key]);
+    queue.remove(0);
+    expect(queue.keyOf(second!.song)).toBeUndefined();
+  });
+
   it('snapshot is a copy', () => {
     const queue = queueOf('seq', 'a', 'b');
     queue.next();

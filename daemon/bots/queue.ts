@@ -186,6 +186,19 @@ export class SongQueue<TSong> {
     return index;
   }
 
+  /**
+   * The songs with their keys: a key names one entry for as long as it stays queued, so two copies of
+   * the same song can be told apart (which one is current, which one a client means).
+   */
+  keyedSongs(): { key: number; song: TSong }[] {
+    return this.entries.map(({ key, song }) => ({ key, song }));
+  }
+
+  /** The key of the entry holding exactly this song object, if it is still queued. */
+  keyOf(song: TSong): number | undefined {
+    return this.entries.find((entry) => entry.song === song)?.key;
+  }
+
   snapshot(): QueueSnapshot<TSong> {
     return {
       songs: this.entries.map((entry) => entry.song),

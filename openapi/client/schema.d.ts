@@ -11604,6 +11604,8 @@ export interface components {
             coverUrl: string;
             /** @description Seconds */
             duration: number;
+            /** @description This entry's identity in the bot's live queue, stable while it stays queued: two copies of one song differ. In `currentSong`, the entry playing (absent once that entry left the queue). */
+            entryId?: number;
             /** @description Id within the platform; video_a parts use `<video_id>?p=<part>`. */
             id: string;
             name: string;

@@ -38,6 +38,10 @@ export const QueuedSongSchema = SongSchema.omit({ vip: true })
       .string()
       .optional()
       .openapi({ description: 'Username of the requester, the guest label, or the chat nickname.' }),
+    entryId: z.number().int().nonnegative().optional().openapi({
+      description:
+        "This entry's identity in the bot's live queue, stable while it stays queued: two copies of one song differ. In `currentSong`, the entry playing (absent once that entry left the queue).",
+    }),
   })
   .openapi('QueuedSong');
 export type QueuedSong = z.infer<typeof QueuedSongSchema>;

@@ -1,7 +1,8 @@
 /**
  * Player rules over REST on the real app, daemon and TS3 test server: saved queues loaded with replace
- * and append (SPEC Player rule 7), `playKeepsQueue`, and the guest permission flags of DECISIONS.md
- * on every player endpoint, with `Guest` as the guest's `requestedBy`.
+ * and append (SPEC Player rule 7), `playKeepsQueue`, queue entry ids (two copies of one song told
+ * apart), and the guest permission flags of DECISIONS.md on every player endpoint, with `Guest` as the
+ * guest's `requestedBy`.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,6 +101,25 @@ describe('POST /api/saved-queues/{id}/load', () => {
     const id = await saveQueue('Three broken', list);
     expect((await loadQueue(id, 'replace')).data).toMatchObject({ ok: true, loaded: 4, mode: 'replace' });
     expect((await current())?.id).toBe(songs[1]!.id);
+  });
+});
+
+describe('queue entry ids', () => {
+  it('tell two copies of one song apart, mark the copy playing and survive a removal before it', async () => {
+    await admin.api.POST('/api/player/{botId}/clear', bot());
+    for (const song of [songs[1]!, songs[0]!, songs[0]!])
+      await admin.api.POST('/api/player/{botId}/add-song', { ...bot(), body: { song } });
+    const played = await admin.api.POST('/api/player/{botId}/play-at', { ...bot(), body: { index: 2 } });
+    expect(played.response.status).toBe(200);
+    const view = (await admin.api.GET('/api/player/{botId}/queue', bot())).data!;
+    const ids = view.queue.map((entry) => entry.entryId);
+    expect(new Set(ids).size).toBe(3);
+    expect(view.status.currentSong?.entryId).toBe(ids[2]);
+
+    await admin.api.DELETE('/api/player/{botId}/queue/{index}', { params: { path: { botId, index: 0 } } });
+    const after = (await admin.api.GET('/api/player/{botId}/queue', bot())).data!;
+    expect(after.queue.map((entry) => entry.entryId)).toEqual(ids.slice(1));
+    expect(after.status.currentSong?.entryId).toBe(ids[2]);
   });
 });
 

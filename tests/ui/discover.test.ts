@@ -3,7 +3,8 @@
  * TS3 test server, with NetEase's weapi and a Jellyfin server stood in by msw (in the api's process,
  * where the platform calls are made) and NetEase's audio CDN by a loopback tone server: the home's
  * NetEase and Jellyfin shelves (one that fails says why), a NetEase search with its songs, albums and
- * playlists, a playlist's and an album's page with play all and favorites, a lyrics line that seeks
+ * playlists, a playlist's and an album's page with play all and favorites, a lyrics line that seeks,
+ * the full-screen lyrics (bar button and L key, line centred, click to seek, phone)
  * the bot there, axe-core scans of the new views in both themes and a phone-sized home.
  */
 import { HttpResponse } from 'msw';
@@ -258,5 +259,55 @@ describe('lyrics', () => {
       }
     }
     expect(found).toEqual([]);
+  }, 40_000);
+
+  it('shows the lyrics full screen from the bar or the L key: the line centred, a click seeks', async () => {
+    await page.goto(`${ui.baseUrl}/music`);
+    const bar = page.getByRole('region', { name: 'Player of Deck' });
+    await bar.getByRole('button', { name: 'Full-screen lyrics' }).click();
+    const screen = page.getByRole('dialog', { name: 'Full-screen lyrics' });
+    const lines = screen.locator('.lyrics');
+    const current = screen.locator('[aria-current="true"]');
+    await current.waitFor();
+    const distanceFromMiddle = async () => {
+      const box = (await lines.boundingBox())!;
+      const line = (await current.boundingBox())!;
+      return Math.abs(line.y + line.height / 2 - (box.y + box.height / 2));
+    };
+    await expect.poll(distanceFromMiddle, { timeout: 5000 }).toBeLessThan(60);
+
+    const earlier = screen.getByRole('button', { name: /^纸船顺着河流/ });
+    await earlier.click();
+    const elapsed = async () =>
+      (await admin.api.GET('/api/player/{botId}/queue', { params: { path: { botId } } })).data!.status
+        .elapsed;
+    await expect.poll(elapsed, { timeout: 10_000 }).toBeLessThan(17);
+    expect(await elapsed()).toBeGreaterThanOrEqual(12.5);
+    await expect.poll(() => earlier.getAttribute('aria-current')).toBe('true');
+    await screenshot(page, 'discover-07-lyrics-screen');
+    const found = (await seriousViolations(page)).map((v) => `${v.id} (${v.help})`);
+    expect(found).toEqual([]);
+    await page.keyboard.press('Escape');
+    await screen.waitFor({ state: 'detached' });
+
+    await page.locator('h1').first().click();
+    await page.keyboard.press('l');
+    await screen.waitFor();
+    await page.keyboard.press('Escape');
+    await screen.waitFor({ state: 'detached' });
+
+    const phone = await ui.phonePage(page);
+    await phone.goto(`${ui.baseUrl}/music`);
+    await phone
+      .getByRole('region', { name: 'Player of Deck' })
+      .getByRole('button', { name: 'Full-screen lyrics' })
+      .click();
+    await phone
+      .getByRole('dialog', { name: 'Full-screen lyrics' })
+      .locator('[aria-current="true"]')
+      .waitFor();
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(phone, 'discover-08-lyrics-phone');
+    await phone.context().close();
   }, 40_000);
 });

@@ -14,7 +14,6 @@ import {
 import type { BotReply } from '../../../shared/bus/messages';
 import { receipts } from '../../../shared/receipts';
 import type { BotContext } from '../bot-context';
-import { toQueuedSong } from '../playable-song';
 import { addSong, loadSongs, playNextSong, playNowSong, playSong } from './enqueue-ops';
 import {
   clear,
@@ -39,8 +38,7 @@ const HANDLERS: { [Op in BotOp]: Handler<Op> } = {
   status: (ctx) => answer(ctx.status()),
   start: (ctx) => ctx.start(),
   stop: (ctx) => ctx.stop(),
-  queue: (ctx) =>
-    answer({ queue: ctx.player.queue.snapshot().songs.map(toQueuedSong), status: ctx.status() }),
+  queue: (ctx) => answer({ queue: ctx.queueView(), status: ctx.status() }),
   elapsed: (ctx) => answer({ elapsed: ctx.status().elapsed }),
   playSong,
   playNowSong,

@@ -4,7 +4,7 @@
  */
 import type { Schemas } from '@api/index';
 import { api, call } from '../api/client';
-import { setElapsed } from '../stores/live';
+import { setElapsed, setLocalVolume } from '../stores/live';
 import { can } from '../stores/session';
 import { report } from '../stores/toasts';
 
@@ -16,35 +16,43 @@ const bot = (botId: string) => ({ params: { path: { botId } } });
 export const canPlayer = (botId: string, action: string, method: 'POST' | 'DELETE' = 'POST') =>
   can(method, `/api/player/{botId}/${action}`, botId);
 
+/** Receipts of one bot's transport replace each other: pause, play and skips are one running story. */
+const transport = (botId: string) => `transport:${botId}`;
+
 export const pause = async (botId: string) =>
-  report(await call(api.POST('/api/player/{botId}/pause', bot(botId))));
+  report(await call(api.POST('/api/player/{botId}/pause', bot(botId))), transport(botId));
 export const resume = async (botId: string) =>
-  report(await call(api.POST('/api/player/{botId}/resume', bot(botId))));
+  report(await call(api.POST('/api/player/{botId}/resume', bot(botId))), transport(botId));
 export const next = async (botId: string) =>
-  report(await call(api.POST('/api/player/{botId}/next', bot(botId))));
+  report(await call(api.POST('/api/player/{botId}/next', bot(botId))), transport(botId));
 export const prev = async (botId: string) =>
-  report(await call(api.POST('/api/player/{botId}/prev', bot(botId))));
+  report(await call(api.POST('/api/player/{botId}/prev', bot(botId))), transport(botId));
 export const stop = async (botId: string) =>
-  report(await call(api.POST('/api/player/{botId}/stop', bot(botId))));
+  report(await call(api.POST('/api/player/{botId}/stop', bot(botId))), transport(botId));
 export const clear = async (botId: string) =>
   report(await call(api.POST('/api/player/{botId}/clear', bot(botId))));
 
-export const setVolume = async (botId: string, volume: number) =>
-  report(
-    await call(
-      api.POST('/api/player/{botId}/volume', {
-        ...bot(botId),
-        body: { volume: Math.round(Math.min(100, Math.max(0, volume))) },
-      }),
-    ),
+export async function setVolume(botId: string, volume: number) {
+  const target = Math.round(Math.min(100, Math.max(0, volume)));
+  setLocalVolume(botId, target);
+  return report(
+    await call(api.POST('/api/player/{botId}/volume', { ...bot(botId), body: { volume: target } })),
+    `volume:${botId}`,
   );
+}
 
 export const setMode = async (botId: string, mode: PlayMode) =>
-  report(await call(api.POST('/api/player/{botId}/mode', { ...bot(botId), body: { mode } })));
+  report(
+    await call(api.POST('/api/player/{botId}/mode', { ...bot(botId), body: { mode } })),
+    `mode:${botId}`,
+  );
 
 export async function seek(botId: string, position: number): Promise<void> {
   setElapsed(botId, position);
-  report(await call(api.POST('/api/player/{botId}/seek', { ...bot(botId), body: { position } })));
+  report(
+    await call(api.POST('/api/player/{botId}/seek', { ...bot(botId), body: { position } })),
+    `seek:${botId}`,
+  );
 }
 
 export const playAt = async (botId: string, index: number) =>

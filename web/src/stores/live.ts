@@ -21,6 +21,8 @@ export const live = reactive({
   bots: {} as Record<string, BotStatus>,
   /** Bot ids in the order the server listed them. */
   order: [] as string[],
+  /** True once a full bot list arrived (REST or `hello`): only then does a missing bot mean gone. */
+  loaded: false,
   queues: {} as Record<string, QueuedSong[]>,
   /** performance.now() when each bot's status arrived: the base of the smooth elapsed clock. */
   receivedAt: {} as Record<string, number>,
@@ -58,6 +60,7 @@ function apply(frame: WsMessage): void {
       live.bots = {};
       live.order = [];
       for (const bot of frame.bots) putBot(bot);
+      live.loaded = true;
       for (const botId of watchedQueues) void loadQueue(botId);
       break;
     case 'status':
@@ -121,6 +124,7 @@ export function disconnectLive(): void {
   live.bots = {};
   live.order = [];
   live.queues = {};
+  live.loaded = false;
 }
 
 /** Reads a bot's queue now; afterwards queue pushes keep it current. */
@@ -149,6 +153,12 @@ export function setElapsed(botId: string, seconds: number): void {
   live.receivedAt[botId] = performance.now();
 }
 
+/** Shows a volume change at once, so quick steps build on each other; the daemon's push confirms it. */
+export function setLocalVolume(botId: string, volume: number): void {
+  const bot = live.bots[botId];
+  if (bot) live.bots[botId] = { ...bot, volume };
+}
+
 /** Progress bars ease between ticks with a CSS transition of the same length. */
 export const TICK_MS = 250;
 setInterval(() => {
@@ -158,7 +168,9 @@ setInterval(() => {
 /** Reads the bot list over REST: the first paint need not wait for the socket's `hello`. */
 export async function loadBots(): Promise<void> {
   const list = await call(api.GET('/api/bot'));
-  if (list.ok) for (const bot of list.value.bots) putBot(bot);
+  if (!list.ok) return;
+  for (const bot of list.value.bots) putBot(bot);
+  live.loaded = true;
 }
 
 /** Records a status a REST call answered with (start, stop). */
