@@ -82,7 +82,11 @@ export class Decoder extends EventEmitter<DecoderEvents> {
       (url) => this.spawnChild(options, { kind: 'url', url }),
       (error: Error) => {
         this.pcm.end();
-        this.finish({ kind: 'failed', message: `the stream relay failed: ${error.message}`, spawnFailed: false });
+        this.finish({
+          kind: 'failed',
+          message: `the stream relay failed: ${error.message}`,
+          spawnFailed: false,
+        });
       },
     );
   }

@@ -74,7 +74,9 @@ export class JellyfinSource implements MusicSource {
             AudioCodec: 'mp3',
             PlaySessionId: playback.playSessionId,
           });
-    return ok({ input: { kind: 'url', url, headers: { authorization: authorizationHeader(session.token) } } });
+    return ok({
+      input: { kind: 'url', url, headers: { authorization: authorizationHeader(session.token) } },
+    });
   }
 
   async reportPlayback(report: PlaybackReport): Promise<void> {
