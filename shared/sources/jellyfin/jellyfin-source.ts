@@ -21,7 +21,6 @@ import type { JellyfinClient } from './jellyfin-client';
 import { authorizationHeader, JELLYFIN_DEVICE_ID, jellyfinUrl } from './jellyfin-http';
 import { findItem } from './jellyfin-item-lookup';
 import { TICKS_PER_SECOND } from './jellyfin-schemas';
-import type { JellyfinSession } from './jellyfin-session-store';
 
 /** The cap (bits per second) of each lossy quality; every other quality plays the original file. */
 export const JELLYFIN_BITRATES: Partial<Record<Quality, number>> = {
