@@ -70,7 +70,9 @@ describe('Jellyfin source: audio URLs', () => {
     api.expireTokens();
     const renewed = await resolvedStream('standard');
     expect(renewed.authorization).toMatch(/Token="usertoken2"/);
-    expect((await fetch(renewed.url, { headers: { authorization: renewed.authorization } })).status).toBe(200);
+    expect((await fetch(renewed.url, { headers: { authorization: renewed.authorization } })).status).toBe(
+      200,
+    );
   });
 
   it('refuses unknown songs and an unconfigured server with readable sentences', async () => {
