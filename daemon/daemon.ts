@@ -69,6 +69,8 @@ export interface DaemonDeps {
   audioEngine?: AudioEngineKind;
   /** The Opus encoder's build (`OPUS_FORCE_WASM`); the native one where it loads when not given. */
   encoder?: OpusEncoderOptions;
+  /** How long a platform's stream may send nothing before its track ends; STREAM_STALL_MS when not given. */
+  streamStallMs?: number;
   /** Where ffmpeg is: `FFMPEG_PATH`, else the usual places on `PATH`. */
   ffmpeg: FfmpegLocation;
   /** How chat commands reach the REST API; without it the bots do not answer chat commands. */
@@ -176,6 +178,7 @@ export class Daemon {
       ...(this.deps.scheduler ? { scheduler: this.deps.scheduler } : {}),
       ...(this.deps.audioEngine ? { audioEngine: this.deps.audioEngine } : {}),
       ...(this.deps.encoder ? { encoder: this.deps.encoder } : {}),
+      ...(this.deps.streamStallMs === undefined ? {} : { streamStallMs: this.deps.streamStallMs }),
       ...(this.deps.chat ? { chat: this.deps.chat } : {}),
     });
     const subscription = this.deps.bus.respond(botCommandSubject(row.id), (data) =>

@@ -59,6 +59,8 @@ const en = {
   disconnected: () => 'Disconnected.',
   playbackFailed: (s: SongRef, reason: string) => `Could not play ${song(s)}: ${reason}`,
   playbackStopped: (reason: string) => `Playback stopped: ${reason}`,
+  streamStalled: (s: SongRef, seconds: number) =>
+    `The stream of ${song(s)} sent nothing for ${seconds} s; it was skipped.`,
   requestedBy: (name: string) => `Requested by ${name}`,
   noResults: (query: string) => `No results for "${query}".`,
   sourceNotEnabled: (platform: string) => `The source ${platform} is not enabled.`,
@@ -115,6 +117,7 @@ const zh: Receipts = {
   disconnected: () => '已断开连接。',
   playbackFailed: (s, reason) => `无法播放 ${song(s)}：${reason}`,
   playbackStopped: (reason) => `播放已停止：${reason}`,
+  streamStalled: (s, seconds) => `${song(s)} 的音频流 ${seconds} 秒没有传来数据，已跳过。`,
   requestedBy: (name) => `点歌人：${name}`,
   noResults: (query) => `没有找到“${query}”。`,
   sourceNotEnabled: (platform) => `音源 ${platform} 未启用。`,

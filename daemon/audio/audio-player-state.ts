@@ -5,11 +5,15 @@
 import type { Track } from './track';
 import type { TrackPipeline } from './track-pipeline';
 
-/** Why a track stopped. `stopPlayback` asks the queue not to move on (ffmpeg keeps failing to start). */
+/**
+ * Why a track stopped. `stopPlayback` asks the queue not to move on (ffmpeg keeps failing to start);
+ * `stalled`: its stream sent nothing for `stallSeconds`.
+ */
 export type TrackEnd =
   | { reason: 'finished' }
   | { reason: 'stopped' }
-  | { reason: 'error'; message: string; stopPlayback: boolean };
+  | { reason: 'error'; message: string; stopPlayback: boolean }
+  | { reason: 'stalled'; stallSeconds: number };
 
 /** One track's playback; its pipeline is replaced wholesale on seek, the track and its start flag stay. */
 export interface Playback {

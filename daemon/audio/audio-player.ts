@@ -16,6 +16,7 @@ import { EventEmitter } from 'node:events';
 import type { Result } from '../../shared/result';
 import type { AudioPlayerState, Playback, TrackEnd } from './audio-player-state';
 import type { AudioWorkerPool } from './audio-worker-pool';
+import type { DecoderExit } from './decoder';
 import type { OpusEncoderOptions } from './encoder';
 import { FrameHealth, type FrameHealthSnapshot } from './frame-health';
 import { type FrameScheduler, type FrameTick, frameScheduler, type ScheduledPlayer } from './frame-scheduler';
@@ -279,6 +280,7 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
       track,
       seekSeconds,
       prebufferFrames: this.policy.prebufferFrames,
+      stallMs: this.policy.streamStallMs,
     });
     const isCurrent = () =>
       this.currentState.status !== 'idle' && this.currentState.playback.pipeline === pipeline;
@@ -297,9 +299,10 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
   private leaveBuffering(pipeline: TrackPipeline): void {
     const state = this.currentState;
     if (state.status !== 'buffering') return;
-    // A pipeline that failed before producing a sample has nothing to play: report it at once.
-    if (pipeline.exit?.kind === 'failed' && pipeline.producedNothing) {
-      this.endTrack({ reason: 'error', message: pipeline.exit.message, stopPlayback: false });
+    // A pipeline that failed or stalled before producing a sample has nothing to play: report it at once.
+    const exit = pipeline.exit;
+    if ((exit?.kind === 'failed' || exit?.kind === 'stalled') && pipeline.producedNothing) {
+      this.endTrack(trackEndOf(exit));
       return;
     }
     if (pipeline.ready) this.startPlaying(state.playback);
@@ -314,11 +317,7 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
 
   private finishTrack(playback: Playback): void {
     const exit = playback.pipeline.exit;
-    this.endTrack(
-      exit?.kind === 'failed'
-        ? { reason: 'error', message: exit.message, stopPlayback: false }
-        : { reason: 'finished' },
-    );
+    this.endTrack(exit ? trackEndOf(exit) : { reason: 'finished' });
   }
 
   private endTrack(end: TrackEnd): void {
@@ -368,5 +367,18 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
   private reportError(error: Error): void {
     // EventEmitter throws on an unheard 'error'; a player problem must not crash the daemon.
     if (this.listenerCount('error') > 0) this.emit('error', error);
+  }
+}
+
+/** How a track whose decoder ended this way ends (a spawn failure is counted apart, see spawnFailureEnd). */
+function trackEndOf(exit: DecoderExit): TrackEnd {
+  switch (exit.kind) {
+    case 'failed':
+      return { reason: 'error', message: exit.message, stopPlayback: false };
+    case 'stalled':
+      return { reason: 'stalled', stallSeconds: exit.stallSeconds };
+    case 'finished':
+    case 'killed':
+      return { reason: 'finished' };
   }
 }

@@ -12,7 +12,7 @@ import type { OpusEncoderOptions } from './encoder';
 
 /** The worker's half of a decoder input; a stream's bytes follow as `input` messages. */
 export type WireInput =
-  | { kind: 'url'; url: string; headers?: HttpHeaders }
+  | { kind: 'url'; url: string; headers?: HttpHeaders; servedLocally?: boolean }
   | { kind: 'file'; path: string }
   | { kind: 'stream'; rawFormat?: RawPcmFormat };
 
@@ -41,6 +41,7 @@ export type ToWorker =
       seekSeconds: number;
       stopAtSeconds?: number;
       prebufferFrames: number;
+      stallMs: number;
     }
   | { type: 'input'; slot: number; generation: number; chunk: Uint8Array }
   | { type: 'inputEnd'; slot: number; generation: number }

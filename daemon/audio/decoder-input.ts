@@ -3,11 +3,15 @@
  */
 import type { Readable } from 'node:stream';
 
-/** Per-source HTTP headers: some platforms refuse audio requests without their Referer or login cookie. */
+/**
+ * Per-source HTTP headers: some platforms refuse audio requests without their Referer, login cookie
+ * or token. They are sent by the daemon's stream relay (stream-relay.ts), never put on a command line.
+ */
 export interface HttpHeaders {
   referer?: string;
   userAgent?: string;
   cookie?: string;
+  authorization?: string;
 }
 
 /** Raw s16le PCM from another process, when its rate or channel count is not ours (e.g. librespot). */
@@ -17,7 +21,11 @@ export interface RawPcmFormat {
 }
 
 export type DecoderInput =
-  | { kind: 'url'; url: string; headers?: HttpHeaders }
+  /**
+   * An http(s) URL goes through the stream relay. `servedLocally`: served by this process itself
+   * (Spotify's PCM relay), which bounds its own silences and names no secret: ffmpeg opens it directly.
+   */
+  | { kind: 'url'; url: string; headers?: HttpHeaders; servedLocally?: boolean }
   | { kind: 'file'; path: string }
   /** The caller owns the stream (and the process behind it); the decoder only reads and unpipes it. */
   | { kind: 'stream'; stream: Readable; rawFormat?: RawPcmFormat };

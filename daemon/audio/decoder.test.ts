@@ -1,6 +1,9 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { descendantCommandLines } from '../../tests/hardening/child-processes';
+import { type AudioCdn, startAudioCdn } from '../../tests/helpers/audio-cdn';
 import {
   estimateFrequencyHz,
   FFMPEG,
@@ -148,5 +151,70 @@ describe('Decoder', () => {
     if (exit.kind === 'failed')
       expect(exit.message).toMatch(/ENOENT.*install the ffmpeg package or set FFMPEG_PATH/);
     decoder.kill();
+  });
+});
+
+describe('Decoder on a platform stream', () => {
+  const SECRETS = { cookie: 'MUSIC_U=c00kie5ecret', authorization: 'MediaBrowser Token="t0ken5ecret"' };
+  let mp3: AudioCdn;
+  let m4a: AudioCdn;
+  beforeAll(async () => {
+    mp3 = await startAudioCdn(20);
+    // AAC in MP4 as ffmpeg writes it by default: the `moov` index after the audio, which a pipe cannot play.
+    const path = dir.file('two-tones.m4a');
+    spawnSync(FFMPEG, ['-loglevel', 'error', '-y', '-i', dir.file('two-tones.flac'), '-c:a', 'aac', path]);
+    m4a = await startAudioCdn(0, { bytes: readFileSync(path), contentType: 'audio/mp4' });
+  });
+  afterAll(async () => {
+    await mp3.close();
+    await m4a.close();
+  });
+
+  it('sends the headers itself: no cookie or token on any child’s command line', async () => {
+    const decoder = new Decoder({
+      ffmpegPath: FFMPEG,
+      input: { kind: 'url', url: `${mp3.baseUrl}song.mp3`, headers: { ...SECRETS, userAgent: 'UA/1' } },
+    });
+    await once(decoder, 'spawn');
+    const lines = descendantCommandLines();
+    expect(lines.some((line) => line.includes('ffmpeg') && line.includes('127.0.0.1'))).toBe(true);
+    for (const secret of ['c00kie5ecret', 't0ken5ecret', 'UA/1'])
+      expect(lines.filter((line) => line.includes(secret))).toEqual([]);
+    await vi.waitFor(() => expect(mp3.requests.length).toBeGreaterThan(0));
+    expect(mp3.requests.at(-1)?.headers).toMatchObject({
+      cookie: SECRETS.cookie,
+      authorization: SECRETS.authorization,
+    });
+    decoder.kill();
+  });
+
+  it('plays and seeks an M4A whose index comes last (Range requests through the relay)', async () => {
+    const decoder = new Decoder({
+      ffmpegPath: FFMPEG,
+      input: { kind: 'url', url: `${m4a.baseUrl}song.m4a`, headers: SECRETS },
+      seekSeconds: 3,
+    });
+    expect(await exitOf(decoder)).toEqual({ kind: 'finished' });
+    const mono = leftChannel(drain(decoder));
+    // One second, give or take the AAC encoder's priming.
+    expect(Math.abs(mono.length - 48_000)).toBeLessThan(2000);
+    expect(tonePower(mono, 880)).toBeGreaterThan(100 * tonePower(mono, 440));
+    expect(m4a.requests.some((r) => r.headers.range && r.headers.range !== 'bytes=0-')).toBe(true);
+  });
+
+  it('ends as stalled when the stream sends nothing for stallMs, with what it had decoded', async () => {
+    // Short enough that its first half fits the PCM buffer: ffmpeg is left waiting for the stream.
+    const short = await startAudioCdn(4);
+    onTestFinished(() => short.close());
+    const decoder = new Decoder({
+      ffmpegPath: FFMPEG,
+      input: { kind: 'url', url: `${short.baseUrl}stalls/song.mp3` },
+      stallMs: 500,
+    });
+    await once(decoder, 'spawn');
+    const pid = decoder.pid;
+    expect(await exitOf(decoder)).toEqual({ kind: 'stalled', stallSeconds: 0.5 });
+    expect(decoder.pcm.byteLength).toBeGreaterThan(0);
+    await vi.waitFor(() => expect(isAlive(pid)).toBe(false), { timeout: 5000 });
   });
 });

@@ -3,6 +3,11 @@
  * the stdout data lands in a PcmBuffer that pauses the pipe at its high-water mark. The child is
  * killed on stop, skip or seek; `kill()` is idempotent and the child is always reaped, so no zombie
  * outlives the track.
+ *
+ * A platform's http(s) stream is read through this thread's stream relay (stream-relay.ts), so its
+ * headers stay in this process; ffmpeg starts once the relay has its loopback URL (at once after the
+ * relay's first use). An upstream that sends nothing for `stallMs` while ffmpeg waits ends the
+ * decoder as `stalled`.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
@@ -10,9 +15,11 @@ import { setPriority } from 'node:os';
 import type { Readable } from 'node:stream';
 import { logger } from '../../shared/logger';
 import type { DecoderInput } from './decoder-input';
-import { buildFfmpegArgs } from './ffmpeg-args';
+import { buildFfmpegArgs, type FfmpegInput } from './ffmpeg-args';
 import { PcmBuffer, type PcmBufferOptions } from './pcm-buffer';
+import { STREAM_STALL_MS } from './playback-policy';
 import { StderrTail } from './stderr-tail';
+import { type RelayedStream, streamRelay } from './stream-relay';
 
 const log = logger('audio.decoder');
 const DECODER_NICENESS = 10;
@@ -25,13 +32,19 @@ export interface DecoderOptions {
   stopAtSeconds?: number;
   /** Buffer marks; the SPEC values are the defaults. */
   buffer?: Omit<PcmBufferOptions, 'onDrain'>;
+  /** How long a relayed stream may send nothing while ffmpeg waits (STREAM_STALL_MS by default). */
+  stallMs?: number;
 }
 
-/** How the child ended. `spawnFailed` means it never ran (missing or non-executable binary). */
+/**
+ * How the child ended. `spawnFailed` means it never ran (missing or non-executable binary); `stalled`
+ * that the stream sent nothing for `stallSeconds` and the child was stopped.
+ */
 export type DecoderExit =
   | { kind: 'finished' }
   | { kind: 'killed' }
-  | { kind: 'failed'; message: string; spawnFailed: boolean };
+  | { kind: 'failed'; message: string; spawnFailed: boolean }
+  | { kind: 'stalled'; stallSeconds: number };
 
 export interface DecoderEvents {
   /** The child is running. */
@@ -44,55 +57,47 @@ export interface DecoderEvents {
 
 export class Decoder extends EventEmitter<DecoderEvents> {
   readonly pcm: PcmBuffer;
-  private readonly child: ChildProcessWithoutNullStreams;
+  private child: ChildProcessWithoutNullStreams | undefined;
   private readonly stderr = new StderrTail();
   private readonly sourceStream: Readable | undefined;
+  private readonly relayed: RelayedStream | undefined;
   private exitResult: DecoderExit | undefined;
   private killed = false;
+  /** Set when the relayed stream stalled; the child's close then ends the decoder as `stalled`. */
+  private stalledAfterMs: number | undefined;
 
   constructor(options: DecoderOptions) {
     super();
     const { input } = options;
-    const seekSeconds = options.seekSeconds ?? 0;
-    this.child = spawn(options.ffmpegPath, buildFfmpegArgs(input, seekSeconds, options.stopAtSeconds), {
-      stdio: 'pipe',
-    });
-    this.pcm = new PcmBuffer({ ...options.buffer, onDrain: () => this.child.stdout.resume() });
-    log.debug({ pid: this.child.pid, input: input.kind, seekSeconds }, 'ffmpeg started');
-
-    this.child.once('spawn', () => {
-      this.lowerPriority();
-      this.emit('spawn');
-    });
-    this.child.once('error', (error) =>
-      this.finish({ kind: 'failed', message: spawnMessage(error), spawnFailed: true }),
-    );
-    this.child.once('close', (code, signal) => this.onClose(code, signal));
-    this.child.stderr.on('data', (chunk: Buffer) => this.stderr.append(chunk));
-    this.child.stdout.on('data', (chunk: Buffer) => {
-      // After a kill the rest of the pipe is drained and dropped, so the stream can close (no fd leak).
-      if (this.killed) return;
-      if (!this.pcm.write(chunk)) this.child.stdout.pause();
-      this.emit('data');
-    });
-
-    // ffmpeg may exit before a producer is done (error, kill); the broken pipe is expected then.
-    this.child.stdin.on('error', (error) => log.debug({ err: error }, 'ffmpeg stdin closed early'));
-    if (input.kind === 'stream') {
-      this.sourceStream = input.stream;
-      input.stream.pipe(this.child.stdin);
-    } else {
-      this.child.stdin.end();
+    this.pcm = new PcmBuffer({ ...options.buffer, onDrain: () => this.child?.stdout.resume() });
+    if (input.kind === 'stream') this.sourceStream = input.stream;
+    if (input.kind !== 'url' || input.servedLocally || !/^https?:/i.test(input.url)) {
+      this.spawnChild(options, input);
+      return;
     }
+    const stallMs = options.stallMs ?? STREAM_STALL_MS;
+    const relayed = streamRelay().open(input, { stallMs, onStall: () => this.stall(stallMs) });
+    this.relayed = relayed;
+    relayed.url.then(
+      (url) => this.spawnChild(options, { kind: 'url', url }),
+      (error: Error) => {
+        this.pcm.end();
+        this.finish({
+          kind: 'failed',
+          message: `the stream relay failed: ${error.message}`,
+          spawnFailed: false,
+        });
+      },
+    );
   }
 
   get pid(): number | undefined {
-    return this.child.pid;
+    return this.child?.pid;
   }
 
   /** True while the child's stdout is paused by backpressure. */
   get readingPaused(): boolean {
-    return this.child.stdout.isPaused();
+    return this.child?.stdout.isPaused() ?? false;
   }
 
   /** The last ~8 KB ffmpeg wrote to stderr. */
@@ -107,24 +112,77 @@ export class Decoder extends EventEmitter<DecoderEvents> {
   /** Stops the child now. Safe to call again and after it has exited. */
   kill(): void {
     if (this.killed) return;
+    const running = !this.exitResult;
+    this.stopChild();
+    if (running) this.finish({ kind: 'killed' });
+  }
+
+  private spawnChild(options: DecoderOptions, input: FfmpegInput): void {
+    // Killed (or the relay failed) while the relay was getting ready: nothing to start.
+    if (this.killed || this.exitResult) return;
+    const seekSeconds = options.seekSeconds ?? 0;
+    const child = spawn(options.ffmpegPath, buildFfmpegArgs(input, seekSeconds, options.stopAtSeconds), {
+      stdio: 'pipe',
+    });
+    this.child = child;
+    log.debug({ pid: child.pid, input: input.kind, seekSeconds }, 'ffmpeg started');
+
+    child.once('spawn', () => {
+      this.lowerPriority(child);
+      this.emit('spawn');
+    });
+    child.once('error', (error) =>
+      this.finish({ kind: 'failed', message: spawnMessage(error), spawnFailed: true }),
+    );
+    child.once('close', (code, signal) => this.onClose(code, signal));
+    child.stderr.on('data', (chunk: Buffer) => this.stderr.append(chunk));
+    child.stdout.on('data', (chunk: Buffer) => {
+      // After a kill the rest of the pipe is drained and dropped, so the stream can close (no fd leak).
+      if (this.killed) return;
+      if (!this.pcm.write(chunk)) child.stdout.pause();
+      this.emit('data');
+    });
+
+    // ffmpeg may exit before a producer is done (error, kill); the broken pipe is expected then.
+    child.stdin.on('error', (error) => log.debug({ err: error }, 'ffmpeg stdin closed early'));
+    if (input.kind === 'stream') input.stream.pipe(child.stdin);
+    else child.stdin.end();
+  }
+
+  /** The stream sent nothing for too long: the child is stopped, and its exit says why. */
+  private stall(stallMs: number): void {
+    if (this.killed || this.exitResult) return;
+    log.warn({ pid: this.child?.pid, stallMs }, 'the stream sent nothing: decoding stopped');
+    this.stalledAfterMs = stallMs;
+    this.releaseSource();
+    if (this.child) this.signalChild(this.child);
+    else this.onClose(null, null);
+  }
+
+  private stopChild(): void {
     this.killed = true;
     this.releaseSource();
-    if (this.exitResult) return;
+    if (this.child) this.signalChild(this.child);
+    // Never started: nothing else will close the buffer.
+    else this.pcm.end();
+  }
+
+  private signalChild(child: ChildProcessWithoutNullStreams): void {
+    if (child.exitCode !== null || child.signalCode !== null) return;
     // SIGKILL: ffmpeg has nothing to flush that we still want, and it cannot ignore it.
-    this.child.kill('SIGKILL');
+    child.kill('SIGKILL');
     // A pipe paused by backpressure would never reach its end, and the child's 'close' would never come.
-    this.child.stdout.resume();
-    this.finish({ kind: 'killed' });
+    child.stdout.resume();
   }
 
   /**
    * A decoder runs seconds ahead of playback, so it can wait; the frame clock in this process cannot.
    * Nice 10 keeps a burst of ffmpeg start-ups (every bot changing track at once) from making ticks late.
    */
-  private lowerPriority(): void {
-    if (this.child.pid === undefined) return;
+  private lowerPriority(child: ChildProcessWithoutNullStreams): void {
+    if (child.pid === undefined) return;
     try {
-      setPriority(this.child.pid, DECODER_NICENESS);
+      setPriority(child.pid, DECODER_NICENESS);
     } catch (error) {
       log.debug({ err: error }, 'could not lower ffmpeg priority');
     }
@@ -132,6 +190,10 @@ export class Decoder extends EventEmitter<DecoderEvents> {
 
   private onClose(code: number | null, signal: NodeJS.Signals | null): void {
     this.pcm.end();
+    if (this.stalledAfterMs !== undefined) {
+      this.finish({ kind: 'stalled', stallSeconds: this.stalledAfterMs / 1000 });
+      return;
+    }
     if (code === 0) {
       this.finish({ kind: 'finished' });
       return;
@@ -145,12 +207,13 @@ export class Decoder extends EventEmitter<DecoderEvents> {
     this.exitResult = result;
     this.releaseSource();
     if (result.kind === 'failed')
-      log.warn({ pid: this.child.pid, stderr: this.stderr.text() }, result.message);
+      log.warn({ pid: this.child?.pid, stderr: this.stderr.text() }, result.message);
     this.emit('exit', result);
   }
 
   private releaseSource(): void {
-    this.sourceStream?.unpipe(this.child.stdin);
+    if (this.child) this.sourceStream?.unpipe(this.child.stdin);
+    this.relayed?.close();
   }
 }
 

@@ -34,28 +34,12 @@ describe('buildFfmpegArgs', () => {
     expect(buildFfmpegArgs({ kind: 'file', path: 'a.flac' }, 0)).not.toContain('-t');
   });
 
-  it('sends per-source headers to an http URL and reconnects dropped streams', () => {
-    const args = buildFfmpegArgs(
-      {
-        kind: 'url',
-        url: 'https://cdn.example/a.m4a',
-        headers: { referer: 'https://site/', userAgent: 'UA/1', cookie: 'k=v' },
-      },
-      0,
-    );
-    expect(args[args.indexOf('-headers') + 1]).toBe(
-      'Referer: https://site/\r\nUser-Agent: UA/1\r\nCookie: k=v\r\n',
-    );
+  it('reconnects dropped http streams, with no header option (headers are the relay’s)', () => {
+    const args = buildFfmpegArgs({ kind: 'url', url: 'http://127.0.0.1:4000/stream/key' }, 0);
     expect(args).toContain('-reconnect');
-    expect(args.indexOf('-headers')).toBeLessThan(args.indexOf('-i'));
-  });
-
-  it('strips line breaks that would inject extra headers', () => {
-    const args = buildFfmpegArgs(
-      { kind: 'url', url: 'http://x/a', headers: { cookie: 'a=1\r\nX-Evil: 1' } },
-      0,
-    );
-    expect(args[args.indexOf('-headers') + 1]).toBe('Cookie: a=1 X-Evil: 1\r\n');
+    expect(args.indexOf('-reconnect')).toBeLessThan(args.indexOf('-i'));
+    expect(args).not.toContain('-headers');
+    expect(args[args.indexOf('-i') + 1]).toBe('http://127.0.0.1:4000/stream/key');
   });
 
   it('leaves http-only options out for other URL schemes', () => {

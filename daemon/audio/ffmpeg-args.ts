@@ -1,17 +1,25 @@
 /**
- * The ffmpeg command line for one track: any input in, 48 kHz stereo s16le out on stdout.
+ * The ffmpeg command line for one track: any input in, 48 kHz stereo s16le out on stdout. Every local
+ * user can read a command line, so it never carries a header: a URL here is one without secrets (the
+ * stream relay's loopback URL, or a stream served by this process).
  */
-import type { DecoderInput, HttpHeaders } from './decoder-input';
+import type { DecoderInput } from './decoder-input';
 import { PCM_FORMAT } from './pcm-format';
 
+/** What ffmpeg opens: a URL without headers, a file, or its stdin. */
+export type FfmpegInput = Exclude<DecoderInput, { kind: 'url' }> | { kind: 'url'; url: string };
+
 /** `stopAtSeconds` cuts the output at that input position (a preview of a longer stream). */
-export function buildFfmpegArgs(input: DecoderInput, seekSeconds: number, stopAtSeconds?: number): string[] {
+export function buildFfmpegArgs(input: FfmpegInput, seekSeconds: number, stopAtSeconds?: number): string[] {
   // Only errors on stderr: the tail we keep then ends with the reason ffmpeg failed. One thread each
   // for the decoder and the resampling filter: an audio decode needs no more, and with a hundred
   // ffmpegs on a few cores extra threads only add wake-ups that compete with the frame clock.
   const args = ['-hide_banner', '-loglevel', 'error', '-filter_threads', '1'];
   if (input.kind !== 'stream') args.push('-nostdin');
-  if (input.kind === 'url') args.push(...httpInputArgs(input.url, input.headers));
+  // Streamed responses drop now and then mid-track; reconnecting (with a Range request) beats ending
+  // the song early. These are options of ffmpeg's http protocol, which rejects them for other schemes.
+  if (input.kind === 'url' && /^https?:/i.test(input.url))
+    args.push('-reconnect', '1', '-reconnect_streamed', '1', '-reconnect_delay_max', '5');
   if (input.kind === 'stream' && input.rawFormat) {
     args.push(
       '-f',
@@ -40,7 +48,7 @@ export function buildFfmpegArgs(input: DecoderInput, seekSeconds: number, stopAt
   return args;
 }
 
-function inputTarget(input: DecoderInput): string {
+function inputTarget(input: FfmpegInput): string {
   switch (input.kind) {
     case 'url':
       return input.url;
@@ -49,24 +57,4 @@ function inputTarget(input: DecoderInput): string {
     case 'stream':
       return 'pipe:0';
   }
-}
-
-function httpInputArgs(url: string, headers: HttpHeaders | undefined): string[] {
-  // Streamed CDN responses drop now and then mid-track; reconnecting beats ending the song early.
-  // These are options of ffmpeg's http protocol, which rejects them for any other scheme.
-  const args = /^https?:/i.test(url)
-    ? ['-reconnect', '1', '-reconnect_streamed', '1', '-reconnect_delay_max', '5']
-    : [];
-  const lines = [
-    headers?.referer && `Referer: ${headerValue(headers.referer)}`,
-    headers?.userAgent && `User-Agent: ${headerValue(headers.userAgent)}`,
-    headers?.cookie && `Cookie: ${headerValue(headers.cookie)}`,
-  ].filter((line): line is string => Boolean(line));
-  if (lines.length > 0) args.push('-headers', lines.map((line) => `${line}\r\n`).join(''));
-  return args;
-}
-
-/** A CR or LF in a value would let it smuggle extra header lines into the request. */
-function headerValue(value: string): string {
-  return value.replace(/[\r\n]+/g, ' ');
 }

@@ -58,6 +58,7 @@ export class InlineEngine implements PlayerEngine {
       ffmpegPath: spec.ffmpegPath,
       input: track.input,
       seekSeconds: spec.seekSeconds,
+      stallMs: spec.stallMs,
       ...(track.stopAtSeconds === undefined ? {} : { stopAtSeconds: track.stopAtSeconds }),
     });
     return new InlinePipeline(

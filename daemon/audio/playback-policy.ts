@@ -11,10 +11,16 @@ export interface PlaybackPolicy {
   pauseSilenceFrames: number;
   /** Frames buffered before a (re)started pipeline starts sending: absorbs a slow first read. */
   prebufferFrames: number;
+  /** How long a platform's stream may send nothing before the track ends (a dead CDN connection). */
+  streamStallMs: number;
 }
+
+/** How long a platform's stream may send nothing before its track is given up. */
+export const STREAM_STALL_MS = 15_000;
 
 export const DEFAULT_PLAYBACK_POLICY: PlaybackPolicy = {
   maxMissedFramesAfterEnd: 5,
   pauseSilenceFrames: 5,
   prebufferFrames: 5,
+  streamStallMs: STREAM_STALL_MS,
 };

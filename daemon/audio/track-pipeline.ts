@@ -40,6 +40,8 @@ export interface PipelineSpec {
   seekSeconds: number;
   /** PCM frames to buffer before `ready` (the policy's prebuffer). */
   prebufferFrames: number;
+  /** How long a relayed stream may send nothing (the policy's stream stall). */
+  stallMs: number;
 }
 
 /** One track's pipeline from a seek point on: replaced wholesale on seek, killed on stop. */

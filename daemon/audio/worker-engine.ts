@@ -112,6 +112,7 @@ export class WorkerEngine implements PlayerEngine, SlotListener {
       seekSeconds: spec.seekSeconds,
       ...(track.stopAtSeconds === undefined ? {} : { stopAtSeconds: track.stopAtSeconds }),
       prebufferFrames: spec.prebufferFrames,
+      stallMs: spec.stallMs,
     });
     if (track.input.kind === 'stream') pipeline.relay(track.input.stream);
     return pipeline;

@@ -64,6 +64,7 @@ export class WorkerSlot {
       ffmpegPath: message.ffmpegPath,
       input: decoderInput(message.input, input),
       seekSeconds: message.seekSeconds,
+      stallMs: message.stallMs,
       ...(message.stopAtSeconds === undefined ? {} : { stopAtSeconds: message.stopAtSeconds }),
     });
     const running: Running = {

@@ -55,6 +55,8 @@ export interface BotPlayerEvents {
   trackStart: [song: PlayableSong];
   /** A song failed after its command had answered; `stopped` when playback stopped because of it. */
   trackFailed: [failure: PlayFailure, stopped: boolean];
+  /** A song's stream sent nothing for `stallSeconds`; the queue has moved on. */
+  trackStalled: [song: PlayableSong, stallSeconds: number];
   pauseChange: [paused: boolean];
   /** Playback ended: nothing left to play, stopped, or suspended. */
   idle: [];
@@ -272,6 +274,7 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
   private async advanceAfter(track: Track, end: TrackEnd): Promise<void> {
     const now = this.current;
     if (now?.track !== track) return;
+    if (end.reason === 'stalled') this.emit('trackStalled', now.song, end.stallSeconds);
     if (end.reason === 'error') {
       this.emit('trackFailed', { song: now.song, reason: end.message }, end.stopPlayback);
       if (end.stopPlayback) {

@@ -23,6 +23,7 @@ import type { SourceRegistry } from '../../shared/sources/source-registry';
 import type { OpusEncoderOptions } from '../audio/encoder';
 import { type FfmpegLocation, locateFfmpeg } from '../audio/ffmpeg-locator';
 import type { FrameScheduler } from '../audio/frame-scheduler';
+import { DEFAULT_PLAYBACK_POLICY } from '../audio/playback-policy';
 import type { AudioEngineKind } from '../audio/track-pipeline';
 import type { ChatApiFactory } from '../chat/chat-api';
 import { ChatDispatcher } from '../chat/chat-dispatcher';
@@ -72,6 +73,8 @@ export interface BotRuntimeDeps {
   audioEngine?: AudioEngineKind;
   /** The Opus encoder's build and settings (`OPUS_FORCE_WASM`); the defaults when not given. */
   encoder?: OpusEncoderOptions;
+  /** How long a platform's stream may send nothing before its track ends (the policy's default). */
+  streamStallMs?: number;
   /** Where ffmpeg is (`FFMPEG_PATH`, else the usual places on `PATH`). */
   ffmpeg: FfmpegLocation;
   chat?: BotChat;
@@ -119,6 +122,9 @@ export class BotRuntime implements BotContext {
         locateFfmpeg: () => locateFfmpeg(deps.ffmpeg),
         ...(deps.audioEngine ? { engine: deps.audioEngine } : {}),
         ...(deps.encoder ? { encoder: deps.encoder } : {}),
+        ...(deps.streamStallMs === undefined
+          ? {}
+          : { policy: { ...DEFAULT_PLAYBACK_POLICY, streamStallMs: deps.streamStallMs } }),
       },
     });
     this.player.queue.setMode(config.playMode);

@@ -13,16 +13,21 @@
 import type { Platform, Quality } from '../domain/constants';
 import type { Result } from '../result';
 
-/** Request headers some platforms require on their audio URLs (Referer, User-Agent, login cookie). */
+/**
+ * Request headers some platforms require on their audio URLs (Referer, User-Agent, login cookie or
+ * token). The daemon sends them itself, never on a command line, so a secret belongs here, not in the URL.
+ */
 export interface StreamHeaders {
   referer?: string;
   userAgent?: string;
   cookie?: string;
+  authorization?: string;
 }
 
 /** Where the audio is read from: shaped like the daemon's DecoderInput, so it passes straight through. */
 export type StreamInput =
-  | { kind: 'url'; url: string; headers?: StreamHeaders }
+  /** `servedLocally`: a loopback URL this process serves itself (Spotify's PCM relay), with no secret in it. */
+  | { kind: 'url'; url: string; headers?: StreamHeaders; servedLocally?: boolean }
   | { kind: 'file'; path: string };
 
 export interface ResolvedStream {

@@ -58,9 +58,12 @@ export class DaemonHarness {
 
   /**
    * `sources` replaces the default, uploads only (no platform adapter, so nothing here can reach the
-   * internet), e.g. with a test source for a platform.
+   * internet), e.g. with a test source for a platform. `streamStallMs` shortens the stream stall limit.
    */
-  async startDaemon(sources = new SourceRegistry([new LocalSource(this.db, this.dataDir)])): Promise<Daemon> {
+  async startDaemon(
+    sources = new SourceRegistry([new LocalSource(this.db, this.dataDir)]),
+    options: { streamStallMs?: number } = {},
+  ): Promise<Daemon> {
     this.daemon = new Daemon({
       db: this.db,
       bus: this.bus,
@@ -69,6 +72,7 @@ export class DaemonHarness {
       ts3: this.ts3,
       ffmpeg: this.ffmpeg,
       sources,
+      ...options,
     });
     await this.daemon.start();
     return this.daemon;

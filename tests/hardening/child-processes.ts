@@ -1,7 +1,7 @@
 /**
  * Finds processes by what they run and who started them, from /proc (Linux): the fault suites kill a
  * component's child (the daemon's ffmpeg decoder) the way the OOM killer or an admin would, without a
- * handle on it.
+ * handle on it; the secret checks read every child's command line as `ps` shows it to any local user.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -36,4 +36,33 @@ export function childrenRunning(command: string, parentPid = process.pid): numbe
         stat?.parentPid === parentPid && stat.command === command && stat.state !== 'Z',
     )
     .map((stat) => stat.pid);
+}
+
+/**
+ * The command line (`/proc/<pid>/cmdline`, arguments joined by spaces) of every live process below
+ * `ancestorPid`, children of children included: what any local user can read with `ps`.
+ */
+export function descendantCommandLines(ancestorPid = process.pid): string[] {
+  const stats = readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(readStat)
+    .filter((stat): stat is ProcStat => stat !== undefined && stat.state !== 'Z');
+  const below = new Set([ancestorPid]);
+  // Parents are usually listed before their children; repeat until no process joins.
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const stat of stats)
+      if (below.has(stat.parentPid) && !below.has(stat.pid)) {
+        below.add(stat.pid);
+        grown = true;
+      }
+  }
+  below.delete(ancestorPid);
+  return [...below].flatMap((pid) => {
+    try {
+      return [readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim()];
+    } catch {
+      return []; // gone while we looked
+    }
+  });
 }

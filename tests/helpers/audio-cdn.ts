@@ -1,10 +1,14 @@
 /**
- * A stand-in for a platform's audio CDN on 127.0.0.1: it serves one ffmpeg-made tone (MP3) at any
- * path and records each request, so a test can check the URL and headers ffmpeg fetched with.
+ * A stand-in for a platform's audio CDN on 127.0.0.1: it serves one ffmpeg-made tone (MP3, or the
+ * bytes a test gives) at any path and records each request, so a test can check the URL and headers
+ * the daemon fetched with. Like a real CDN it answers `Range: bytes=<from>-` with 206 and the rest of
+ * the file. Two kinds of path misbehave on purpose:
+ * - `/stalls/…` sends the first half of the file, then nothing more (the connection stays open);
+ * - `/moved/<path>` redirects (302) to `/<path>`.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,26 +21,65 @@ export interface AudioCdn {
   close(): Promise<void>;
 }
 
-export async function startAudioCdn(toneSeconds = 20): Promise<AudioCdn> {
+export interface AudioFile {
+  bytes: Buffer;
+  contentType: string;
+}
+
+/** An ffmpeg-made 440 Hz stereo tone, encoded by the file name's extension (`tone.mp3`, `tone.m4a`…). */
+export function renderTone(seconds: number, name = 'tone.mp3', encodeArgs: string[] = []): Buffer {
   const dir = mkdtempSync(join(tmpdir(), 'audio-cdn-'));
-  const tone = join(dir, 'tone.mp3');
+  const file = join(dir, name);
   const render = spawnSync(FFMPEG, [
     ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi'],
-    ...['-i', `sine=frequency=440:sample_rate=48000:duration=${toneSeconds}`, '-ac', '2', tone],
+    ...['-i', `sine=frequency=440:sample_rate=48000:duration=${seconds}`, '-ac', '2', ...encodeArgs, file],
   ]);
-  if (render.status !== 0) throw new Error(render.stderr.toString());
-  const bytes = readFileSync(tone);
-  rmSync(dir, { recursive: true, force: true });
+  try {
+    if (render.status !== 0) throw new Error(render.stderr.toString());
+    return readFileSync(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function startAudioCdn(
+  toneSeconds = 20,
+  file: AudioFile = { bytes: renderTone(toneSeconds), contentType: 'audio/mpeg' },
+): Promise<AudioCdn> {
+  const { bytes } = file;
   const requests: AudioCdn['requests'] = [];
+  const held = new Set<ServerResponse>();
   const server = createServer((request, response) => {
-    requests.push({ url: request.url ?? '', headers: request.headers });
-    response.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': bytes.length });
-    response.end(bytes);
+    const url = request.url ?? '';
+    requests.push({ url, headers: request.headers });
+    if (url.startsWith('/moved/')) {
+      response.writeHead(302, { location: url.slice('/moved'.length) }).end();
+      return;
+    }
+    const from = Number(/^bytes=(\d+)-$/.exec(request.headers.range ?? '')?.[1] ?? 0);
+    const head = { 'content-type': file.contentType, 'accept-ranges': 'bytes' };
+    if (from > 0)
+      response.writeHead(206, {
+        ...head,
+        'content-length': bytes.length - from,
+        'content-range': `bytes ${from}-${bytes.length - 1}/${bytes.length}`,
+      });
+    else response.writeHead(200, { ...head, 'content-length': bytes.length });
+    if (!url.startsWith('/stalls/')) {
+      response.end(bytes.subarray(from));
+      return;
+    }
+    response.write(bytes.subarray(from, Math.max(from, bytes.length >> 1)));
+    held.add(response);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
     requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => {
+      for (const response of held) response.destroy();
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The `library_a` (Jellyfin) source against an msw stand-in for the server: the audio URL for each
- * quality (the original file, or a bitrate-capped universal stream), the token in the URL's `ApiKey`
- * (ffmpeg cannot send Jellyfin's header) and accepted by the server, and the playback reports.
+ * quality (the original file, or a bitrate-capped universal stream), the token in Jellyfin's own
+ * header (never in the URL, which would reach a command line) and accepted by the server, and the
+ * playback reports.
  */
 import { describe, expect, it } from 'vitest';
 import type { Quality } from '../../shared/domain/constants';
@@ -13,7 +14,7 @@ const { api, jellyfin } = useJellyfinAsAlice();
 const SONG_ID = 'c0000000000000000000000000000001';
 const source = new JellyfinSource(jellyfin.newClient());
 
-async function resolvedUrl(quality?: Quality): Promise<URL> {
+async function resolvedStream(quality?: Quality): Promise<{ url: URL; authorization: string }> {
   const result = await source.resolveStream({
     id: SONG_ID,
     platform: 'library_a',
@@ -22,8 +23,13 @@ async function resolvedUrl(quality?: Quality): Promise<URL> {
   if (!result.ok) throw new Error(result.error);
   const input: StreamInput = result.value.input;
   if (input.kind !== 'url') throw new Error('not a URL');
-  expect(input.headers).toBeUndefined();
-  return new URL(input.url);
+  const authorization = input.headers?.authorization ?? '';
+  expect(Object.keys(input.headers ?? {})).toEqual(['authorization']);
+  return { url: new URL(input.url), authorization };
+}
+
+async function resolvedUrl(quality?: Quality): Promise<URL> {
+  return (await resolvedStream(quality)).url;
 }
 
 describe('Jellyfin source: audio URLs', () => {
@@ -31,7 +37,7 @@ describe('Jellyfin source: audio URLs', () => {
     for (const quality of [undefined, 'direct', 'lossless', 'hires', 'master'] as const) {
       const url = await resolvedUrl(quality);
       expect(`${url.origin}${url.pathname}`).toBe(`${JELLYFIN_URL}/Audio/${SONG_ID}/stream`);
-      expect(Object.fromEntries(url.searchParams)).toEqual({ static: 'true', ApiKey: 'usertoken1' });
+      expect(Object.fromEntries(url.searchParams)).toEqual({ static: 'true' });
     }
   });
 
@@ -49,20 +55,24 @@ describe('Jellyfin source: audio URLs', () => {
         TranscodingProtocol: 'http',
         AudioCodec: 'mp3',
         PlaySessionId: expect.stringMatching(/^[0-9a-f]{32}$/),
-        ApiKey: 'usertoken1',
       });
     }
   });
 
-  it('hands out a URL the server accepts without any header, with a renewed token after expiry', async () => {
-    const first = await fetch(await resolvedUrl());
-    expect(first.status).toBe(200);
-    expect(first.headers.get('content-type')).toBe('audio/mpeg');
+  it('hands out the token in the MediaBrowser header the server accepts, renewed after expiry', async () => {
+    const first = await resolvedStream();
+    expect(first.authorization).toMatch(/^MediaBrowser .*Token="usertoken1"/);
+    expect((await fetch(first.url)).status).toBe(401);
+    const played = await fetch(first.url, { headers: { authorization: first.authorization } });
+    expect(played.status).toBe(200);
+    expect(played.headers.get('content-type')).toBe('audio/mpeg');
 
     api.expireTokens();
-    const renewed = await resolvedUrl('standard');
-    expect(renewed.searchParams.get('ApiKey')).toBe('usertoken2');
-    expect((await fetch(renewed)).status).toBe(200);
+    const renewed = await resolvedStream('standard');
+    expect(renewed.authorization).toMatch(/Token="usertoken2"/);
+    expect((await fetch(renewed.url, { headers: { authorization: renewed.authorization } })).status).toBe(
+      200,
+    );
   });
 
   it('refuses unknown songs and an unconfigured server with readable sentences', async () => {

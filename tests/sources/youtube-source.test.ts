@@ -1,14 +1,13 @@
 /**
  * The `video_b` source resolving a song to its best audio format through the fake yt-dlp in
- * tests/fakes/; the last test lets the daemon's ffmpeg command line fetch the resolved URL from a
- * loopback server, so the URL and headers are shown to reach a real decoder.
+ * tests/fakes/; the last test lets the daemon's decoder (its stream relay, then ffmpeg) fetch the
+ * resolved URL from a loopback server, so the URL and headers are shown to reach a real decoder.
  */
-import { execFile } from 'node:child_process';
+import { once } from 'node:events';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFfmpegArgs } from '../../daemon/audio/ffmpeg-args';
-import { PCM_FORMAT } from '../../daemon/audio/pcm-format';
+import { Decoder } from '../../daemon/audio/decoder';
+import { BYTES_PER_SECOND } from '../../daemon/audio/pcm-format';
 import { YoutubeSource } from '../../shared/sources/youtube/youtube-source';
 import { YtDlp } from '../../shared/sources/youtube/yt-dlp';
 import { FAKE_YTDLP, useFakeYtDlp } from '../fakes/fake-yt-dlp';
@@ -116,17 +115,13 @@ describe('YouTube source', () => {
     });
   });
 
-  it('hands ffmpeg a URL and headers it can play', async () => {
+  it('hands the decoder a URL and headers it can play', async () => {
     fake.set('FAKE_YTDLP_AUDIO_URL', `${cdn.baseUrl}videoplayback?itag=251&id=pApErB0ats1`);
     const result = await source.resolveStream(SONG);
     if (!result.ok) throw new Error(result.error);
-    // Not spawnSync: the loopback server answers ffmpeg from this same event loop.
-    const decoded = await promisify(execFile)(FFMPEG, buildFfmpegArgs(result.value.input, 0), {
-      encoding: 'buffer',
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    const bytesPerSecond = PCM_FORMAT.sampleRateHz * PCM_FORMAT.channels * PCM_FORMAT.bytesPerSample;
-    expect(decoded.stdout.length / bytesPerSecond).toBeCloseTo(TONE_SECONDS, 0);
+    const decoder = new Decoder({ ffmpegPath: FFMPEG, input: result.value.input });
+    expect((await once(decoder, 'exit'))[0]).toEqual({ kind: 'finished' });
+    expect(decoder.pcm.byteLength / BYTES_PER_SECOND).toBeCloseTo(TONE_SECONDS, 0);
     expect(cdn.requests.map((r) => [r.url, r.headers['user-agent']])).toEqual([
       ['/videoplayback?itag=251&id=pApErB0ats1', USER_AGENT],
     ]);

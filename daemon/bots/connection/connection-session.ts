@@ -43,6 +43,8 @@ export class ConnectionSession {
     pauseChange: (paused: boolean) => void (paused ? this.profile.paused() : this.profile.resumed()),
     idle: () => void this.profile.restoreDefaults(),
     trackFailed: (failure: PlayFailure, stopped: boolean) => this.reportFailure(failure, stopped),
+    trackStalled: (song: PlayableSong, stallSeconds: number) =>
+      this.tellChannel(receipts.streamStalled(song, stallSeconds)),
   };
 
   constructor(private readonly options: ConnectionSessionOptions) {
@@ -63,6 +65,7 @@ export class ConnectionSession {
     player.on('pauseChange', this.playerListeners.pauseChange);
     player.on('idle', this.playerListeners.idle);
     player.on('trackFailed', this.playerListeners.trackFailed);
+    player.on('trackStalled', this.playerListeners.trackStalled);
     this.stopChat = options.chat && listenToChat(client, options.chat, options.log);
     void this.profile.showDefaultAvatar();
   }
@@ -82,6 +85,7 @@ export class ConnectionSession {
     player.off('pauseChange', this.playerListeners.pauseChange);
     player.off('idle', this.playerListeners.idle);
     player.off('trackFailed', this.playerListeners.trackFailed);
+    player.off('trackStalled', this.playerListeners.trackStalled);
     player.setOthersTalking(false);
     this.stopChat?.();
     this.watch.dispose();
@@ -98,7 +102,11 @@ export class ConnectionSession {
   private reportFailure(failure: PlayFailure, stopped: boolean): void {
     const lines = [receipts.playbackFailed(failure.song, failure.reason)];
     if (stopped) lines.push(receipts.playbackStopped(failure.reason));
-    this.options.client.sendChannelText(lines.join(' ')).catch((error: unknown) => {
+    this.tellChannel(lines.join(' '));
+  }
+
+  private tellChannel(text: string): void {
+    this.options.client.sendChannelText(text).catch((error: unknown) => {
       this.options.log.warn({ err: error }, 'could not post a playback failure to the channel');
     });
   }

@@ -1,17 +1,16 @@
 /**
  * The `library_a` source at play time. `direct` (this platform's default) and the lossless qualities
  * play the original file (`/Audio/{id}/stream?static=true`); the lossy ones ask `/Audio/{id}/universal`
- * to send it as is when it fits the bitrate and to transcode it to MP3 otherwise. ffmpeg cannot be
- * given Jellyfin's header (StreamHeaders carries only Referer, User-Agent and cookie), so the token
- * travels in the URL as `ApiKey`, the query form Jellyfin reads on every version from 10.8 on (the
- * older `api_key` is off by default since Jellyfin 12). Playback is reported to the server's
- * sessions, so the server shows the bot as "now playing" and counts plays.
+ * to send it as is when it fits the bitrate and to transcode it to MP3 otherwise. The token goes in
+ * Jellyfin's own `Authorization: MediaBrowser … Token=…` header, which the daemon sends itself: in the
+ * URL (`ApiKey`) it would reach ffmpeg's command line, readable by every local user. Playback is
+ * reported to the server's sessions, so the server shows the bot as "now playing" and counts plays.
  *
  * Parameters from jellyfin/jellyfin (Jellyfin.Api/Controllers/AudioController.cs `static`;
  * UniversalAudioController.cs `Container`, `TranscodingContainer`, `TranscodingProtocol`,
  * `AudioCodec`, `MaxStreamingBitrate`, `UserId`, `DeviceId`, `PlaySessionId`; PlaystateController.cs
  * `/Sessions/Playing[/Progress|/Stopped]` with `ItemId`, `PositionTicks`, `IsPaused`, `PlayMethod`,
- * `PlaySessionId`) and Jellyfin's API authorization notes (`ApiKey`).
+ * `PlaySessionId`) and Jellyfin's API authorization notes (the `MediaBrowser` header).
  */
 import { randomUUID } from 'node:crypto';
 import type { Quality } from '../../domain/constants';
@@ -19,10 +18,9 @@ import { logger } from '../../logger';
 import { err, ok, type Result } from '../../result';
 import type { MusicSource, PlaybackReport, ResolvedStream, StreamRequest } from '../music-source';
 import type { JellyfinClient } from './jellyfin-client';
-import { JELLYFIN_DEVICE_ID, type JellyfinQuery, jellyfinUrl } from './jellyfin-http';
+import { authorizationHeader, JELLYFIN_DEVICE_ID, jellyfinUrl } from './jellyfin-http';
 import { findItem } from './jellyfin-item-lookup';
 import { TICKS_PER_SECOND } from './jellyfin-schemas';
-import type { JellyfinSession } from './jellyfin-session-store';
 
 /** The cap (bits per second) of each lossy quality; every other quality plays the original file. */
 export const JELLYFIN_BITRATES: Partial<Record<Quality, number>> = {
@@ -64,8 +62,8 @@ export class JellyfinSource implements MusicSource {
     this.remember(song.id, playback);
     const url =
       bitrate === undefined
-        ? audioUrl(session, `/Audio/${item.Id}/stream`, { static: true })
-        : audioUrl(session, `/Audio/${item.Id}/universal`, {
+        ? jellyfinUrl(session.serverUrl, `/Audio/${item.Id}/stream`, { static: true })
+        : jellyfinUrl(session.serverUrl, `/Audio/${item.Id}/universal`, {
             UserId: session.userId,
             DeviceId: JELLYFIN_DEVICE_ID,
             MaxStreamingBitrate: bitrate,
@@ -75,7 +73,9 @@ export class JellyfinSource implements MusicSource {
             AudioCodec: 'mp3',
             PlaySessionId: playback.playSessionId,
           });
-    return ok({ input: { kind: 'url', url } });
+    return ok({
+      input: { kind: 'url', url, headers: { authorization: authorizationHeader(session.token) } },
+    });
   }
 
   async reportPlayback(report: PlaybackReport): Promise<void> {
@@ -119,10 +119,6 @@ export class JellyfinSource implements MusicSource {
     const oldest = this.playbacks.keys().next().value;
     if (this.playbacks.size > REMEMBERED_PLAYBACKS && oldest !== undefined) this.playbacks.delete(oldest);
   }
-}
-
-function audioUrl(session: JellyfinSession, path: string, query: JellyfinQuery): string {
-  return jellyfinUrl(session.serverUrl, path, { ...query, ApiKey: session.token });
 }
 
 const toTicks = (seconds: number) => Math.round(seconds * TICKS_PER_SECOND);

@@ -52,7 +52,7 @@ export class SpotifySource implements MusicSource {
     if (track.value.is_playable === false)
       return err(`Spotify cannot play the track ${trackId} in this country`);
     const url = await this.relay.urlFor({ trackId, durationMs: track.value.duration_ms });
-    return ok({ input: { kind: 'url', url } });
+    return ok({ input: { kind: 'url', url, servedLocally: true } });
   }
 
   /** Stops the relay's server (tests; the daemon keeps it for its lifetime). */

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type AudioCdn, startAudioCdn } from '../../tests/helpers/audio-cdn';
+import { StreamRelay } from './stream-relay';
+
+const HEADERS = {
+  referer: 'https://site/',
+  userAgent: 'UA/1',
+  cookie: 'MUSIC_U=secret',
+  authorization: 'Token t',
+};
+const relay = new StreamRelay();
+let cdn: AudioCdn;
+beforeAll(async () => {
+  cdn = await startAudioCdn(2);
+});
+afterAll(() => cdn.close());
+
+const never = { stallMs: 60_000, onStall: () => undefined };
+
+describe('StreamRelay', () => {
+  it('fetches the source with its headers and answers on a loopback URL that names none of them', async () => {
+    const stream = relay.open({ url: `${cdn.baseUrl}song.mp3?sig=1`, headers: HEADERS }, never);
+    const url = await stream.url;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/stream\/[\w-]{24}$/);
+    const answer = await fetch(url);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('audio/mpeg');
+    const body = Buffer.from(await answer.arrayBuffer());
+    expect(body.length).toBe(Number(answer.headers.get('content-length')));
+    expect(cdn.requests.at(-1)).toMatchObject({
+      url: '/song.mp3?sig=1',
+      headers: {
+        referer: 'https://site/',
+        'user-agent': 'UA/1',
+        cookie: 'MUSIC_U=secret',
+        authorization: 'Token t',
+      },
+    });
+    stream.close();
+  });
+
+  it('forwards a Range request and the partial answer (how ffmpeg seeks and reaches an M4A index)', async () => {
+    const stream = relay.open({ url: `${cdn.baseUrl}song.mp3` }, never);
+    const whole = Buffer.from(await (await fetch(await stream.url)).arrayBuffer());
+    const part = await fetch(await stream.url, { headers: { range: 'bytes=1000-' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 1000-${whole.length - 1}/${whole.length}`);
+    expect(Buffer.from(await part.arrayBuffer()).equals(whole.subarray(1000))).toBe(true);
+    stream.close();
+  });
+
+  it('follows redirects upstream', async () => {
+    const stream = relay.open({ url: `${cdn.baseUrl}moved/song.mp3`, headers: HEADERS }, never);
+    expect((await fetch(await stream.url)).status).toBe(200);
+    expect(cdn.requests.slice(-2).map((r) => r.url)).toEqual(['/moved/song.mp3', '/song.mp3']);
+    stream.close();
+  });
+
+  it('refuses unknown and closed streams', async () => {
+    const stream = relay.open({ url: `${cdn.baseUrl}song.mp3` }, never);
+    const url = await stream.url;
+    expect((await fetch(`${url}x`)).status).toBe(404);
+    stream.close();
+    expect((await fetch(url)).status).toBe(404);
+    expect(relay.openStreams).toBe(0);
+  });
+
+  it('gives up an upstream that sends nothing for stallMs and says so once', async () => {
+    const onStall = vi.fn();
+    const stream = relay.open({ url: `${cdn.baseUrl}stalls/song.mp3` }, { stallMs: 300, onStall });
+    const answer = await fetch(await stream.url);
+    const started = performance.now();
+    await expect(answer.arrayBuffer()).rejects.toThrow();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(250);
+    expect(onStall).toHaveBeenCalledTimes(1);
+    stream.close();
+  });
+
+  it('does not count a reader that is full (backpressure) as a stall', async () => {
+    // Far more than the sockets between upstream, relay and reader hold: the relay has to wait.
+    const big = await startAudioCdn(0, { bytes: Buffer.alloc(48 << 20), contentType: 'audio/flac' });
+    const onStall = vi.fn();
+    const stream = relay.open({ url: `${big.baseUrl}song.flac` }, { stallMs: 200, onStall });
+    const answer = await fetch(await stream.url);
+    const reader = answer.body!.getReader();
+    await reader.read();
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    let bytes = 0;
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+      bytes += chunk.value.length;
+    expect(bytes).toBeGreaterThan(40 << 20);
+    expect(onStall).not.toHaveBeenCalled();
+    stream.close();
+    await big.close();
+  });
+});

@@ -1,0 +1,196 @@
+/**
+ * A loopback HTTP relay between ffmpeg and a platform's audio server, so a stream's login cookie or
+ * token never reaches ffmpeg's command line (any local user reads `/proc/<pid>/cmdline`). ffmpeg gets
+ * `http://127.0.0.1:<port>/stream/<random key>`; the relay fetches the real URL with the source's
+ * headers, following redirects, and copies the answer back.
+ *
+ * Why a relay rather than piping a fetch into ffmpeg's stdin: a pipe cannot seek, and an MP4/M4A whose
+ * `moov` index sits after the audio (common for M4A files) does not play from a pipe at all. Over
+ * HTTP, ffmpeg sends its own `Range` requests (to reach the index, to seek with `-ss`, to resume
+ * after a dropped connection); the relay forwards each one upstream, so every format plays and seeks
+ * as it did when ffmpeg fetched the URL itself.
+ *
+ * Stalls: while ffmpeg waits for bytes (not while it is full and reading nothing), an upstream that
+ * sends nothing for `stallMs` (no answer, or no next chunk) is given up and the stream's owner told,
+ * so the track ends with that reason instead of hanging. One relay serves every decoder of its thread
+ * (the worker pool's threads, or the main thread for the inline engine); its server never keeps the
+ * process alive.
+ */
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { logger } from '../../shared/logger';
+import type { HttpHeaders } from './decoder-input';
+
+export interface RelaySource {
+  url: string;
+  headers?: HttpHeaders;
+}
+
+export interface RelayWatch {
+  /** How long upstream may send nothing while ffmpeg waits for it. */
+  stallMs: number;
+  /** Called once when upstream stalled; the stream is closed by then. */
+  onStall: () => void;
+}
+
+/** One stream handed out by the relay: the loopback URL for ffmpeg, and the way to end it. */
+export interface RelayedStream {
+  readonly url: Promise<string>;
+  /** Ends the stream's requests in flight and forgets its key. Safe to call again. */
+  close(): void;
+}
+
+interface OpenStream {
+  source: RelaySource;
+  watch: RelayWatch;
+  /** Upstream requests in flight (the first, then ffmpeg's Range requests). */
+  requests: Set<AbortController>;
+}
+
+/** The answer headers ffmpeg needs to read, seek and resume; nothing else (no Set-Cookie) goes back. */
+const FORWARDED_ANSWER_HEADERS = ['content-type', 'content-length', 'content-range', 'accept-ranges'];
+const log = logger('audio.relay');
+
+export class StreamRelay {
+  private readonly streams = new Map<string, OpenStream>();
+  private server: Promise<{ server: Server; port: number }> | undefined;
+
+  open(source: RelaySource, watch: RelayWatch): RelayedStream {
+    const key = randomBytes(18).toString('base64url');
+    const stream: OpenStream = { source, watch, requests: new Set() };
+    this.streams.set(key, stream);
+    return {
+      url: this.listening().then(({ port }) => `http://127.0.0.1:${port}/stream/${key}`),
+      close: () => {
+        if (this.streams.get(key) !== stream) return;
+        this.streams.delete(key);
+        for (const request of stream.requests) request.abort();
+      },
+    };
+  }
+
+  /** Streams open now (tests: every track's stream is closed with it). */
+  get openStreams(): number {
+    return this.streams.size;
+  }
+
+  private listening(): Promise<{ server: Server; port: number }> {
+    this.server ??= new Promise((resolve, reject) => {
+      const server = createServer((request, response) => void this.serve(request, response));
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        server.unref();
+        resolve({ server, port: (server.address() as AddressInfo).port });
+      });
+    });
+    return this.server;
+  }
+
+  private async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const key = /^\/stream\/([\w-]+)$/.exec(request.url ?? '')?.[1];
+    const stream = key === undefined ? undefined : this.streams.get(key);
+    if (request.method !== 'GET' || !stream) {
+      response.writeHead(404).end();
+      return;
+    }
+    const upstream = new AbortController();
+    stream.requests.add(upstream);
+    const stall = new StallTimer(stream.watch.stallMs, () => {
+      log.debug({ stallMs: stream.watch.stallMs }, 'upstream sent nothing: the stream is given up');
+      upstream.abort();
+      response.destroy();
+      stream.watch.onStall();
+    });
+    // ffmpeg went away (killed, or done with this range): stop fetching for it.
+    response.once('close', () => upstream.abort());
+    try {
+      stall.arm();
+      const answer = await fetch(stream.source.url, {
+        headers: upstreamHeaders(stream.source.headers, request),
+        redirect: 'follow',
+        signal: upstream.signal,
+      });
+      response.writeHead(answer.status, answerHeaders(answer));
+      if (answer.body) await copy(answer.body, response, stall, upstream.signal);
+      response.end();
+    } catch (error) {
+      // Aborted (ffmpeg left, the track ended, or a stall) or a network failure: ffmpeg sees the
+      // connection drop and reconnects or fails with its own message.
+      if (!upstream.signal.aborted) log.debug({ err: error }, 'upstream failed');
+      response.destroy();
+    } finally {
+      stall.disarm();
+      stream.requests.delete(upstream);
+    }
+  }
+}
+
+/** Copies the body, waiting while ffmpeg reads nothing; only waits for upstream count towards a stall. */
+async function copy(
+  body: ReadableStream<Uint8Array>,
+  response: ServerResponse,
+  stall: StallTimer,
+  signal: AbortSignal,
+): Promise<void> {
+  const reader = body.getReader();
+  for (;;) {
+    stall.arm();
+    const chunk = await reader.read();
+    stall.disarm();
+    if (chunk.done) return;
+    // The signal ends the wait when ffmpeg goes away while it is full (a kill never drains).
+    if (!response.write(chunk.value)) await once(response, 'drain', { signal });
+  }
+}
+
+class StallTimer {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly ms: number,
+    private readonly onStall: () => void,
+  ) {}
+
+  arm(): void {
+    this.disarm();
+    this.timer = setTimeout(this.onStall, this.ms);
+  }
+
+  disarm(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
+
+function upstreamHeaders(headers: HttpHeaders | undefined, request: IncomingMessage): Headers {
+  const out = new Headers({ 'accept-encoding': 'identity' });
+  const set = (name: string, value: string | undefined) => {
+    // A CR or LF in a value would smuggle extra header lines into the request (fetch refuses them).
+    if (value) out.set(name, value.replace(/[\r\n]+/g, ' '));
+  };
+  set('range', request.headers.range);
+  set('user-agent', headers?.userAgent ?? request.headers['user-agent']);
+  set('referer', headers?.referer);
+  set('cookie', headers?.cookie);
+  set('authorization', headers?.authorization);
+  return out;
+}
+
+function answerHeaders(answer: Response): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of FORWARDED_ANSWER_HEADERS) {
+    const value = answer.headers.get(name);
+    if (value !== null) out[name] = value;
+  }
+  return out;
+}
+
+let threadRelay: StreamRelay | undefined;
+
+/** This thread's relay, made on first use. */
+export function streamRelay(): StreamRelay {
+  threadRelay ??= new StreamRelay();
+  return threadRelay;
+}
