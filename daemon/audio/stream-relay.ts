@@ -18,9 +18,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { logger } from '../../shared/logger';
+import { type LoopbackServer, listenOnLoopback } from '../../shared/net/loopback-server';
 import type { HttpHeaders } from './decoder-input';
 
 export interface RelaySource {
@@ -55,7 +55,7 @@ const log = logger('audio.relay');
 
 export class StreamRelay {
   private readonly streams = new Map<string, OpenStream>();
-  private server: Promise<{ server: Server; port: number }> | undefined;
+  private server: Promise<LoopbackServer> | undefined;
 
   open(source: RelaySource, watch: RelayWatch): RelayedStream {
     const key = randomBytes(18).toString('base64url');
@@ -76,15 +76,8 @@ export class StreamRelay {
     return this.streams.size;
   }
 
-  private listening(): Promise<{ server: Server; port: number }> {
-    this.server ??= new Promise((resolve, reject) => {
-      const server = createServer((request, response) => void this.serve(request, response));
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => {
-        server.unref();
-        resolve({ server, port: (server.address() as AddressInfo).port });
-      });
-    });
+  private listening(): Promise<LoopbackServer> {
+    this.server ??= listenOnLoopback((request, response) => void this.serve(request, response));
     return this.server;
   }
 

@@ -15,9 +15,9 @@
  * "Multimedia Programming Interface and Data Specifications 1.0".
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { logger } from '../../logger';
+import { type LoopbackServer, listenOnLoopback } from '../../net/loopback-server';
 import type { Result } from '../../result';
 import { LIBRESPOT_BYTES_PER_SECOND, LIBRESPOT_PCM } from './librespot';
 import type { LibrespotRun } from './librespot-run';
@@ -44,7 +44,7 @@ const log = logger('sources.spotify.relay');
 
 export class PcmRelay {
   private readonly tracks = new Map<string, RelayTrack>();
-  private server: Promise<{ server: Server; port: number }> | undefined;
+  private server: Promise<LoopbackServer> | undefined;
   private readonly idleMs: number;
   private readonly firstDataMs: number;
 
@@ -74,16 +74,8 @@ export class PcmRelay {
     if (running) await new Promise((resolve) => running.server.close(resolve));
   }
 
-  private listening(): Promise<{ server: Server; port: number }> {
-    this.server ??= new Promise((resolve, reject) => {
-      const server = createServer((request, response) => void this.serve(request, response));
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => {
-        // The relay must never keep a process alive on its own.
-        server.unref();
-        resolve({ server, port: (server.address() as AddressInfo).port });
-      });
-    });
+  private listening(): Promise<LoopbackServer> {
+    this.server ??= listenOnLoopback((request, response) => void this.serve(request, response));
     return this.server;
   }
 
