@@ -159,5 +159,6 @@ export function offlineStatus(bot: ListedBot): BotStatus {
     volume: bot.volume,
     playMode: bot.playMode,
     elapsed: 0,
+    skipVotes: { votes: 0, needed: 0 },
   };
 }

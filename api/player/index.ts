@@ -147,6 +147,11 @@ export function playerRoutes(deps: AppDeps, botClient: BotClient, finder: SongFi
       .openapi(routes.pause, async (c) => c.json({ message: await call(c).receipt('pause', {}) }, 200))
       .openapi(routes.resume, async (c) => c.json({ message: await call(c).receipt('resume', {}) }, 200))
       .openapi(routes.next, async (c) => c.json({ message: await call(c).receipt('next', {}) }, 200))
+      .openapi(routes.voteSkip, async (c) => {
+        const voter = { kind: 'web' as const, id: principalOf(c).userId };
+        const { message, data } = await call(c).run('voteSkip', { voter });
+        return c.json({ message, ...data }, 200);
+      })
       .openapi(routes.prev, async (c) => c.json({ message: await call(c).receipt('prev', {}) }, 200))
       .openapi(routes.stop, async (c) => c.json({ message: await call(c).receipt('stopPlayback', {}) }, 200))
       .openapi(routes.clear, async (c) => c.json({ message: await call(c).receipt('clear', {}) }, 200))

@@ -9,6 +9,7 @@ import type { Logger } from '../../shared/logger';
 import type { StoredSettings } from '../../shared/settings/settings';
 import type { SourceRegistry } from '../../shared/sources/source-registry';
 import type { BotPlayer } from './bot-player';
+import type { SkipVotes } from './skip-votes';
 
 export interface BotContext {
   readonly player: BotPlayer;
@@ -16,6 +17,9 @@ export interface BotContext {
   readonly connected: boolean;
   readonly settings: StoredSettings;
   readonly log: Logger;
+  readonly skipVotes: SkipVotes;
+  /** The uids of the people in the bot's channel (not the bot, not query clients); none while disconnected. */
+  channelPeople(): readonly string[];
   status(): BotStatus;
   /** Publishes the bot's state; `queueChanged` also sends the queue and snapshots it. */
   changed(queueChanged: boolean): void;

@@ -42,6 +42,7 @@ import { PlaybackReporter } from './playback-reporter';
 import { coverArtAvatar } from './profile/cover-art-avatar';
 import { PROFILE_DISABLED } from './profile/profile-updater';
 import { SerialExecutor } from './serial-executor';
+import { SkipVotes } from './skip-votes';
 import { loadBotAvatar } from './stores/avatar-store';
 import { storedIdentity, storeIdentity } from './stores/identity-store';
 import { recordPlay } from './stores/play-history-store';
@@ -88,6 +89,7 @@ export interface BotChat {
 export class BotRuntime implements BotContext {
   readonly player: BotPlayer;
   readonly log: Logger;
+  readonly skipVotes = new SkipVotes();
   private readonly serial = new SerialExecutor();
   private readonly lifecycle: BotLifecycle;
   private readonly sink = new Ts3VoiceSink();
@@ -180,9 +182,14 @@ export class BotRuntime implements BotContext {
       volume: this.player.volume,
       playMode: this.player.queue.mode,
       elapsed: Math.round(this.player.elapsedSeconds * 1000) / 1000,
+      skipVotes: this.skipVotes.tally(now, this.channelPeople().length, this.currentSettings.voteSkipRatio),
     };
     if (now?.effectiveDuration !== undefined) status.effectiveDuration = now.effectiveDuration;
     return status;
+  }
+
+  channelPeople(): readonly string[] {
+    return this.session?.channelPeople() ?? [];
   }
 
   /** A write the database refused (busy, full) answers its own 503/507 instead of failing the bus call. */
@@ -376,6 +383,7 @@ export class BotRuntime implements BotContext {
         this.log.info('channel stayed empty; disconnecting');
         void this.serial.run(async () => void (await this.stop()));
       },
+      onMembersChanged: () => void this.serial.run(async () => this.onMembersChanged()),
       log: this.log,
     });
     void this.rememberIdentity(client);
@@ -401,10 +409,26 @@ export class BotRuntime implements BotContext {
     });
   }
 
+  /** A voter who left clears the votes; who is there changes the votes needed, so the status is sent. */
+  private onMembersChanged(): void {
+    if (!this.player.nowPlaying) return;
+    this.skipVotes.clearIfVoterLeft(new Set(this.channelPeople()));
+    this.changed(false);
+  }
+
   private chatDispatcher(chat: BotChat): ChatDispatcher {
     return new ChatDispatcher({
       botId: this.config.id,
       clientFor: chat.api,
+      voteSkip: async (sender) => {
+        const actor = { id: `ts3:${sender.uid}`, username: sender.nickname, role: 'member' as const };
+        const reply = await this.handle({
+          op: 'voteSkip',
+          args: { voter: { kind: 'channel', id: sender.uid } },
+          actor,
+        });
+        return reply.message ?? receipts.requestFailed();
+      },
       adminGroups: () => this.currentSettings.adminGroups,
       prefix: chat.prefix,
     });

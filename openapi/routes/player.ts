@@ -213,6 +213,28 @@ export const resume = playerPost('/resume', 'Resume', control('transport'), unde
 export const next = playerPost('/next', 'Skip to the next song', control('skip'), undefined, MessageSchema, {
   statuses: [409],
 });
+export const voteSkip = playerPost(
+  '/vote-skip',
+  'Vote to skip the current song',
+  read,
+  undefined,
+  z
+    .object({
+      message: z.string().openapi({ description: 'The tally ("Skip: 1 of 2 votes"), or the skip it caused' }),
+      votes: z.number().int(),
+      needed: z.number().int(),
+      skipped: z.boolean(),
+    })
+    .openapi('SkipVoteResult'),
+  {
+    description:
+      "The caller's vote counts with the `!skip` votes of the bot's channel, once per song; when the votes " +
+      'reach `voteSkipRatio` of the people in the channel and the web voters (at least one vote), the bot ' +
+      'skips as `/next` does. The tally is in the bot status (`skipVotes`); it resets when the song changes ' +
+      'or a voter in the channel leaves. With nothing playing, or a disconnected bot, 409 and no vote.',
+    statuses: [409],
+  },
+);
 export const prev = playerPost(
   '/prev',
   'Back to the previous song',

@@ -11,7 +11,13 @@
  */
 import { z } from 'zod';
 import { BOT_START_DEADLINE_MS } from '../domain/constants';
-import { BotStatusSchema, PlayModeSchema, QueuedSongSchema, SongSchema } from '../domain/schemas';
+import {
+  BotStatusSchema,
+  PlayModeSchema,
+  QueuedSongSchema,
+  SkipTallySchema,
+  SongSchema,
+} from '../domain/schemas';
 
 interface OpSpec<Args extends z.ZodType, Reply extends z.ZodType> {
   args: Args;
@@ -81,6 +87,19 @@ export const BOT_OPS = {
     startsAudio: true,
   }),
   next: op({ args: none, reply: receiptOnly, startsAudio: true }),
+  /**
+   * A vote to skip the current song by a voice-server client in the bot's channel (its uid) or a web
+   * account (its id); a vote that reaches `voteSkipRatio` skips as `next` does.
+   */
+  voteSkip: op({
+    args: z
+      .object({
+        voter: z.object({ kind: z.enum(['channel', 'web']), id: z.string().min(1).max(128) }).strict(),
+      })
+      .strict(),
+    reply: SkipTallySchema.extend({ skipped: z.boolean() }),
+    startsAudio: true,
+  }),
   prev: op({ args: none, reply: receiptOnly, startsAudio: true }),
 
   pause: op({ args: none, reply: receiptOnly }),

@@ -25,6 +25,9 @@ export const DEFAULT_ENABLED_PROVIDERS: readonly Platform[] = [
   'music_c',
 ];
 
+/** Default for `voteSkipRatio`: half of the people in the bot's channel skip a song with `!skip`. */
+export const DEFAULT_VOTE_SKIP_RATIO = 0.5;
+
 /** When `defaultPlatform` is unset or disabled, the first enabled platform in this order is the default. */
 export const DEFAULT_PLATFORM_PRIORITY: readonly Platform[] = [
   'music_a',

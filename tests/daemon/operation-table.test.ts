@@ -54,6 +54,7 @@ describe('the operation table on a connected bot', () => {
     ['move', { from: 3, to: 0 }],
     ['remove', { index: 4 }],
     ['next', {}],
+    ['voteSkip', { voter: { kind: 'web', id: 'alice' } }],
     ['prev', {}],
     ['stopPlayback', {}],
     ['clear', {}],

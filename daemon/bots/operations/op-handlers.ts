@@ -31,6 +31,7 @@ import {
   volume,
 } from './player-ops';
 import { answer, refused } from './reply-builders';
+import { voteSkip } from './vote-skip';
 
 type OpReply<Op extends BotOp> = BotReply<BotOpData<Op>>;
 type Handler<Op extends BotOp> = (ctx: BotContext, args: BotOpArgs<Op>) => OpReply<Op> | Promise<OpReply<Op>>;
@@ -50,6 +51,7 @@ const HANDLERS: { [Op in BotOp]: Handler<Op> } = {
   pause,
   resume,
   next,
+  voteSkip,
   prev,
   stopPlayback,
   clear,
