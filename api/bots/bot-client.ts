@@ -160,5 +160,6 @@ export function offlineStatus(bot: ListedBot): BotStatus {
     playMode: bot.playMode,
     elapsed: 0,
     skipVotes: { votes: 0, needed: 0 },
+    listeners: 0,
   };
 }

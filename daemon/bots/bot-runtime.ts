@@ -8,7 +8,7 @@
 import { isBotOp, isReadOnly } from '../../shared/bus/bot-ops';
 import type { Bus } from '../../shared/bus/bus';
 import type { BotCommand, BotReply, BotStateEvent } from '../../shared/bus/messages';
-import { botStateSubject } from '../../shared/bus/subjects';
+import { botListenSubject, botStateSubject } from '../../shared/bus/subjects';
 import type { Db } from '../../shared/db/client';
 import { dbFaultOf } from '../../shared/db/db-faults';
 import type { bots } from '../../shared/db/schema';
@@ -35,6 +35,7 @@ import { ConnectionSession } from './connection/connection-session';
 import { EntersStateError, entersState } from './connection/enters-state';
 import type { Ts3Options } from './connection/ts3-options';
 import { Ts3VoiceSink } from './connection/ts3-voice-sink';
+import { ListenFeed } from './listen/listen-feed';
 import { runOp } from './operations/op-handlers';
 import { done, refused } from './operations/reply-builders';
 import { toQueuedSong } from './playable-song';
@@ -90,6 +91,7 @@ export class BotRuntime implements BotContext {
   readonly player: BotPlayer;
   readonly log: Logger;
   readonly skipVotes = new SkipVotes();
+  readonly listenFeed: ListenFeed;
   private readonly serial = new SerialExecutor();
   private readonly lifecycle: BotLifecycle;
   private readonly sink = new Ts3VoiceSink();
@@ -121,6 +123,13 @@ export class BotRuntime implements BotContext {
         locateFfmpeg: () => locateFfmpeg(deps.ffmpeg),
         ...(deps.audioEngine ? { engine: deps.audioEngine } : {}),
         ...(deps.encoder ? { encoder: deps.encoder } : {}),
+      },
+    });
+    this.listenFeed = new ListenFeed({
+      publish: (frames) => deps.bus.publish(botListenSubject(config.id), { frames }),
+      onListenersChange: () => this.changed(false),
+      tap: (push) => {
+        this.sink.tap = push;
       },
     });
     this.player.queue.setMode(config.playMode);
@@ -183,6 +192,7 @@ export class BotRuntime implements BotContext {
       playMode: this.player.queue.mode,
       elapsed: Math.round(this.player.elapsedSeconds * 1000) / 1000,
       skipVotes: this.skipVotes.tally(now, this.channelPeople().length, this.currentSettings.voteSkipRatio),
+      listeners: this.listenFeed.listeners,
     };
     if (now?.effectiveDuration !== undefined) status.effectiveDuration = now.effectiveDuration;
     return status;
@@ -317,6 +327,7 @@ export class BotRuntime implements BotContext {
       if (left.kind === 'failed') this.log.warn({ err: left.error }, 'leaving the voice server failed');
       if (left.kind === 'overran')
         this.log.warn('the voice server did not answer the goodbye; left without it');
+      this.listenFeed.dispose();
       this.player.destroy();
     });
   }

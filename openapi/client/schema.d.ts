@@ -6359,6 +6359,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/player/{botId}/listen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Listen along: what the bot plays, as an Ogg Opus stream
+         * @description The very Opus packets the bot sends to its channel (20 ms, 48 kHz stereo), wrapped in Ogg pages: no second encode, however many listen. The stream never ends on its own: silence fills pauses, gaps between songs and idle times, so a player never stalls; it starts within a second and runs at most about 2 s behind the channel. A listener that falls further behind is cut off (the stream ends). API keys work, for players such as VLC or mpv (`Authorization: Bearer …`). The count is `listeners` in the bot status.
+         *
+         *     **Access:** Authenticated. Bot access required.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    botId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description An endless `audio/ogg; codecs=opus` stream */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "audio/ogg": string;
+                    };
+                };
+                /** @description Missing or malformed parameter */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not authenticated, or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (a defect; logged with the request id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Service unavailable (no daemon answered, the message bus is down, or the database is busy) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/player/{botId}/mode": {
         parameters: {
             query?: never;
@@ -11465,6 +11562,8 @@ export interface components {
             /** @description Seconds played of the current track: frames actually sent plus the seek offset, clamped. */
             elapsed: number;
             id: string;
+            /** @description How many listen along in a browser or player (GET /api/player/{botId}/listen). */
+            listeners: number;
             name: string;
             paused: boolean;
             playing: boolean;

@@ -342,6 +342,29 @@ export const getQueue = defineRoute({
   },
 });
 
+export const listen = defineRoute({
+  method: 'get',
+  path: '/api/player/{botId}/listen',
+  tags,
+  summary: 'Listen along: what the bot plays, as an Ogg Opus stream',
+  description:
+    'The very Opus packets the bot sends to its channel (20 ms, 48 kHz stereo), wrapped in Ogg pages: ' +
+    'no second encode, however many listen. The stream never ends on its own: silence fills pauses, ' +
+    'gaps between songs and idle times, so a player never stalls; it starts within a second and runs at ' +
+    'most about 2 s behind the channel. A listener that falls further behind is cut off (the stream ' +
+    'ends). API keys work, for players such as VLC or mpv (`Authorization: Bearer …`). The count is ' +
+    '`listeners` in the bot status.',
+  policy: read,
+  request: { params: BotIdParamSchema },
+  responses: {
+    200: {
+      description: 'An endless `audio/ogg; codecs=opus` stream',
+      content: { 'audio/ogg': { schema: z.string().openapi({ format: 'binary' }) } },
+    },
+    ...errors(401, 403, 404, 503),
+  },
+});
+
 export const getElapsed = defineRoute({
   method: 'get',
   path: '/api/player/{botId}/elapsed',

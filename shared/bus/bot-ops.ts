@@ -51,6 +51,19 @@ export const BOT_OPS = {
   elapsed: op({ args: none, reply: z.object({ elapsed: z.number() }), readOnly: true }),
 
   /**
+   * An api process (`hub`, its own id) reports how many of its browsers listen along; the bot publishes
+   * its frames on `bot.<id>.listen` while any hub reports listeners, and forgets a hub that does not
+   * renew its report within 6 s.
+   */
+  listen: op({
+    args: z
+      .object({ hub: z.string().min(1).max(64), listeners: z.number().int().min(0).max(100_000) })
+      .strict(),
+    reply: receiptOnly,
+    readOnly: true,
+  }),
+
+  /**
    * Connect to the voice server and join the channel. The daemon gives up after the SPEC's start
    * deadline (then 500); the api waits a little longer so the daemon's answer is the one that arrives.
    */

@@ -113,6 +113,9 @@ export const BotStatusSchema = z
       description: 'Actual play length of the current track (the preview length for a preview).',
     }),
     skipVotes: SkipTallySchema,
+    listeners: z.number().int().min(0).openapi({
+      description: 'How many listen along in a browser or player (GET /api/player/{botId}/listen).',
+    }),
   })
   .openapi('BotStatus');
 export type BotStatus = z.infer<typeof BotStatusSchema>;

@@ -68,6 +68,7 @@ const playing = (id: string, extra: Partial<BotStatus> = {}): BotStatus => ({
   elapsed: 10,
   effectiveDuration: 200,
   skipVotes: { votes: 0, needed: 0 },
+  listeners: 0,
   ...extra,
 });
 
@@ -207,6 +208,7 @@ describe('the bot-status view', () => {
       playMode: 'seq',
       elapsed: 0,
       skipVotes: { votes: 0, needed: 0 },
+      listeners: 0,
     });
   });
 

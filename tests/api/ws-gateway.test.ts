@@ -77,6 +77,7 @@ const statusOf = (id: string, name: string, playing = true): BotStatus => ({
   playMode: 'loop',
   elapsed: 3,
   skipVotes: { votes: 0, needed: 0 },
+  listeners: 0,
 });
 
 describe('WebSocket gateway', () => {

@@ -40,6 +40,7 @@ describe('the operation table on a connected bot', () => {
     ['start', {}],
     ['queue', {}],
     ['elapsed', {}],
+    ['listen', { hub: 'table', listeners: 0 }],
     ['playSong', { song, requestedBy: 'alice' }],
     ['addSong', { song, requestedBy: 'alice' }],
     ['playNextSong', { song, requestedBy: 'alice' }],

@@ -81,6 +81,7 @@ describe('upload janitor', () => {
       playMode: 'seq',
       elapsed: 0,
       skipVotes: { votes: 0, needed: 0 },
+      listeners: 0,
     };
     const answering = bus.respond(botCommandSubject('remote'), () => ({
       ok: true,

@@ -30,7 +30,7 @@ import {
   stopPlayback,
   volume,
 } from './player-ops';
-import { answer, refused } from './reply-builders';
+import { answer, done, refused } from './reply-builders';
 import { voteSkip } from './vote-skip';
 
 type OpReply<Op extends BotOp> = BotReply<BotOpData<Op>>;
@@ -43,6 +43,10 @@ const HANDLERS: { [Op in BotOp]: Handler<Op> } = {
   queue: (ctx) =>
     answer({ queue: ctx.player.queue.snapshot().songs.map(toQueuedSong), status: ctx.status() }),
   elapsed: (ctx) => answer({ elapsed: ctx.status().elapsed }),
+  listen: (ctx, { hub, listeners }) => {
+    ctx.listenFeed.report(hub, listeners);
+    return done('');
+  },
   playSong,
   playNowSong,
   playNextSong,

@@ -1,0 +1,109 @@
+/**
+ * Wraps Opus packets in an Ogg stream (RFC 3533, RFC 7845) without touching them: the identification
+ * header (OpusHead), the comment header (OpusTags), then audio pages whose granule position counts
+ * 48 kHz samples. One muxer per listener, since each stream starts its own page numbers and granules.
+ */
+import { oggCrc } from './ogg-crc';
+
+/** What the daemon sends: 20 ms frames, 48 kHz stereo (daemon/audio/pcm-format.ts). */
+const SAMPLES_PER_FRAME = 960;
+const CHANNELS = 2;
+const SAMPLE_RATE_HZ = 48_000;
+/** The encoder's look-ahead, which a decoder drops from the start (libopus at 48 kHz). */
+const PRE_SKIP_SAMPLES = 312;
+const HEADER_BYTES = 27;
+const MAX_SEGMENTS = 255;
+const BEGIN_OF_STREAM = 0x02;
+const VENDOR = 'ts3-music-bot';
+
+export class OggOpusMuxer {
+  private pageSequence = 0;
+  private granule = 0n;
+
+  constructor(private readonly serial: number) {}
+
+  /** The two header pages every stream begins with. */
+  headers(): Uint8Array {
+    const head = new Uint8Array(19);
+    const view = new DataView(head.buffer);
+    head.set(new TextEncoder().encode('OpusHead'), 0);
+    head[8] = 1; // version
+    head[9] = CHANNELS;
+    view.setUint16(10, PRE_SKIP_SAMPLES, true);
+    view.setUint32(12, SAMPLE_RATE_HZ, true);
+    view.setInt16(16, 0, true); // output gain
+    head[18] = 0; // channel mapping family: mono or stereo
+    const vendor = new TextEncoder().encode(VENDOR);
+    const tags = new Uint8Array(8 + 4 + vendor.length + 4);
+    tags.set(new TextEncoder().encode('OpusTags'), 0);
+    new DataView(tags.buffer).setUint32(8, vendor.length, true);
+    tags.set(vendor, 12);
+    // No user comments (the count after the vendor string stays 0).
+    return concat([this.page([head], BEGIN_OF_STREAM, 0n), this.page([tags], 0, 0n)]);
+  }
+
+  /**
+   * Audio pages for `packets` (each one 20 ms frame). A page holds as many packets as its 255 lacing
+   * values allow; a packet never spans pages, which keeps the granule of every page exact.
+   */
+  audio(packets: readonly Uint8Array[]): Uint8Array {
+    const pages: Uint8Array[] = [];
+    let batch: Uint8Array[] = [];
+    let segments = 0;
+    for (const packet of packets) {
+      const needed = Math.floor(packet.length / 255) + 1;
+      if (segments + needed > MAX_SEGMENTS && batch.length) {
+        pages.push(this.audioPage(batch));
+        batch = [];
+        segments = 0;
+      }
+      batch.push(packet);
+      segments += needed;
+    }
+    if (batch.length) pages.push(this.audioPage(batch));
+    return concat(pages);
+  }
+
+  private audioPage(packets: Uint8Array[]): Uint8Array {
+    this.granule += BigInt(packets.length * SAMPLES_PER_FRAME);
+    return this.page(packets, 0, this.granule);
+  }
+
+  private page(packets: readonly Uint8Array[], flags: number, granule: bigint): Uint8Array {
+    const lacing: number[] = [];
+    for (const packet of packets) {
+      for (let left = packet.length; ; left -= 255) {
+        lacing.push(Math.min(left, 255));
+        if (left < 255) break;
+      }
+    }
+    const bodyLength = packets.reduce((n, p) => n + p.length, 0);
+    const page = new Uint8Array(HEADER_BYTES + lacing.length + bodyLength);
+    const view = new DataView(page.buffer);
+    page.set([0x4f, 0x67, 0x67, 0x53], 0); // "OggS"
+    page[4] = 0; // version
+    page[5] = flags;
+    view.setBigUint64(6, granule, true);
+    view.setUint32(14, this.serial, true);
+    view.setUint32(18, this.pageSequence++, true);
+    page[26] = lacing.length;
+    page.set(lacing, HEADER_BYTES);
+    let offset = HEADER_BYTES + lacing.length;
+    for (const packet of packets) {
+      page.set(packet, offset);
+      offset += packet.length;
+    }
+    view.setUint32(22, oggCrc(page), true);
+    return page;
+  }
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
