@@ -16,8 +16,8 @@ import { OggOpusMuxer } from './ogg-opus-muxer';
 const log = logger('api.listen');
 /** Renewal of the count; the daemon forgets a hub after 6 s without one (daemon/bots/listen/listen-feed.ts). */
 const RENEW_MS = 2000;
-/** About 2 s of audio at the bot's highest bitrate: a listener further behind is cut off. */
-export const MAX_BUFFERED_BYTES = 48 * 1024;
+/** About 2 s of audio at the bot's 96 kbit/s, with the Ogg framing: a listener further behind is cut off. */
+export const MAX_BUFFERED_BYTES = 26 * 1024;
 
 class Listener {
   readonly stream: ReadableStream<Uint8Array>;

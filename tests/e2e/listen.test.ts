@@ -7,10 +7,12 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_BUFFERED_BYTES } from '../../api/listen/listen-hub';
 import type { Song } from '../../shared/domain/schemas';
 import { createKey, type Session } from '../helpers/accounts';
 import { dominantFrequencyHz, FFMPEG, makeTempDir } from '../helpers/audio-signals';
 import { type OggPage, readOggPages } from '../helpers/ogg-reader';
+import { TEST_ORIGIN } from '../helpers/test-app';
 import { addToneUpload } from '../helpers/tone-uploads';
 import { startVoiceApp, type VoiceApp } from '../helpers/voice-app';
 
@@ -140,6 +142,20 @@ describe('GET /api/player/{botId}/listen', () => {
     expect(late.every((p) => p.length <= 3)).toBe(true);
     await admin.api.POST('/api/player/{botId}/resume', bot());
     await expect.poll(listeners, { timeout: 8000 }).toBe(0);
+  });
+
+  it('drops a listener that stops reading once about 2 s are waiting for it', async () => {
+    // Through the app itself, with no socket buffers in between: nothing reads this answer.
+    const response = await app.t.fetch(
+      new Request(`${TEST_ORIGIN}/api/player/${botId}/listen`, { headers: { cookie: admin.jar.header()! } }),
+    );
+    expect(response.status).toBe(200);
+    await expect.poll(listeners, { timeout: 3000 }).toBe(1);
+    await expect.poll(listeners, { timeout: 10_000 }).toBe(0);
+    const kept = new Uint8Array(await response.arrayBuffer());
+    expect(kept.length).toBeGreaterThan(MAX_BUFFERED_BYTES / 2);
+    expect(kept.length).toBeLessThan(MAX_BUFFERED_BYTES * 2);
+    expect(readOggPages(kept).pages.every((p) => p.crcOk)).toBe(true);
   });
 
   it('answers 404 for an unknown bot and 401 without credentials', async () => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botRow } from '../helpers/bot-row';
 import { CookieJar } from '../helpers/cookie-jar';
 import { type NatsServerHandle, startNatsServer } from '../helpers/nats-server';
+import { readOggPages } from '../helpers/ogg-reader';
 import {
   preparedDataDir,
   type RunningService,
@@ -58,9 +59,38 @@ describe('api and daemon as separate processes over NATS', () => {
     }
     expect(status).toBe(200);
 
+    // Listening along crosses NATS too: the daemon publishes frames (silence: the bot is not connected)
+    // once the api reports a listener, and the count reaches the status.
+    const abort = new AbortController();
+    const listen = await fetch(`${api.baseUrl}/api/player/${botId}/listen`, {
+      headers: { cookie: jar.header()! },
+      signal: abort.signal,
+    });
+    expect(listen.status).toBe(200);
+    const reader = listen.body!.getReader();
+    const chunks: Uint8Array[] = [];
+    const until = Date.now() + 1500;
+    while (Date.now() < until) {
+      const { value } = await reader.read();
+      if (value) chunks.push(value);
+    }
+    const counted = await client.GET('/api/bot/{id}', { params: { path: { id: botId } } });
+    expect(counted.data?.listeners).toBe(1);
+    abort.abort();
+    const { pages } = readOggPages(Buffer.concat(chunks));
+    expect(pages.every((p) => p.crcOk)).toBe(true);
+    expect(pages.slice(2).flatMap((p) => p.packets).length).toBeGreaterThan(25);
+
     await daemon?.stop();
     daemon = undefined;
-    const gone = await client.GET('/api/bot/{id}', { params: { path: { id: botId } } });
-    expect(gone.response.status).toBe(503);
+    // The listener leaving was published as a state change: that status stands for ENTRY_TTL_MS.
+    await expect
+      .poll(
+        async () => (await client.GET('/api/bot/{id}', { params: { path: { id: botId } } })).response.status,
+        {
+          timeout: 3000,
+        },
+      )
+      .toBe(503);
   }, 60_000);
 });
