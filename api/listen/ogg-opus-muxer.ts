@@ -43,60 +43,80 @@ export class OggOpusMuxer {
   }
 
   /**
-   * Audio pages for `packets` (each one 20 ms frame). A page holds as many packets as its 255 lacing
-   * values allow; a packet never spans pages, which keeps the granule of every page exact.
+   * Audio pages for `packets` (each one 20 ms frame), written into one buffer. A page holds as many
+   * packets as its 255 lacing values allow; a packet never spans pages, which keeps the granule of
+   * every page exact.
    */
   audio(packets: readonly Uint8Array[]): Uint8Array {
-    const pages: Uint8Array[] = [];
-    let batch: Uint8Array[] = [];
+    const pages: Uint8Array[][] = [[]];
     let segments = 0;
     for (const packet of packets) {
-      const needed = Math.floor(packet.length / 255) + 1;
-      if (segments + needed > MAX_SEGMENTS && batch.length) {
-        pages.push(this.audioPage(batch));
-        batch = [];
+      const needed = lacingLength(packet);
+      let page = pages.at(-1) as Uint8Array[];
+      if (segments + needed > MAX_SEGMENTS && page.length) {
+        page = [];
+        pages.push(page);
         segments = 0;
       }
-      batch.push(packet);
+      page.push(packet);
       segments += needed;
     }
-    if (batch.length) pages.push(this.audioPage(batch));
-    return concat(pages);
-  }
-
-  private audioPage(packets: Uint8Array[]): Uint8Array {
-    this.granule += BigInt(packets.length * SAMPLES_PER_FRAME);
-    return this.page(packets, 0, this.granule);
+    const out = new Uint8Array(pages.reduce((n, page) => n + pageLength(page), 0));
+    let offset = 0;
+    for (const page of pages) {
+      if (!page.length) continue;
+      this.granule += BigInt(page.length * SAMPLES_PER_FRAME);
+      offset += this.writePage(out, offset, page, 0, this.granule);
+    }
+    return out;
   }
 
   private page(packets: readonly Uint8Array[], flags: number, granule: bigint): Uint8Array {
-    const lacing: number[] = [];
-    for (const packet of packets) {
-      for (let left = packet.length; ; left -= 255) {
-        lacing.push(Math.min(left, 255));
-        if (left < 255) break;
-      }
-    }
-    const bodyLength = packets.reduce((n, p) => n + p.length, 0);
-    const page = new Uint8Array(HEADER_BYTES + lacing.length + bodyLength);
-    const view = new DataView(page.buffer);
+    const out = new Uint8Array(pageLength(packets));
+    this.writePage(out, 0, packets, flags, granule);
+    return out;
+  }
+
+  /** Writes one page at `at` in `out`; returns its length. */
+  private writePage(
+    out: Uint8Array,
+    at: number,
+    packets: readonly Uint8Array[],
+    flags: number,
+    granule: bigint,
+  ): number {
+    const length = pageLength(packets);
+    const page = out.subarray(at, at + length);
+    const view = new DataView(out.buffer, out.byteOffset + at, length);
     page.set([0x4f, 0x67, 0x67, 0x53], 0); // "OggS"
     page[4] = 0; // version
     page[5] = flags;
     view.setBigUint64(6, granule, true);
     view.setUint32(14, this.serial, true);
     view.setUint32(18, this.pageSequence++, true);
-    page[26] = lacing.length;
-    page.set(lacing, HEADER_BYTES);
-    let offset = HEADER_BYTES + lacing.length;
+    let lacing = HEADER_BYTES;
+    for (const packet of packets) {
+      for (let left = packet.length; ; left -= 255) {
+        page[lacing++] = Math.min(left, 255);
+        if (left < 255) break;
+      }
+    }
+    page[26] = lacing - HEADER_BYTES;
+    let offset = lacing;
     for (const packet of packets) {
       page.set(packet, offset);
       offset += packet.length;
     }
     view.setUint32(22, oggCrc(page), true);
-    return page;
+    return length;
   }
 }
+
+/** Lacing values of one packet: a 255 per full 255 bytes, then the rest (0 when it divides evenly). */
+const lacingLength = (packet: Uint8Array) => Math.floor(packet.length / 255) + 1;
+
+const pageLength = (packets: readonly Uint8Array[]) =>
+  packets.reduce((n, p) => n + lacingLength(p) + p.length, HEADER_BYTES);
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));

@@ -10,8 +10,12 @@
 import { OPUS_SILENCE_FRAME } from '../../audio/opus-silence-frame';
 import { PCM_FORMAT } from '../../audio/pcm-format';
 
-/** 5 frames of 20 ms per message. */
-export const LISTEN_BATCH_MS = 100;
+/**
+ * 10 frames of 20 ms per message. Each batch is one write per listener, and those writes are most of
+ * the cost of many listeners (bench/listen-bench.ts): 200 ms halves them against 100 ms, and a new
+ * listener still hears the bot well within a second.
+ */
+export const LISTEN_BATCH_MS = 200;
 /** Hubs renew every 2 s (api/listen/listen-hub.ts); three missed renewals and the hub is gone. */
 export const HUB_EXPIRY_MS = 6000;
 /** Frames the clock may run late before silence is filled in (jitter, not a pause). */
