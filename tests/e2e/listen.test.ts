@@ -11,7 +11,7 @@ import { MAX_BUFFERED_BYTES } from '../../api/listen/listen-hub';
 import type { Song } from '../../shared/domain/schemas';
 import { createKey, type Session } from '../helpers/accounts';
 import { dominantFrequencyHz, FFMPEG, makeTempDir } from '../helpers/audio-signals';
-import { type OggPage, readOggPages } from '../helpers/ogg-reader';
+import { readLive, readOggPages } from '../helpers/ogg-reader';
 import { TEST_ORIGIN } from '../helpers/test-app';
 import { addToneUpload } from '../helpers/tone-uploads';
 import { startVoiceApp, type VoiceApp } from '../helpers/voice-app';
@@ -26,44 +26,17 @@ const bot = () => ({ params: { path: { botId } } });
 const listeners = async () =>
   (await admin.api.GET('/api/bot/{id}', { params: { path: { id: botId } } })).data?.listeners;
 
-interface Heard {
-  bytes: Uint8Array;
-  pages: OggPage[];
-  startedAtMs: number;
-  contentType: string | null;
-}
-
-/** Reads the listen stream for `ms`, noting when each page arrived; `during` runs while it reads. */
+/** Reads the listen stream for `ms`, noting when each page arrived; `during` runs first. */
 async function listenFor(ms: number, headers: Record<string, string>, during?: () => Promise<void>) {
-  const startedAtMs = performance.now();
-  const abort = new AbortController();
-  const response = await fetch(`${baseUrl}/api/player/${botId}/listen`, { headers, signal: abort.signal });
-  expect(response.status).toBe(200);
-  const reader = response.body!.getReader();
-  const chunks: Uint8Array[] = [];
-  const arrivals: { bytes: number; atMs: number }[] = [];
-  let total = 0;
-  const reading = (async () => {
-    for (;;) {
-      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
-      if (done || !value) return;
-      chunks.push(value);
-      total += value.length;
-      arrivals.push({ bytes: total, atMs: performance.now() - startedAtMs });
-    }
-  })();
-  await during?.();
-  await new Promise((r) => setTimeout(r, ms));
-  abort.abort();
-  await reading;
-  const bytes = Buffer.concat(chunks);
-  const { pages } = readOggPages(bytes);
+  const heard = await readLive(`${baseUrl}/api/player/${botId}/listen`, headers, ms, during);
+  expect(heard.status).toBe(200);
+  const { pages } = readOggPages(heard.bytes);
   let offset = 0;
   for (const page of pages) {
-    offset += 27 + page.packets.reduce((n, p) => n + Math.ceil((p.length + 1) / 255) + p.length, 0);
-    page.receivedAtMs = arrivals.find((a) => a.bytes >= offset)?.atMs ?? 0;
+    offset += 27 + page.packets.reduce((n, p) => n + Math.floor(p.length / 255) + 1 + p.length, 0);
+    page.receivedAtMs = heard.arrivals.find((a) => a.bytes >= offset)?.atMs ?? 0;
   }
-  return { bytes, pages, startedAtMs, contentType: response.headers.get('content-type') } as Heard;
+  return { ...heard, pages };
 }
 
 function decodeMono(bytes: Uint8Array): Float64Array {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botRow } from '../helpers/bot-row';
 import { CookieJar } from '../helpers/cookie-jar';
 import { type NatsServerHandle, startNatsServer } from '../helpers/nats-server';
-import { readOggPages } from '../helpers/ogg-reader';
+import { readLive, readOggPages } from '../helpers/ogg-reader';
 import {
   preparedDataDir,
   type RunningService,
@@ -61,23 +61,19 @@ describe('api and daemon as separate processes over NATS', () => {
 
     // Listening along crosses NATS too: the daemon publishes frames (silence: the bot is not connected)
     // once the api reports a listener, and the count reaches the status.
-    const abort = new AbortController();
-    const listen = await fetch(`${api.baseUrl}/api/player/${botId}/listen`, {
-      headers: { cookie: jar.header()! },
-      signal: abort.signal,
-    });
-    expect(listen.status).toBe(200);
-    const reader = listen.body!.getReader();
-    const chunks: Uint8Array[] = [];
-    const until = Date.now() + 1500;
-    while (Date.now() < until) {
-      const { value } = await reader.read();
-      if (value) chunks.push(value);
-    }
-    const counted = await client.GET('/api/bot/{id}', { params: { path: { id: botId } } });
-    expect(counted.data?.listeners).toBe(1);
-    abort.abort();
-    const { pages } = readOggPages(Buffer.concat(chunks));
+    let counted: number | undefined;
+    const heard = await readLive(
+      `${api.baseUrl}/api/player/${botId}/listen`,
+      { cookie: jar.header()! },
+      1500,
+      async () => {
+        await new Promise((r) => setTimeout(r, 1000));
+        counted = (await client.GET('/api/bot/{id}', { params: { path: { id: botId } } })).data?.listeners;
+      },
+    );
+    expect(heard.status).toBe(200);
+    expect(counted).toBe(1);
+    const { pages } = readOggPages(heard.bytes);
     expect(pages.every((p) => p.crcOk)).toBe(true);
     expect(pages.slice(2).flatMap((p) => p.packets).length).toBeGreaterThan(25);
 

@@ -63,3 +63,49 @@ export function readOggPages(bytes: Uint8Array): { pages: OggPage[]; rest: numbe
   }
   return { pages, rest: bytes.length - offset };
 }
+
+/** A live answer read for a while: its status, type, bytes, and the byte count as each chunk arrived. */
+export interface LiveRead {
+  status: number;
+  contentType: string | null;
+  bytes: Uint8Array;
+  arrivals: { bytes: number; atMs: number }[];
+}
+
+/**
+ * GETs `url` and reads its (endless) body for `ms` after `during` resolves, then aborts. Arrival times
+ * count from the request.
+ */
+export async function readLive(
+  url: string,
+  headers: Record<string, string>,
+  ms: number,
+  during?: () => Promise<void>,
+): Promise<LiveRead> {
+  const startedAtMs = performance.now();
+  const abort = new AbortController();
+  const response = await fetch(url, { headers, signal: abort.signal });
+  const chunks: Uint8Array[] = [];
+  const arrivals: LiveRead['arrivals'] = [];
+  let total = 0;
+  const reader = response.body?.getReader();
+  const reading = (async () => {
+    for (;;) {
+      const { value, done } = (await reader?.read().catch(() => undefined)) ?? { done: true };
+      if (done || !value) return;
+      chunks.push(value);
+      total += value.length;
+      arrivals.push({ bytes: total, atMs: performance.now() - startedAtMs });
+    }
+  })();
+  await during?.();
+  await new Promise((r) => setTimeout(r, ms));
+  abort.abort();
+  await reading;
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    bytes: Buffer.concat(chunks),
+    arrivals,
+  };
+}
