@@ -41,15 +41,11 @@ class Listener {
     );
   }
 
-  /** Adds the packets; false (and the stream ends) when the listener is too far behind to keep. */
-  write(packets: readonly Uint8Array[]): boolean {
-    if (this.ended) return false;
-    if ((this.controller.desiredSize ?? 0) <= 0) {
-      this.end();
-      return false;
-    }
-    this.controller.enqueue(this.muxer.audio(packets));
-    return true;
+  /** Adds the packets, or ends the stream of a listener too far behind to keep. */
+  write(packets: readonly Uint8Array[]): void {
+    if (this.ended) return;
+    if ((this.controller.desiredSize ?? 0) <= 0) this.end();
+    else this.controller.enqueue(this.muxer.audio(packets));
   }
 
   end(): void {
@@ -72,7 +68,11 @@ class BotListeners {
     private readonly report: (count: number) => Promise<void>,
   ) {
     this.subscription = bus.subscribe(botListenSubject(botId), (data) => this.deliver(data));
-    this.renewal = setInterval(() => void this.report(this.listeners.size).catch(() => undefined), RENEW_MS);
+    this.renewal = setInterval(() => {
+      this.report(this.listeners.size).catch((error: unknown) =>
+        log.debug({ err: error, bot: botId }, 'could not renew the listener count; the next renewal will'),
+      );
+    }, RENEW_MS);
   }
 
   close(): void {
