@@ -109,3 +109,7 @@ export async function readLive(
     arrivals,
   };
 }
+
+/** Whether `response` is a listen-along stream, which never ends: read a bounded part of it, if any. */
+export const isEndlessStream = (response: Response): boolean =>
+  response.headers.get('content-type')?.startsWith('audio/ogg') ?? false;
