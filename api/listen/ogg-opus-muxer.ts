@@ -39,7 +39,7 @@ export class OggOpusMuxer {
     new DataView(tags.buffer).setUint32(8, vendor.length, true);
     tags.set(vendor, 12);
     // No user comments (the count after the vendor string stays 0).
-    return concat([this.page([head], BEGIN_OF_STREAM, 0n), this.page([tags], 0, 0n)]);
+    return Buffer.concat([this.page([head], BEGIN_OF_STREAM, 0n), this.page([tags], 0, 0n)]);
   }
 
   /**
@@ -117,13 +117,3 @@ const lacingLength = (packet: Uint8Array) => Math.floor(packet.length / 255) + 1
 
 const pageLength = (packets: readonly Uint8Array[]) =>
   packets.reduce((n, p) => n + lacingLength(p) + p.length, HEADER_BYTES);
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
