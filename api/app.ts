@@ -24,6 +24,7 @@ import type { AppDeps, AppEnv } from './env';
 import { errorHandler, notFoundHandler, validationHook } from './errors';
 import { favoriteRoutes } from './favorites';
 import { keyRoutes } from './keys';
+import { ListenHub } from './listen/listen-hub';
 import { meMusicRoutes } from './me-music';
 import { bodySizeLimit } from './middleware/body-size-limit';
 import { contentTypeOptions } from './middleware/content-type-options';
@@ -66,6 +67,7 @@ export function createApp(deps: AppDeps) {
     librespotPath: deps.config.librespotPath,
   });
   const songFinder = new SongFinder(deps, catalogs);
+  const listenHub = new ListenHub(deps.bus, botClient);
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use('*', requestId());
   app.use('*', contentTypeOptions());
@@ -86,7 +88,7 @@ export function createApp(deps: AppDeps) {
     .route('/', botRoutes(botClient, visibleBots, botStatuses))
     .route('/', botConfigRoutes(deps, botClient))
     .route('/', botAvatarRoutes(deps))
-    .route('/', playerRoutes(deps, botClient, songFinder))
+    .route('/', playerRoutes(deps, botClient, songFinder, listenHub))
     .route('/', musicRoutes(deps, songFinder, catalogs))
     .route('/', savedQueueRoutes(deps, botClient))
     .route('/', uploadRoutes(deps, { referencedUploadIds: () => queuedUploadIds(deps.db, botClient) }))
@@ -134,7 +136,7 @@ export function createApp(deps: AppDeps) {
 
   app.onError(errorHandler);
   app.notFound(notFoundHandler);
-  return { app, api, sessionStores, gateway, injectWebSocket, wss };
+  return { app, api, sessionStores, gateway, listenHub, injectWebSocket, wss };
 }
 
 export type App = ReturnType<typeof createApp>['app'];

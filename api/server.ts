@@ -5,7 +5,10 @@ import { settleWithin } from '../shared/settle-within';
 import { WS_CLOSE_GOING_AWAY } from '../shared/ws-messages';
 import type { createApp } from './app';
 
-type BuiltApp = Pick<ReturnType<typeof createApp>, 'app' | 'injectWebSocket' | 'gateway' | 'wss'>;
+type BuiltApp = Pick<
+  ReturnType<typeof createApp>,
+  'app' | 'injectWebSocket' | 'gateway' | 'listenHub' | 'wss'
+>;
 
 /** How long requests still running at shutdown, and sockets slow to answer their close, are given. */
 export const HTTP_GRACE_MS = 1500;
@@ -50,10 +53,12 @@ export function listen(built: BuiltApp, host: string, port: number): Promise<Run
  * then their connections are cut. An upgraded socket is no longer the HTTP server's to close, so
  * without this a tab left open would keep the process alive forever.
  */
-async function stopServing(server: Server, { gateway, wss }: BuiltApp): Promise<void> {
+async function stopServing(server: Server, { gateway, listenHub, wss }: BuiltApp): Promise<void> {
   // Node ≥ 19 also ends idle keep-alive connections here.
   const closed = new Promise<void>((done) => server.close(() => done()));
   wss.close();
+  // Listen streams never end on their own: end them, so they do not hold the shutdown for its grace.
+  listenHub.close();
   for (const socket of wss.clients) socket.close(WS_CLOSE_GOING_AWAY, 'server shutting down');
   await settleWithin(closed, HTTP_GRACE_MS);
   server.closeAllConnections();

@@ -159,5 +159,7 @@ export function offlineStatus(bot: ListedBot): BotStatus {
     volume: bot.volume,
     playMode: bot.playMode,
     elapsed: 0,
+    skipVotes: { votes: 0, needed: 0 },
+    listeners: 0,
   };
 }

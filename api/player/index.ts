@@ -15,6 +15,7 @@ import type { BotClient } from '../bots/bot-client';
 import { findBot } from '../bots/find-bot';
 import type { AppDeps, AppEnv } from '../env';
 import { validationHook } from '../errors';
+import type { ListenHub } from '../listen/listen-hub';
 import type { SongFinder } from '../music/song-finder';
 
 type SongOp = 'playSong' | 'playNowSong' | 'playNextSong' | 'addSong';
@@ -74,7 +75,7 @@ class PlayerCall {
   }
 }
 
-export function playerRoutes(deps: AppDeps, botClient: BotClient, finder: SongFinder) {
+export function playerRoutes(deps: AppDeps, botClient: BotClient, finder: SongFinder, listenHub: ListenHub) {
   type Ctx = { get(key: 'principal'): Principal | undefined; req: { param(name: 'botId'): string } };
   const call = (c: Ctx) => new PlayerCall(botClient, principalOf(c), c.req.param('botId'));
 
@@ -147,6 +148,11 @@ export function playerRoutes(deps: AppDeps, botClient: BotClient, finder: SongFi
       .openapi(routes.pause, async (c) => c.json({ message: await call(c).receipt('pause', {}) }, 200))
       .openapi(routes.resume, async (c) => c.json({ message: await call(c).receipt('resume', {}) }, 200))
       .openapi(routes.next, async (c) => c.json({ message: await call(c).receipt('next', {}) }, 200))
+      .openapi(routes.voteSkip, async (c) => {
+        const voter = { kind: 'web' as const, id: principalOf(c).userId };
+        const { message, data } = await call(c).run('voteSkip', { voter });
+        return c.json({ message, ...data }, 200);
+      })
       .openapi(routes.prev, async (c) => c.json({ message: await call(c).receipt('prev', {}) }, 200))
       .openapi(routes.stop, async (c) => c.json({ message: await call(c).receipt('stopPlayback', {}) }, 200))
       .openapi(routes.clear, async (c) => c.json({ message: await call(c).receipt('clear', {}) }, 200))
@@ -172,6 +178,15 @@ export function playerRoutes(deps: AppDeps, botClient: BotClient, finder: SongFi
 
       // Reads.
       .openapi(routes.getQueue, async (c) => c.json((await call(c).run('queue', {})).data, 200))
+      .openapi(routes.listen, async (c) => {
+        const stream = await listenHub.open(c.req.valid('param').botId, actorOf(principalOf(c)));
+        return c.body(stream, 200, {
+          'content-type': 'audio/ogg; codecs=opus',
+          'cache-control': 'no-store',
+          // Proxies (nginx) pass each page on at once instead of buffering the endless answer.
+          'x-accel-buffering': 'no',
+        });
+      })
       .openapi(routes.getElapsed, async (c) => c.json((await call(c).run('elapsed', {})).data, 200))
       .openapi(routes.getHistory, async (c) => {
         const bot = await findBot(deps.db, c.req.valid('param').botId);

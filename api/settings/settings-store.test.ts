@@ -19,6 +19,7 @@ function stored(overrides: Partial<StoredSettings> = {}): StoredSettings {
     savedQueuesEnabled: false,
     playKeepsQueue: false,
     adminGroups: [],
+    voteSkipRatio: 0.5,
     enabledProviders: [...DEFAULT_ENABLED_PROVIDERS],
     defaultPlatform: null,
     guestMode: normalizeGuestMode(undefined),

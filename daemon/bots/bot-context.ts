@@ -9,6 +9,8 @@ import type { Logger } from '../../shared/logger';
 import type { StoredSettings } from '../../shared/settings/settings';
 import type { SourceRegistry } from '../../shared/sources/source-registry';
 import type { BotPlayer } from './bot-player';
+import type { ListenFeed } from './listen/listen-feed';
+import type { SkipVotes } from './skip-votes';
 
 export interface BotContext {
   readonly player: BotPlayer;
@@ -16,6 +18,10 @@ export interface BotContext {
   readonly connected: boolean;
   readonly settings: StoredSettings;
   readonly log: Logger;
+  readonly skipVotes: SkipVotes;
+  readonly listenFeed: ListenFeed;
+  /** The uids of the people in the bot's channel (not the bot, not query clients); none while disconnected. */
+  channelPeople(): readonly string[];
   status(): BotStatus;
   /** The queue as clients see it: each song with its entry id. */
   queueView(): QueuedSong[];

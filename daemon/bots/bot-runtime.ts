@@ -8,7 +8,7 @@
 import { isBotOp, isReadOnly } from '../../shared/bus/bot-ops';
 import type { Bus } from '../../shared/bus/bus';
 import type { BotCommand, BotReply, BotStateEvent } from '../../shared/bus/messages';
-import { botStateSubject } from '../../shared/bus/subjects';
+import { botListenSubject, botStateSubject } from '../../shared/bus/subjects';
 import type { Db } from '../../shared/db/client';
 import { dbFaultOf } from '../../shared/db/db-faults';
 import type { bots } from '../../shared/db/schema';
@@ -36,6 +36,7 @@ import { ConnectionSession } from './connection/connection-session';
 import { EntersStateError, entersState } from './connection/enters-state';
 import type { Ts3Options } from './connection/ts3-options';
 import { Ts3VoiceSink } from './connection/ts3-voice-sink';
+import { ListenFeed } from './listen/listen-feed';
 import { runOp } from './operations/op-handlers';
 import { done, refused } from './operations/reply-builders';
 import { toQueueEntry } from './playable-song';
@@ -43,6 +44,7 @@ import { PlaybackReporter } from './playback-reporter';
 import { coverArtAvatar } from './profile/cover-art-avatar';
 import { PROFILE_DISABLED } from './profile/profile-updater';
 import { SerialExecutor } from './serial-executor';
+import { SkipVotes } from './skip-votes';
 import { loadBotAvatar } from './stores/avatar-store';
 import { storedIdentity, storeIdentity } from './stores/identity-store';
 import { recordPlay } from './stores/play-history-store';
@@ -91,6 +93,8 @@ export interface BotChat {
 export class BotRuntime implements BotContext {
   readonly player: BotPlayer;
   readonly log: Logger;
+  readonly skipVotes = new SkipVotes();
+  readonly listenFeed: ListenFeed;
   private readonly serial = new SerialExecutor();
   private readonly lifecycle: BotLifecycle;
   private readonly sink = new Ts3VoiceSink();
@@ -125,6 +129,13 @@ export class BotRuntime implements BotContext {
         ...(deps.streamStallMs === undefined
           ? {}
           : { policy: { ...DEFAULT_PLAYBACK_POLICY, streamStallMs: deps.streamStallMs } }),
+      },
+    });
+    this.listenFeed = new ListenFeed({
+      publish: (frames) => deps.bus.publish(botListenSubject(config.id), { frames }),
+      onListenersChange: () => this.changed(false),
+      tap: (push) => {
+        this.sink.tap = push;
       },
     });
     this.player.queue.setMode(config.playMode);
@@ -186,6 +197,8 @@ export class BotRuntime implements BotContext {
       volume: this.player.volume,
       playMode: this.player.queue.mode,
       elapsed: Math.round(this.player.elapsedSeconds * 1000) / 1000,
+      skipVotes: this.skipVotes.tally(now, this.channelPeople().length, this.currentSettings.voteSkipRatio),
+      listeners: this.listenFeed.listeners,
     };
     if (now?.effectiveDuration !== undefined) status.effectiveDuration = now.effectiveDuration;
     return status;
@@ -193,6 +206,10 @@ export class BotRuntime implements BotContext {
 
   queueView(): QueuedSong[] {
     return this.player.queue.keyedSongs().map(({ key, song }) => toQueueEntry(song, key));
+  }
+
+  channelPeople(): readonly string[] {
+    return this.session?.channelPeople() ?? [];
   }
 
   /** A write the database refused (busy, full) answers its own 503/507 instead of failing the bus call. */
@@ -320,6 +337,7 @@ export class BotRuntime implements BotContext {
       if (left.kind === 'failed') this.log.warn({ err: left.error }, 'leaving the voice server failed');
       if (left.kind === 'overran')
         this.log.warn('the voice server did not answer the goodbye; left without it');
+      this.listenFeed.dispose();
       this.player.destroy();
     });
   }
@@ -386,6 +404,7 @@ export class BotRuntime implements BotContext {
         this.log.info('channel stayed empty; disconnecting');
         void this.serial.run(async () => void (await this.stop()));
       },
+      onMembersChanged: () => void this.serial.run(async () => this.onMembersChanged()),
       log: this.log,
     });
     void this.rememberIdentity(client);
@@ -411,10 +430,26 @@ export class BotRuntime implements BotContext {
     });
   }
 
+  /** A voter who left clears the votes; who is there changes the votes needed, so the status is sent. */
+  private onMembersChanged(): void {
+    if (!this.player.nowPlaying) return;
+    this.skipVotes.clearIfVoterLeft(new Set(this.channelPeople()));
+    this.changed(false);
+  }
+
   private chatDispatcher(chat: BotChat): ChatDispatcher {
     return new ChatDispatcher({
       botId: this.config.id,
       clientFor: chat.api,
+      voteSkip: async (sender) => {
+        const actor = { id: `ts3:${sender.uid}`, username: sender.nickname, role: 'member' as const };
+        const reply = await this.handle({
+          op: 'voteSkip',
+          args: { voter: { kind: 'channel', id: sender.uid } },
+          actor,
+        });
+        return reply.message ?? receipts.requestFailed();
+      },
       adminGroups: () => this.currentSettings.adminGroups,
       prefix: chat.prefix,
     });

@@ -24,6 +24,8 @@ export interface CommandContext {
   botId: string;
   command: ChatCommand;
   prefix: string;
+  /** Casts the sender's vote to skip the current song; the reply is the tally or the skip. */
+  voteSkip(): Promise<string>;
 }
 
 interface CommandSpec {
@@ -116,7 +118,9 @@ export const CHAT_COMMANDS: Readonly<Record<string, CommandSpec>> = {
       return found.map((s, i) => `${i + 1}. ${songLine(s)}`).join('\n');
     },
   },
-  next: simple('/next'),
+  // Anyone may vote; an immediate skip is an admin-type command.
+  skip: { usage: 'skip', run: (ctx) => ctx.voteSkip() },
+  next: simple('/next', true),
   prev: simple('/prev'),
   pause: simple('/pause'),
   resume: simple('/resume'),

@@ -9,6 +9,8 @@ import { DEFAULT_CHAT_PREFIX, parseChatCommand } from './parse-command';
 
 export interface ChatSender {
   nickname: string;
+  /** The sender's voice-server identity: votes count by it, not by the nickname. */
+  uid: string;
   serverGroups: readonly number[];
 }
 
@@ -16,6 +18,8 @@ export interface ChatDispatcherOptions {
   botId: string;
   /** A REST client acting for this chat user (their nickname becomes `requestedBy`). */
   clientFor(nickname: string): ApiClient;
+  /** Casts the sender's vote to skip with the bot itself (no REST call: it counts the bot's channel). */
+  voteSkip(sender: ChatSender): Promise<string>;
   /** The current `adminGroups` setting. */
   adminGroups(): readonly number[];
   prefix?: string;
@@ -42,6 +46,7 @@ export class ChatDispatcher {
       botId: this.options.botId,
       command,
       prefix: this.prefix,
+      voteSkip: () => this.options.voteSkip(sender),
     });
   }
 }

@@ -17,6 +17,7 @@ export function listenToChat(client: ChatClient, dispatcher: ChatDispatcher, log
     try {
       const reply = await dispatcher.handle(message.message, {
         nickname: message.invokerName,
+        uid: message.invokerUid,
         serverGroups: client.serverGroupsOf(message.invokerId),
       });
       if (reply === undefined) return;

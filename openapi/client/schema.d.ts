@@ -6436,6 +6436,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/player/{botId}/listen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Listen along: what the bot plays, as an Ogg Opus stream
+         * @description The very Opus packets the bot sends to its channel (20 ms, 48 kHz stereo), wrapped in Ogg pages: no second encode, however many listen. The stream never ends on its own: silence fills pauses, gaps between songs and idle times, so a player never stalls; it starts within a second and runs at most about 2 s behind the channel. A listener that falls further behind is cut off (the stream ends). API keys work, for players such as VLC or mpv (`Authorization: Bearer …`). The count is `listeners` in the bot status.
+         *
+         *     **Access:** Authenticated. Bot access required.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    botId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description An endless `audio/ogg; codecs=opus` stream */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "audio/ogg": string;
+                    };
+                };
+                /** @description Missing or malformed parameter */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not authenticated, or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (a defect; logged with the request id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Service unavailable (no daemon answered, the message bus is down, or the database is busy) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/player/{botId}/mode": {
         parameters: {
             query?: never;
@@ -9200,6 +9297,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/player/{botId}/vote-skip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Vote to skip the current song
+         * @description The caller's vote counts with the `!skip` votes of the bot's channel, once per song; when the votes reach `voteSkipRatio` of the people in the channel and the web voters (at least one vote), the bot skips as `/next` does. The tally is in the bot status (`skipVotes`); it resets when the song changes or a voter in the channel leaves. With nothing playing, or a disconnected bot, 409 and no vote.
+         *
+         *     **Access:** Authenticated. Bot access required.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    botId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done; `message` is the receipt */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SkipVoteResult"];
+                    };
+                };
+                /** @description Missing or malformed parameter */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not authenticated, or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (a defect; logged with the request id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Service unavailable (no daemon answered, the message bus is down, or the database is busy) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is out of space; nothing was changed */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/saved-queues": {
         parameters: {
             query?: never;
@@ -11418,11 +11639,14 @@ export interface components {
             /** @description Seconds played of the current track: frames actually sent plus the seek offset, clamped. */
             elapsed: number;
             id: string;
+            /** @description How many listen along in a browser or player (GET /api/player/{botId}/listen). */
+            listeners: number;
             name: string;
             paused: boolean;
             playing: boolean;
             playMode: components["schemas"]["PlayMode"];
             queueSize: number;
+            skipVotes: components["schemas"]["SkipTally"];
             volume: number;
         };
         /** @enum {string} */
@@ -11706,6 +11930,8 @@ export interface components {
                 enabled: boolean;
                 volumePercent: number;
             };
+            /** @description The share of the people in the bot's channel (bots not counted) whose `!skip` votes skip the song, at least one vote; web votes (POST /api/player/{botId}/vote-skip) count with them. 0 turns voting off: `!skip` skips at once. Default 0.5. */
+            voteSkipRatio: number;
         };
         /** @description A partial merge: absent keys stay as they are; `defaultPlatform` null or "" clears it. */
         SettingsUpdate: {
@@ -11758,6 +11984,21 @@ export interface components {
                 enabled?: boolean;
                 volumePercent?: number;
             };
+            /** @description The share of the people in the bot's channel (bots not counted) whose `!skip` votes skip the song, at least one vote; web votes (POST /api/player/{botId}/vote-skip) count with them. 0 turns voting off: `!skip` skips at once. Default 0.5. */
+            voteSkipRatio?: number;
+        };
+        SkipTally: {
+            /** @description Votes that skip it: `voteSkipRatio` of the people in the channel and the web voters, at least 1 (0 while nothing plays). */
+            needed: number;
+            /** @description Votes to skip the current song so far. */
+            votes: number;
+        };
+        SkipVoteResult: {
+            /** @description The tally ("Skip: 1 of 2 votes"), or the skip it caused */
+            message: string;
+            needed: number;
+            skipped: boolean;
+            votes: number;
         };
         Song: {
             album: string;

@@ -213,6 +213,28 @@ export const resume = playerPost('/resume', 'Resume', control('transport'), unde
 export const next = playerPost('/next', 'Skip to the next song', control('skip'), undefined, MessageSchema, {
   statuses: [409],
 });
+export const voteSkip = playerPost(
+  '/vote-skip',
+  'Vote to skip the current song',
+  read,
+  undefined,
+  z
+    .object({
+      message: z.string().openapi({ description: 'The tally ("Skip: 1 of 2 votes"), or the skip it caused' }),
+      votes: z.number().int(),
+      needed: z.number().int(),
+      skipped: z.boolean(),
+    })
+    .openapi('SkipVoteResult'),
+  {
+    description:
+      "The caller's vote counts with the `!skip` votes of the bot's channel, once per song; when the votes " +
+      'reach `voteSkipRatio` of the people in the channel and the web voters (at least one vote), the bot ' +
+      'skips as `/next` does. The tally is in the bot status (`skipVotes`); it resets when the song changes ' +
+      'or a voter in the channel leaves. With nothing playing, or a disconnected bot, 409 and no vote.',
+    statuses: [409],
+  },
+);
 export const prev = playerPost(
   '/prev',
   'Back to the previous song',
@@ -317,6 +339,29 @@ export const getQueue = defineRoute({
       'Queue',
     ),
     ...errors(401, 403, 503),
+  },
+});
+
+export const listen = defineRoute({
+  method: 'get',
+  path: '/api/player/{botId}/listen',
+  tags,
+  summary: 'Listen along: what the bot plays, as an Ogg Opus stream',
+  description:
+    'The very Opus packets the bot sends to its channel (20 ms, 48 kHz stereo), wrapped in Ogg pages: ' +
+    'no second encode, however many listen. The stream never ends on its own: silence fills pauses, ' +
+    'gaps between songs and idle times, so a player never stalls; it starts within a second and runs at ' +
+    'most about 2 s behind the channel. A listener that falls further behind is cut off (the stream ' +
+    'ends). API keys work, for players such as VLC or mpv (`Authorization: Bearer …`). The count is ' +
+    '`listeners` in the bot status.',
+  policy: read,
+  request: { params: BotIdParamSchema },
+  responses: {
+    200: {
+      description: 'An endless `audio/ogg; codecs=opus` stream',
+      content: { 'audio/ogg': { schema: z.string().openapi({ format: 'binary' }) } },
+    },
+    ...errors(401, 403, 404, 503),
   },
 });
 

@@ -11,6 +11,16 @@ const SpotifyBackend = z
   .enum(['librespot'])
   .openapi({ description: 'The audio sidecar that plays streaming_a tracks' });
 const SpotifyBitrate = z.union([z.literal(96), z.literal(160), z.literal(320)]);
+const VoteSkipRatio = z
+  .number()
+  .min(0, 'voteSkipRatio must be 0 to 1')
+  .max(1, 'voteSkipRatio must be 0 to 1')
+  .openapi({
+    description:
+      "The share of the people in the bot's channel (bots not counted) whose `!skip` votes skip the " +
+      'song, at least one vote; web votes (POST /api/player/{botId}/vote-skip) count with them. 0 turns ' +
+      'voting off: `!skip` skips at once. Default 0.5.',
+  });
 const JellyfinAuthMode = z.enum(['password', 'apikey']);
 
 export const SettingsSchema = z
@@ -27,6 +37,7 @@ export const SettingsSchema = z
     savedQueuesEnabled: z.boolean(),
     playKeepsQueue: z.boolean(),
     adminGroups: z.array(z.number().int()),
+    voteSkipRatio: VoteSkipRatio,
     enabledProviders: z.array(PlatformSchema),
     // A union, not `.nullable()`: that documents a shared component as `allOf` it and null, which no
     // value satisfies.
@@ -59,6 +70,7 @@ export const SettingsUpdateSchema = z
     savedQueuesEnabled: z.boolean(),
     playKeepsQueue: z.boolean(),
     adminGroups: z.array(z.number().int().min(0)).max(100),
+    voteSkipRatio: VoteSkipRatio,
     enabledProviders: z.array(PlatformSchema).max(8),
     defaultPlatform: z.union([PlatformSchema, z.literal(''), z.null()]),
     guestMode: z.strictObject({

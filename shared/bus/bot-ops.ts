@@ -11,7 +11,13 @@
  */
 import { z } from 'zod';
 import { BOT_START_DEADLINE_MS } from '../domain/constants';
-import { BotStatusSchema, PlayModeSchema, QueuedSongSchema, SongSchema } from '../domain/schemas';
+import {
+  BotStatusSchema,
+  PlayModeSchema,
+  QueuedSongSchema,
+  SkipTallySchema,
+  SongSchema,
+} from '../domain/schemas';
 
 interface OpSpec<Args extends z.ZodType, Reply extends z.ZodType> {
   args: Args;
@@ -43,6 +49,19 @@ export const BOT_OPS = {
   status: op({ args: none, reply: BotStatusSchema, readOnly: true }),
   queue: op({ args: none, reply: QueueReplySchema, readOnly: true }),
   elapsed: op({ args: none, reply: z.object({ elapsed: z.number() }), readOnly: true }),
+
+  /**
+   * An api process (`hub`, its own id) reports how many of its browsers listen along; the bot publishes
+   * its frames on `bot.<id>.listen` while any hub reports listeners, and forgets a hub that does not
+   * renew its report within 6 s.
+   */
+  listen: op({
+    args: z
+      .object({ hub: z.string().min(1).max(64), listeners: z.number().int().min(0).max(100_000) })
+      .strict(),
+    reply: receiptOnly,
+    readOnly: true,
+  }),
 
   /**
    * Connect to the voice server and join the channel. The daemon gives up after the SPEC's start
@@ -81,6 +100,19 @@ export const BOT_OPS = {
     startsAudio: true,
   }),
   next: op({ args: none, reply: receiptOnly, startsAudio: true }),
+  /**
+   * A vote to skip the current song by a voice-server client in the bot's channel (its uid) or a web
+   * account (its id); a vote that reaches `voteSkipRatio` skips as `next` does.
+   */
+  voteSkip: op({
+    args: z
+      .object({
+        voter: z.object({ kind: z.enum(['channel', 'web']), id: z.string().min(1).max(128) }).strict(),
+      })
+      .strict(),
+    reply: SkipTallySchema.extend({ skipped: z.boolean() }),
+    startsAudio: true,
+  }),
   prev: op({ args: none, reply: receiptOnly, startsAudio: true }),
 
   pause: op({ args: none, reply: receiptOnly }),

@@ -40,6 +40,10 @@ export const BotStateEventSchema = z.object({
 });
 export type BotStateEvent = z.infer<typeof BotStateEventSchema>;
 
+/** A batch of the Opus frames a bot sent (20 ms each, base64), oldest first. */
+export const ListenBatchSchema = z.object({ frames: z.array(z.string()).max(1000) });
+export type ListenBatch = z.infer<typeof ListenBatchSchema>;
+
 export const BotsEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('botCreated'), botId: z.string() }),
   z.object({ type: z.literal('botUpdated'), botId: z.string() }),

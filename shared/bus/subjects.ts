@@ -10,6 +10,12 @@ export const botCommandSubject = (botId: string): string => `bot.${botId}.cmd`;
 export const botStateSubject = (botId: string): string => `bot.${botId}.state`;
 export const ALL_BOT_STATES = 'bot.*.state';
 
+/**
+ * Publish: the Opus frames one bot sends, batched (`ListenBatch`), only while an api process reports
+ * listeners with the `listen` op. Core NATS: a listener that misses a batch hears a gap, never a delay.
+ */
+export const botListenSubject = (botId: string): string => `bot.${botId}.listen`;
+
 /** Publish: bot lifecycle (`BotsEvent`): created, updated, removed. */
 export const BOTS_EVENTS = 'bots.events';
 

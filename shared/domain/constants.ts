@@ -12,6 +12,9 @@ export {
   QUALITY_PLATFORMS,
 } from './platforms';
 
+/** Default for `voteSkipRatio`: half of the people in the bot's channel skip a song with `!skip`. */
+export const DEFAULT_VOTE_SKIP_RATIO = 0.5;
+
 export const PLAY_MODES = ['seq', 'loop', 'random', 'rloop'] as const;
 export type PlayMode = (typeof PLAY_MODES)[number];
 

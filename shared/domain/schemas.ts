@@ -79,6 +79,22 @@ export const PlaylistDetailSchema = z
   .openapi('PlaylistDetail');
 export type PlaylistDetail = z.infer<typeof PlaylistDetailSchema>;
 
+export const SkipTallySchema = z
+  .object({
+    votes: z.number().int().min(0).openapi({ description: 'Votes to skip the current song so far.' }),
+    needed: z
+      .number()
+      .int()
+      .min(0)
+      .openapi({
+        description:
+          'Votes that skip it: `voteSkipRatio` of the people in the channel and the web voters, at least 1 ' +
+          '(0 while nothing plays).',
+      }),
+  })
+  .openapi('SkipTally');
+export type SkipTally = z.infer<typeof SkipTallySchema>;
+
 export const BotStatusSchema = z
   .object({
     id: z.string(),
@@ -96,6 +112,10 @@ export const BotStatusSchema = z
     }),
     effectiveDuration: z.number().optional().openapi({
       description: 'Actual play length of the current track (the preview length for a preview).',
+    }),
+    skipVotes: SkipTallySchema,
+    listeners: z.number().int().min(0).openapi({
+      description: 'How many listen along in a browser or player (GET /api/player/{botId}/listen).',
     }),
   })
   .openapi('BotStatus');

@@ -6,7 +6,12 @@ import { inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { settings } from '../db/schema';
-import { DEFAULT_ENABLED_PROVIDERS, PLATFORMS, type Platform } from '../domain/constants';
+import {
+  DEFAULT_ENABLED_PROVIDERS,
+  DEFAULT_VOTE_SKIP_RATIO,
+  PLATFORMS,
+  type Platform,
+} from '../domain/constants';
 import { type GuestModeSettings, normalizeGuestMode } from './guest-mode';
 import { parseStoredValue } from './stored-value';
 
@@ -19,6 +24,8 @@ export interface StoredSettings {
   savedQueuesEnabled: boolean;
   playKeepsQueue: boolean;
   adminGroups: number[];
+  /** The share of the channel whose `!skip` votes skip a song; 0 makes `!skip` act at once. */
+  voteSkipRatio: number;
   enabledProviders: Platform[];
   defaultPlatform: Platform | null;
   guestMode: GuestModeSettings;
@@ -48,6 +55,7 @@ const readers: { [K in SettingsKey]: z.ZodType<StoredSettings[K]> } = {
   savedQueuesEnabled: strictBoolean,
   playKeepsQueue: strictBoolean,
   adminGroups: z.array(z.number().int()).catch([]),
+  voteSkipRatio: z.number().min(0).max(1).catch(DEFAULT_VOTE_SKIP_RATIO),
   // A legacy configuration without this key gets the SPEC default.
   enabledProviders: z.array(platform).catch([...DEFAULT_ENABLED_PROVIDERS]),
   defaultPlatform: platform.nullable().catch(null),

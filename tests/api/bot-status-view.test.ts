@@ -67,6 +67,8 @@ const playing = (id: string, extra: Partial<BotStatus> = {}): BotStatus => ({
   playMode: 'loop',
   elapsed: 10,
   effectiveDuration: 200,
+  skipVotes: { votes: 0, needed: 0 },
+  listeners: 0,
   ...extra,
 });
 
@@ -205,6 +207,8 @@ describe('the bot-status view', () => {
       volume: 33,
       playMode: 'seq',
       elapsed: 0,
+      skipVotes: { votes: 0, needed: 0 },
+      listeners: 0,
     });
   });
 

@@ -12,7 +12,7 @@ import { startTestApp, TEST_ORIGIN, type TestApp } from '../helpers/test-app';
 let t: TestApp;
 let admin: Session;
 let botId: string;
-const user = { nickname: 'Listener', serverGroups: [8] };
+const user = { nickname: 'Listener', uid: 'listener-uid', serverGroups: [8] };
 beforeAll(async () => {
   t = await startTestApp();
   admin = await setupAdmin(t);
@@ -35,6 +35,7 @@ describe('chat commands', () => {
       'playnext',
       'search',
       'next',
+      'skip',
       'prev',
       'pause',
       'resume',
@@ -103,10 +104,12 @@ describe('chat commands', () => {
 
   it('limits admin-type commands to adminGroups members when the list is set', async () => {
     const guarded = chatFor(t, botId, [6]);
-    for (const line of ['!stop', '!clear', '!remove 1', '!move 1 2', '!vol 10', '!mode loop']) {
+    for (const line of ['!next', '!stop', '!clear', '!remove 1', '!move 1 2', '!vol 10', '!mode loop']) {
       expect(await guarded.handle(line, user)).toBe('Only members of the admin groups may do that.');
     }
-    expect(await guarded.handle('!vol 150', { nickname: 'Boss', serverGroups: [6] })).toMatch(/^volume: /);
+    expect(
+      await guarded.handle('!vol 150', { nickname: 'Boss', uid: 'boss-uid', serverGroups: [6] }),
+    ).toMatch(/^volume: /);
     expect(await guarded.handle('!queue', user)).not.toBe('Only members of the admin groups may do that.');
   });
 

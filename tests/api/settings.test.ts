@@ -20,6 +20,7 @@ describe('global settings', () => {
       idleTimeoutMinutes: 0,
       savedQueuesEnabled: false,
       playKeepsQueue: false,
+      voteSkipRatio: 0.5,
       enabledProviders: [...DEFAULT_ENABLED_PROVIDERS],
       defaultPlatform: null,
       guestMode: { enabled: false, bots: 'all', permissions: { addToQueue: true, playCollection: false } },
@@ -116,6 +117,17 @@ describe('global settings', () => {
     await save({ enabledProviders: ['music_a', 'music_b'], defaultPlatform: 'music_b' });
     const res = await save({ enabledProviders: ['music_a'] });
     expect(res.data).toMatchObject({ enabledProviders: ['music_a'], defaultPlatform: null });
+  });
+
+  it('keeps voteSkipRatio between 0 and 1, refusing others with 400 and no change', async () => {
+    expect((await save({ voteSkipRatio: 0.25 })).data?.voteSkipRatio).toBe(0.25);
+    for (const bad of [1.5, -0.1, '0.5', null]) {
+      const refused = await save({ voteSkipRatio: bad });
+      expect(refused.response.status).toBe(400);
+      expect(refused.error?.error).toMatch(/voteSkipRatio/);
+    }
+    expect((await admin.api.GET('/api/bot/settings')).data?.voteSkipRatio).toBe(0.25);
+    expect((await save({ voteSkipRatio: 0 })).data?.voteSkipRatio).toBe(0);
   });
 
   it('reads stored flags strictly and a legacy configuration without providers as the default list', async () => {

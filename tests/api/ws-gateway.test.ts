@@ -76,6 +76,8 @@ const statusOf = (id: string, name: string, playing = true): BotStatus => ({
   volume: 40,
   playMode: 'loop',
   elapsed: 3,
+  skipVotes: { votes: 0, needed: 0 },
+  listeners: 0,
 });
 
 describe('WebSocket gateway', () => {

@@ -77,7 +77,7 @@ describe("FM as the caller's linked account", () => {
     expect(radioLogins()).toEqual(['alice_own_account', 'shared_bot_login']);
 
     answerSongUrls();
-    await chatFor(t, botId).handle('!fm', { nickname: 'Listener', serverGroups: [8] });
+    await chatFor(t, botId).handle('!fm', { nickname: 'Listener', uid: 'listener-uid', serverGroups: [8] });
     expect(radioLogins()).toEqual(['alice_own_account', 'shared_bot_login', 'shared_bot_login']);
 
     // Unlinked, Alice's FM is the shared account's again.

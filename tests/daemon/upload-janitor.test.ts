@@ -80,6 +80,8 @@ describe('upload janitor', () => {
       volume: 50,
       playMode: 'seq',
       elapsed: 0,
+      skipVotes: { votes: 0, needed: 0 },
+      listeners: 0,
     };
     const answering = bus.respond(botCommandSubject('remote'), () => ({
       ok: true,

@@ -1,6 +1,7 @@
 /**
- * `make run` on a fresh data directory serves the API, and the Swagger UI page renders every
- * operation in headless Chromium (assets served by the app itself, no network).
+ * `make run` on a fresh data directory serves the API, the Swagger UI page renders every operation in
+ * headless Chromium (assets served by the app itself, no network), and a listen stream crosses from the
+ * daemon's thread.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../helpers/browser';
 import { checkedFetch } from '../helpers/checked-answers';
-import { type RunningService, runService } from '../helpers/run-service';
+import { CookieJar } from '../helpers/cookie-jar';
+import { readLive, readOggPages } from '../helpers/ogg-reader';
+import { type RunningService, runService, serviceClient } from '../helpers/run-service';
 
 const SCREENSHOT_DIR = join(tmpdir(), 'tsmb-screenshots');
 
@@ -60,4 +63,23 @@ describe('make run', () => {
       await browser.close();
     }
   }, 60_000);
+
+  it("streams a bot's frames from the daemon thread to a listener (silence: the bot is not connected)", async () => {
+    const jar = new CookieJar();
+    const client = serviceClient(service, { jar });
+    await client.POST('/api/session/setup', { body: { username: 'admin', password: 'long enough pw' } });
+    const created = await client.POST('/api/bot', {
+      body: { name: 'Thread', nickname: 'Thread Bot', serverAddress: '127.0.0.1', serverPort: 9 },
+    });
+    const botId = created.data!.id;
+    const heard = await readLive(
+      `${service.baseUrl}/api/player/${botId}/listen`,
+      { cookie: jar.header()! },
+      1500,
+    );
+    expect(heard.status).toBe(200);
+    const { pages } = readOggPages(heard.bytes);
+    expect(pages.every((p) => p.crcOk)).toBe(true);
+    expect(pages.slice(2).flatMap((p) => p.packets).length).toBeGreaterThan(25);
+  });
 });

@@ -81,13 +81,21 @@ describe('personal FM on a connected bot', () => {
 
   it('uses the shared login for chat !fm: the chat service has no personal link', async () => {
     answerSongUrls();
-    const reply = await chatFor(t, botId).handle('!fm', { nickname: 'Listener', serverGroups: [8] });
+    const reply = await chatFor(t, botId).handle('!fm', {
+      nickname: 'Listener',
+      uid: 'listener-uid',
+      serverGroups: [8],
+    });
     expect(reply).toBe(loadedFm);
     expect(radioLogins()).toEqual([musicUOf(SHARED_COOKIE)]);
   });
 
   it("answers chat !lyrics with the current song's lines and their translations", async () => {
-    const reply = await chatFor(t, botId).handle('!lyrics', { nickname: 'Listener', serverGroups: [8] });
+    const reply = await chatFor(t, botId).handle('!lyrics', {
+      nickname: 'Listener',
+      uid: 'listener-uid',
+      serverGroups: [8],
+    });
     // Early in the song a credits line is current; the lines after it carry their translations.
     expect(reply?.split('\n')).toHaveLength(3);
     expect(reply).toMatch(/^作(词|曲) : /);

@@ -105,16 +105,16 @@ describe('a music_b song on a connected bot', () => {
       body: { playlistId: '7256912512', platform: 'music_b' },
     });
     expect(restPlaylist.data?.message).toMatch(/^Loaded 3 of 5 songs/);
-    expect(await chat.handle('!playlist 7256912512 -q', { nickname: 'Fan', serverGroups: [] })).toBe(
-      restPlaylist.data?.message,
-    );
+    expect(
+      await chat.handle('!playlist 7256912512 -q', { nickname: 'Fan', uid: 'fan-uid', serverGroups: [] }),
+    ).toBe(restPlaylist.data?.message);
     const restAlbum = await admin.api.POST('/api/player/{botId}/play-album', {
       ...path,
       body: { albumId: '000MkMni19ClKG', platform: 'music_b' },
     });
     expect(restAlbum.data?.message).toMatch(/^Loaded \d+ songs from album/);
-    expect(await chat.handle('!album 000MkMni19ClKG -q', { nickname: 'Fan', serverGroups: [] })).toBe(
-      restAlbum.data?.message,
-    );
+    expect(
+      await chat.handle('!album 000MkMni19ClKG -q', { nickname: 'Fan', uid: 'fan-uid', serverGroups: [] }),
+    ).toBe(restAlbum.data?.message);
   });
 });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botRow } from '../helpers/bot-row';
 import { CookieJar } from '../helpers/cookie-jar';
 import { type NatsServerHandle, startNatsServer } from '../helpers/nats-server';
+import { readLive, readOggPages } from '../helpers/ogg-reader';
 import {
   preparedDataDir,
   type RunningService,
@@ -58,9 +59,34 @@ describe('api and daemon as separate processes over NATS', () => {
     }
     expect(status).toBe(200);
 
+    // Listening along crosses NATS too: the daemon publishes frames (silence: the bot is not connected)
+    // once the api reports a listener, and the count reaches the status.
+    let counted: number | undefined;
+    const heard = await readLive(
+      `${api.baseUrl}/api/player/${botId}/listen`,
+      { cookie: jar.header()! },
+      1500,
+      async () => {
+        await new Promise((r) => setTimeout(r, 1000));
+        counted = (await client.GET('/api/bot/{id}', { params: { path: { id: botId } } })).data?.listeners;
+      },
+    );
+    expect(heard.status).toBe(200);
+    expect(counted).toBe(1);
+    const { pages } = readOggPages(heard.bytes);
+    expect(pages.every((p) => p.crcOk)).toBe(true);
+    expect(pages.slice(2).flatMap((p) => p.packets).length).toBeGreaterThan(25);
+
     await daemon?.stop();
     daemon = undefined;
-    const gone = await client.GET('/api/bot/{id}', { params: { path: { id: botId } } });
-    expect(gone.response.status).toBe(503);
+    // The listener leaving was published as a state change: that status stands for ENTRY_TTL_MS.
+    await expect
+      .poll(
+        async () => (await client.GET('/api/bot/{id}', { params: { path: { id: botId } } })).response.status,
+        {
+          timeout: 3000,
+        },
+      )
+      .toBe(503);
   }, 60_000);
 });

@@ -7,6 +7,10 @@ export function chatFor(t: TestApp, botId: string, adminGroups: number[] = []): 
   return new ChatDispatcher({
     botId,
     adminGroups: () => adminGroups,
+    // Votes count the bot's channel, which only a connected bot has (tests/e2e/vote-skip.test.ts).
+    voteSkip: async () => {
+      throw new Error('a chat dispatcher without a bot cannot count votes');
+    },
     clientFor: chatApiFactory({
       baseUrl: TEST_ORIGIN,
       serviceToken: t.config.serviceToken,

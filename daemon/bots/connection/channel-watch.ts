@@ -1,8 +1,8 @@
 /**
  * Who else is in the bot's channel, from the client's enter/leave/move notifications, and who of them
  * is talking. It reports changes only: `alone` when the last other client leaves (or the bot moves into
- * an empty channel) and back, `othersTalking` as voice starts and stops, and `idle` once the channel
- * has stayed empty for the idle timeout.
+ * an empty channel) and back, `othersTalking` as voice starts and stops, `membersChanged` when anyone
+ * enters, leaves or moves, and `idle` once the channel has stayed empty for the idle timeout.
  */
 import { EventEmitter } from 'node:events';
 import type { ClientLeft, ClientMoved, TalkStatus, Ts3ClientEvents } from '../../ts3';
@@ -16,6 +16,8 @@ export type WatchedClient = Pick<EventEmitter<Ts3ClientEvents>, 'on' | 'off'> & 
 export interface ChannelWatchEvents {
   alone: [alone: boolean];
   othersTalking: [talking: boolean];
+  /** Someone entered, left or moved: who is in the channel may have changed. */
+  membersChanged: [];
   /** The channel stayed empty for the idle timeout. */
   idle: [];
 }
@@ -77,6 +79,7 @@ export class ChannelWatch extends EventEmitter<ChannelWatchEvents> {
     // Someone who moved away stops counting as a talker here.
     for (const id of this.talking) if (!others.has(id)) this.talking.delete(id);
     this.emitTalking();
+    this.emit('membersChanged');
     const alone = others.size === 0;
     if (alone === this.isAlone) return;
     this.isAlone = alone;

@@ -17,6 +17,8 @@ import { ChannelWatch } from './channel-watch';
 import type { Ts3VoiceSink } from './ts3-voice-sink';
 
 const MS_PER_MINUTE = 60_000;
+/** `client_type` of a voice client; query clients (1) are tools, not people. */
+const VOICE_CLIENT = 0;
 
 export interface ConnectionSessionOptions {
   client: Ts3Client;
@@ -28,6 +30,8 @@ export interface ConnectionSessionOptions {
   runSerial: (task: () => Promise<void>) => Promise<void>;
   /** The channel stayed empty for `idleTimeoutMinutes`. */
   onIdleTimeout: () => void;
+  /** Someone entered, left or moved: `channelPeople()` may have changed. */
+  onMembersChanged: () => void;
   /** Answers chat commands on this connection when given. */
   chat?: ChatDispatcher;
   log: Logger;
@@ -61,6 +65,7 @@ export class ConnectionSession {
     this.watch.on('alone', (alone) => void options.runSerial(async () => this.onAlone(alone)));
     this.watch.on('othersTalking', (talking) => player.setOthersTalking(talking));
     this.watch.on('idle', () => options.onIdleTimeout());
+    this.watch.on('membersChanged', () => options.onMembersChanged());
     player.on('trackStart', this.playerListeners.trackStart);
     player.on('pauseChange', this.playerListeners.pauseChange);
     player.on('idle', this.playerListeners.idle);
@@ -68,6 +73,15 @@ export class ConnectionSession {
     player.on('trackStalled', this.playerListeners.trackStalled);
     this.stopChat = options.chat && listenToChat(client, options.chat, options.log);
     void this.profile.showDefaultAvatar();
+  }
+
+  /** The uids of the people in the bot's channel: voice clients other than the bot itself. */
+  channelPeople(): string[] {
+    const { client } = this.options;
+    return client
+      .clientsInChannel()
+      .filter((c) => c.id !== client.clientId && c.type === VOICE_CLIENT)
+      .map((c) => c.uid);
   }
 
   applySettings(settings: StoredSettings): void {

@@ -8,6 +8,8 @@ import type { Ts3Client } from '../../ts3';
 
 export class Ts3VoiceSink implements VoiceSink {
   private client: Ts3Client | undefined;
+  /** The listen-along feed's tap, set only while someone listens (so nobody listening costs nothing). */
+  tap: ((opusFrame: Uint8Array) => void) | undefined;
 
   attach(client: Ts3Client): void {
     this.client = client;
@@ -18,6 +20,7 @@ export class Ts3VoiceSink implements VoiceSink {
   }
 
   sendVoice(opusFrame: Uint8Array): void {
+    this.tap?.(opusFrame);
     if (this.client?.connected) this.client.sendVoice(opusFrame);
   }
 

@@ -29,7 +29,8 @@ import {
   stopPlayback,
   volume,
 } from './player-ops';
-import { answer, refused } from './reply-builders';
+import { answer, done, refused } from './reply-builders';
+import { voteSkip } from './vote-skip';
 
 type OpReply<Op extends BotOp> = BotReply<BotOpData<Op>>;
 type Handler<Op extends BotOp> = (ctx: BotContext, args: BotOpArgs<Op>) => OpReply<Op> | Promise<OpReply<Op>>;
@@ -40,6 +41,10 @@ const HANDLERS: { [Op in BotOp]: Handler<Op> } = {
   stop: (ctx) => ctx.stop(),
   queue: (ctx) => answer({ queue: ctx.queueView(), status: ctx.status() }),
   elapsed: (ctx) => answer({ elapsed: ctx.status().elapsed }),
+  listen: (ctx, { hub, listeners }) => {
+    ctx.listenFeed.report(hub, listeners);
+    return done('');
+  },
   playSong,
   playNowSong,
   playNextSong,
@@ -48,6 +53,7 @@ const HANDLERS: { [Op in BotOp]: Handler<Op> } = {
   pause,
   resume,
   next,
+  voteSkip,
   prev,
   stopPlayback,
   clear,
