@@ -255,7 +255,8 @@ export const en = {
   'behaviour.duckingPercent': 'Volume while people talk (%)',
   'behaviour.savedQueues': 'Saved queues (and keep the queue across restarts)',
   'behaviour.playKeepsQueue': 'Playing one song keeps the queue',
-  'behaviour.adminGroups': 'Server groups allowed to run next, stop, clear, remove, move, vol and mode in the chat',
+  'behaviour.adminGroups':
+    'Server groups allowed to run next, stop, clear, remove, move, vol and mode in the chat',
   'behaviour.voteSkip': 'Share of the channel whose !skip votes skip a song, in % (0: !skip skips at once)',
   'behaviour.adminGroupsHint': 'Group ids, separated by commas (empty: everyone)',
   'behaviour.badGroups': 'Server group ids are whole numbers.',
