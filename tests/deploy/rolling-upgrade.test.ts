@@ -30,7 +30,7 @@ const SUITE = 'rolling upgrade';
 /** Issue 26: every WebSocket is back within this after its api process went away. */
 const RECONNECT_DEADLINE_MS = 5000;
 /** A bot whose daemon is not restarted plays on: no silence longer than a scheduling hiccup. */
-const UNTOUCHED_GAP_MS = 1500;
+const UNTOUCHED_GAP_MS = 2000;
 /** A clean stop hands its bots over at once; the new owner reconnects them to the voice server. */
 const HANDOVER_GAP_MS = 8000;
 

@@ -32,37 +32,47 @@ export function kitClient(baseUrl: string): KitClient {
   const origin = base.origin;
   const jar = new CookieJar();
   const agent = new Agent({ keepAlive: true, rejectUnauthorized: false, lookup: toLoopback });
+  const send = (method: string, path: string, body?: unknown): Promise<KitAnswer> => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    return new Promise((resolve, reject) => {
+      const req = request(
+        new URL(path, base),
+        {
+          method,
+          agent,
+          headers: {
+            origin,
+            ...(jar.header() ? { cookie: jar.header() } : {}),
+            ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('error', reject);
+          res.on('end', () => {
+            const headers = new Headers();
+            for (const line of res.headers['set-cookie'] ?? []) headers.append('set-cookie', line);
+            jar.store(new Response(null, { headers }));
+            const text = Buffer.concat(chunks).toString('utf8');
+            resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null });
+          });
+        },
+      );
+      req.on('error', (error) => reject(Object.assign(error, { reusedSocket: req.reusedSocket })));
+      req.end(payload);
+    });
+  };
   return {
-    call(method, path, body) {
-      const payload = body === undefined ? undefined : JSON.stringify(body);
-      return new Promise((resolve, reject) => {
-        const req = request(
-          new URL(path, base),
-          {
-            method,
-            agent,
-            headers: {
-              origin,
-              ...(jar.header() ? { cookie: jar.header() } : {}),
-              ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
-            },
-          },
-          (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('error', reject);
-            res.on('end', () => {
-              const headers = new Headers();
-              for (const line of res.headers['set-cookie'] ?? []) headers.append('set-cookie', line);
-              jar.store(new Response(null, { headers }));
-              const text = Buffer.concat(chunks).toString('utf8');
-              resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null });
-            });
-          },
-        );
-        req.on('error', reject);
-        req.end(payload);
-      });
+    async call(method, path, body) {
+      try {
+        return await send(method, path, body);
+      } catch (error) {
+        // A browser sends a request again when the kept-alive connection it reused was closed before
+        // any answer (nginx ends idle ones when it reloads); a fresh connection's failure is final.
+        if ((error as { reusedSocket?: boolean }).reusedSocket) return send(method, path, body);
+        throw error;
+      }
     },
     socket() {
       const ws = new WebSocket(new URL('ws', base).href.replace(/^http/, 'ws'), {
