@@ -6,13 +6,14 @@
  */
 
 import type { LoggingConfig } from '../../shared/logger';
+import type { UserAddress } from '../../shared/sources/music-source';
 import type { DecoderExit } from './decoder';
 import type { HttpHeaders, RawPcmFormat } from './decoder-input';
 import type { OpusEncoderOptions } from './encoder';
 
 /** The worker's half of a decoder input; a stream's bytes follow as `input` messages. */
 export type WireInput =
-  | { kind: 'url'; url: string; headers?: HttpHeaders; servedLocally?: boolean }
+  | { kind: 'url'; url: string; headers?: HttpHeaders; servedLocally?: boolean; userAddress?: UserAddress }
   | { kind: 'file'; path: string }
   | { kind: 'stream'; rawFormat?: RawPcmFormat };
 

@@ -1,5 +1,6 @@
 /** Global settings (SPEC.md "Global settings", GET/POST /api/bot/settings). */
 import { z } from '@hono/zod-openapi';
+import { PLATFORMS } from '../../shared/domain/platforms';
 import { PlatformSchema } from '../../shared/domain/schemas';
 import { errors, jsonBody, jsonResponse } from '../errors';
 import { defineRoute } from '../policy';
@@ -11,6 +12,10 @@ const SpotifyBackend = z
   .enum(['librespot'])
   .openapi({ description: 'The audio sidecar that plays streaming_a tracks' });
 const SpotifyBitrate = z.union([z.literal(96), z.literal(160), z.literal(320)]);
+const StreamAllowPrivateHosts = z.boolean().openapi({
+  description:
+    'Whether platform `stream` may play addresses on loopback, private, link-local, multicast or unspecified hosts (IPv4 and IPv6, checked at every redirect). Default false: such addresses are refused with 400, so a user cannot make the server fetch from its own network.',
+});
 const JellyfinAuthMode = z.enum(['password', 'apikey']);
 
 export const SettingsSchema = z
@@ -32,6 +37,7 @@ export const SettingsSchema = z
     // value satisfies.
     defaultPlatform: z.union([PlatformSchema, z.null()]),
     guestMode: z.object({ enabled: z.boolean(), bots: GuestBots, permissions: GuestPermissionsSchema }),
+    streamAllowPrivateHosts: StreamAllowPrivateHosts,
     spotify: z.object({
       enabled: z.boolean(),
       clientId: z.string(),
@@ -59,13 +65,14 @@ export const SettingsUpdateSchema = z
     savedQueuesEnabled: z.boolean(),
     playKeepsQueue: z.boolean(),
     adminGroups: z.array(z.number().int().min(0)).max(100),
-    enabledProviders: z.array(PlatformSchema).max(8),
+    enabledProviders: z.array(PlatformSchema).max(PLATFORMS.length),
     defaultPlatform: z.union([PlatformSchema, z.literal(''), z.null()]),
     guestMode: z.strictObject({
       enabled: z.boolean().optional(),
       bots: GuestBots.optional(),
       permissions: GuestPermissionsSchema.partial().strict().optional(),
     }),
+    streamAllowPrivateHosts: StreamAllowPrivateHosts,
     spotify: z.strictObject({
       enabled: z.boolean().optional(),
       clientId: z
