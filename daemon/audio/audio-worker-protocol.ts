@@ -61,6 +61,8 @@ export type FromWorker =
       /** The decoder ended before a single frame came out of it. */
       producedNothing: boolean;
     }
+  /** A user's live stream named what plays now (its ICY StreamTitle). */
+  | { type: 'title'; slot: number; generation: number; title: string }
   /** An ffmpeg child has exited or been killed (the pool stops tracking its pid). */
   | { type: 'childGone'; slot: number; pid: number }
   /** A relayed stream input is ahead of ffmpeg: stop reading it (`inputResume`: read again). */
