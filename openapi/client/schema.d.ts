@@ -8848,7 +8848,7 @@ export interface paths {
         put?: never;
         /**
          * Jump to a position of the current song
-         * @description Restarts the audio pipeline at the position. With nothing playing the call answers 409 `{error, message, ok: false}` and changes nothing.
+         * @description Restarts the audio pipeline at the position. With nothing playing the call answers 409 `{error, message, ok: false}` and changes nothing. A live stream (platform `stream`: a radio station, a live HLS playlist) has no position: 409.
          *
          *     **Access:** Authenticated. Capability `player.control`. Bot access required. Guests need `transport`.
          */
