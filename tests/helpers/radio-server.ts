@@ -10,12 +10,26 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Song } from '../../shared/domain/schemas';
 import { renderTone } from './audio-cdn';
 
 export const METAINT = 8000;
 export const STATION_NAME = 'Test FM';
 /** Bytes a second of the 128 kb/s tone: the live stream is paced at this rate. */
 const BYTES_PER_SECOND = 16_000;
+
+/** The Song platform `stream` answers for a live station of this server. */
+export function stationSong(radio: RadioServer, path: string): Song {
+  return {
+    id: `${radio.baseUrl}${path}`,
+    name: STATION_NAME,
+    artist: '',
+    album: '',
+    duration: 0,
+    coverUrl: '',
+    platform: 'stream',
+  };
+}
 
 export interface RadioServer {
   baseUrl: string;
