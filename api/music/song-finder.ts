@@ -18,7 +18,7 @@ import { readSettings } from '../../shared/settings/settings';
 import { valueWithin } from '../../shared/settle-within';
 import { choosePlatform, isPlatformEnabled } from '../../shared/sources/platform-choice';
 import type { Catalogs } from '../../shared/sources/platform-table';
-import type { SongCatalog, SongList } from '../../shared/sources/song-catalog';
+import type { CatalogFailure, SongCatalog, SongList } from '../../shared/sources/song-catalog';
 import type { AppDeps } from '../env';
 import { ApiError } from '../errors';
 
@@ -60,7 +60,7 @@ export class SongFinder {
   async ask<T>(
     requested: Platform | undefined,
     what: string,
-    call: (catalog: SongCatalog) => Promise<Result<T>> | undefined,
+    call: (catalog: SongCatalog) => Promise<Result<T, CatalogFailure>> | undefined,
   ): Promise<T> {
     const { platform, catalog } = await this.catalog(requested);
     const pending = call(catalog);
@@ -184,8 +184,10 @@ async function searchCatalog(catalog: SongCatalog, query: string, limit: number)
   };
 }
 
-/** A catalog's failure is the platform's, not ours: 502 with its sentence. */
-function answered<T>(platform: Platform, result: Result<T>): T {
-  if (!result.ok) throw new ApiError(502, `${platform}: ${result.error}`);
-  return result.value;
+/** A catalog's failure is the platform's, not ours: 502 with its sentence; a refused request is a 400. */
+function answered<T>(platform: Platform, result: Result<T, CatalogFailure>): T {
+  if (result.ok) return result.value;
+  const { error } = result;
+  if (typeof error === 'string') throw new ApiError(502, `${platform}: ${error}`);
+  throw new ApiError(400, error.refused);
 }

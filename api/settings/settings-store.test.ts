@@ -23,6 +23,7 @@ function stored(overrides: Partial<StoredSettings> = {}): StoredSettings {
     enabledProviders: [...DEFAULT_ENABLED_PROVIDERS],
     defaultPlatform: null,
     guestMode: normalizeGuestMode(undefined),
+    streamAllowPrivateHosts: false,
     spotify: {
       enabled: true,
       clientId: '',

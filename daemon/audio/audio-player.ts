@@ -46,6 +46,8 @@ export interface AudioPlayerEvents {
   /** The first audio of a track is about to be sent (not repeated after a seek). */
   trackStart: [Track];
   trackEnd: [Track, TrackEnd];
+  /** The track (a user's live stream) named what plays now: its new ICY StreamTitle. */
+  streamTitle: [Track, string];
   /** Something beyond one track went wrong; only emitted when someone listens. */
   error: [Error];
 }
@@ -285,6 +287,9 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
     const isCurrent = () =>
       this.currentState.status !== 'idle' && this.currentState.playback.pipeline === pipeline;
     pipeline.on('spawn', () => this.spawnFailures.recordSuccess());
+    pipeline.on('title', (title) => {
+      if (isCurrent()) this.emit('streamTitle', track, title);
+    });
     pipeline.on('ready', () => {
       if (isCurrent()) this.leaveBuffering(pipeline);
     });

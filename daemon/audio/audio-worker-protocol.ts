@@ -6,13 +6,14 @@
  */
 
 import type { LoggingConfig } from '../../shared/logger';
+import type { UserAddress } from '../../shared/sources/music-source';
 import type { DecoderExit } from './decoder';
 import type { HttpHeaders, RawPcmFormat } from './decoder-input';
 import type { OpusEncoderOptions } from './encoder';
 
 /** The worker's half of a decoder input; a stream's bytes follow as `input` messages. */
 export type WireInput =
-  | { kind: 'url'; url: string; headers?: HttpHeaders; servedLocally?: boolean }
+  | { kind: 'url'; url: string; headers?: HttpHeaders; servedLocally?: boolean; userAddress?: UserAddress }
   | { kind: 'file'; path: string }
   | { kind: 'stream'; rawFormat?: RawPcmFormat };
 
@@ -60,6 +61,8 @@ export type FromWorker =
       /** The decoder ended before a single frame came out of it. */
       producedNothing: boolean;
     }
+  /** A user's live stream named what plays now (its ICY StreamTitle). */
+  | { type: 'title'; slot: number; generation: number; title: string }
   /** An ffmpeg child has exited or been killed (the pool stops tracking its pid). */
   | { type: 'childGone'; slot: number; pid: number }
   /** A relayed stream input is ahead of ffmpeg: stop reading it (`inputResume`: read again). */

@@ -2,6 +2,7 @@
  * What a decoder reads from. Each music source resolves a song to one of these at play time.
  */
 import type { Readable } from 'node:stream';
+import type { UserAddress } from '../../shared/sources/music-source';
 
 /**
  * Per-source HTTP headers: some platforms refuse audio requests without their Referer, login cookie
@@ -25,7 +26,7 @@ export type DecoderInput =
    * An http(s) URL goes through the stream relay. `servedLocally`: served by this process itself
    * (Spotify's PCM relay), which bounds its own silences and names no secret: ffmpeg opens it directly.
    */
-  | { kind: 'url'; url: string; headers?: HttpHeaders; servedLocally?: boolean }
+  | { kind: 'url'; url: string; headers?: HttpHeaders; servedLocally?: boolean; userAddress?: UserAddress }
   | { kind: 'file'; path: string }
   /** The caller owns the stream (and the process behind it); the decoder only reads and unpipes it. */
   | { kind: 'stream'; stream: Readable; rawFormat?: RawPcmFormat };

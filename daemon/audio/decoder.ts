@@ -53,6 +53,8 @@ export interface DecoderEvents {
   data: [];
   /** The child is gone and, unless killed, everything it wrote is in `pcm`. Emitted once. */
   exit: [DecoderExit];
+  /** The relayed stream (a user's address) named what plays now: its new ICY StreamTitle. */
+  title: [string];
 }
 
 export class Decoder extends EventEmitter<DecoderEvents> {
@@ -76,7 +78,11 @@ export class Decoder extends EventEmitter<DecoderEvents> {
       return;
     }
     const stallMs = options.stallMs ?? STREAM_STALL_MS;
-    const relayed = streamRelay().open(input, { stallMs, onStall: () => this.stall(stallMs) });
+    const relayed = streamRelay().open(input, {
+      stallMs,
+      onStall: () => this.stall(stallMs),
+      onTitle: (title) => this.emit('title', title),
+    });
     this.relayed = relayed;
     relayed.url.then(
       (url) => this.spawnChild(options, { kind: 'url', url }),

@@ -91,6 +91,7 @@ class InlinePipeline extends EventEmitter<PipelineEvents> implements TrackPipeli
     super();
     decoder.on('spawn', () => this.emit('spawn'));
     decoder.on('data', () => this.checkReady());
+    decoder.on('title', (title) => this.emit('title', title));
     decoder.on('exit', (exit) => {
       if (exit.kind === 'killed') return;
       this.emit('exit', exit);

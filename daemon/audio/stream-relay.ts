@@ -21,11 +21,15 @@ import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { logger } from '../../shared/logger';
 import { type LoopbackServer, listenOnLoopback } from '../../shared/net/loopback-server';
+import type { UserAddress } from '../../shared/sources/music-source';
 import type { HttpHeaders } from './decoder-input';
+import { RECONNECT_BASE_MS, serveUserAddress } from './user-address-relay';
 
 export interface RelaySource {
   url: string;
   headers?: HttpHeaders;
+  /** A user's address (platform `stream`): guarded, ICY-stripped, reconnected (user-address-relay.ts). */
+  userAddress?: UserAddress;
 }
 
 export interface RelayWatch {
@@ -33,6 +37,8 @@ export interface RelayWatch {
   stallMs: number;
   /** Called once when upstream stalled; the stream is closed by then. */
   onStall: () => void;
+  /** A user's address: called with each new ICY StreamTitle. */
+  onTitle?: (title: string) => void;
 }
 
 /** One stream handed out by the relay: the loopback URL for ffmpeg, and the way to end it. */
@@ -47,7 +53,14 @@ interface OpenStream {
   watch: RelayWatch;
   /** Upstream requests in flight (the first, then ffmpeg's Range requests). */
   requests: Set<AbortController>;
+  /** The outside addresses an HLS playlist named, by their loopback index (the newest kept). */
+  hlsAddresses: Map<number, string>;
+  hlsIndexes: Map<string, number>;
+  nextHlsIndex: number;
 }
+
+/** HLS addresses kept per stream: a live playlist names a few new segments every few seconds. */
+const MAX_HLS_ADDRESSES = 1000;
 
 /** The answer headers ffmpeg needs to read, seek and resume; nothing else (no Set-Cookie) goes back. */
 const FORWARDED_ANSWER_HEADERS = ['content-type', 'content-length', 'content-range', 'accept-ranges'];
@@ -57,9 +70,19 @@ export class StreamRelay {
   private readonly streams = new Map<string, OpenStream>();
   private server: Promise<LoopbackServer> | undefined;
 
+  /** `reconnectBaseMs`: the first wait before a dropped live stream is opened again (tests shorten it). */
+  constructor(private readonly reconnectBaseMs = RECONNECT_BASE_MS) {}
+
   open(source: RelaySource, watch: RelayWatch): RelayedStream {
     const key = randomBytes(18).toString('base64url');
-    const stream: OpenStream = { source, watch, requests: new Set() };
+    const stream: OpenStream = {
+      source,
+      watch,
+      requests: new Set(),
+      hlsAddresses: new Map(),
+      hlsIndexes: new Map(),
+      nextHlsIndex: 0,
+    };
     this.streams.set(key, stream);
     return {
       url: this.listening().then(({ port }) => `http://127.0.0.1:${port}/stream/${key}`),
@@ -82,9 +105,10 @@ export class StreamRelay {
   }
 
   private async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const key = /^\/stream\/([\w-]+)$/.exec(request.url ?? '')?.[1];
+    const [, key, hlsIndex] = /^\/stream\/([\w-]+)(?:\/(\d+)\/[^/?]*)?$/.exec(request.url ?? '') ?? [];
     const stream = key === undefined ? undefined : this.streams.get(key);
-    if (request.method !== 'GET' || !stream) {
+    const hlsTarget = hlsIndex === undefined ? undefined : stream?.hlsAddresses.get(Number(hlsIndex));
+    if (request.method !== 'GET' || !stream || (hlsIndex !== undefined && !hlsTarget)) {
       response.writeHead(404).end();
       return;
     }
@@ -98,6 +122,31 @@ export class StreamRelay {
     });
     // ffmpeg went away (killed, or done with this range): stop fetching for it.
     response.once('close', () => upstream.abort());
+    const { userAddress } = stream.source;
+    if (userAddress) {
+      try {
+        await serveUserAddress({
+          target: hlsTarget ?? stream.source.url,
+          address: userAddress,
+          headers: stream.source.headers,
+          request,
+          response,
+          upstream,
+          stall,
+          onTitle: stream.watch.onTitle,
+          localPath: (url, name) => `/stream/${key}/${hlsIndexOf(stream, url)}/${encodeURIComponent(name)}`,
+          reconnectBaseMs: this.reconnectBaseMs,
+          copy: (body, transform) => copy(body, response, stall, upstream.signal, transform),
+        });
+      } catch (error) {
+        if (!upstream.signal.aborted) log.debug({ err: error }, 'a user address failed');
+        response.destroy();
+      } finally {
+        stall.disarm();
+        stream.requests.delete(upstream);
+      }
+      return;
+    }
     try {
       stall.arm();
       const answer = await fetch(stream.source.url, {
@@ -120,22 +169,44 @@ export class StreamRelay {
   }
 }
 
-/** Copies the body, waiting while ffmpeg reads nothing; only waits for upstream count towards a stall. */
+/**
+ * Copies the body, waiting while ffmpeg reads nothing; only waits for upstream count towards a stall.
+ * `transform` cuts what ffmpeg must not see (ICY metadata). True when any bytes arrived.
+ */
 async function copy(
   body: ReadableStream<Uint8Array>,
   response: ServerResponse,
   stall: StallTimer,
   signal: AbortSignal,
-): Promise<void> {
+  transform?: (chunk: Uint8Array) => Uint8Array,
+): Promise<boolean> {
   const reader = body.getReader();
+  let received = false;
   for (;;) {
     stall.arm();
     const chunk = await reader.read();
     stall.disarm();
-    if (chunk.done) return;
+    if (chunk.done) return received;
+    received = true;
+    const bytes = transform ? transform(chunk.value) : chunk.value;
     // The signal ends the wait when ffmpeg goes away while it is full (a kill never drains).
-    if (!response.write(chunk.value)) await once(response, 'drain', { signal });
+    if (bytes.byteLength > 0 && !response.write(bytes)) await once(response, 'drain', { signal });
   }
+}
+
+/** The loopback index of an outside address an HLS playlist names; the oldest are forgotten. */
+function hlsIndexOf(stream: OpenStream, url: string): number {
+  const known = stream.hlsIndexes.get(url);
+  if (known !== undefined) return known;
+  const index = stream.nextHlsIndex++;
+  stream.hlsIndexes.set(url, index);
+  stream.hlsAddresses.set(index, url);
+  if (stream.hlsAddresses.size > MAX_HLS_ADDRESSES) {
+    const [oldest, oldUrl] = stream.hlsAddresses.entries().next().value as [number, string];
+    stream.hlsAddresses.delete(oldest);
+    stream.hlsIndexes.delete(oldUrl);
+  }
+  return index;
 }
 
 class StallTimer {

@@ -32,6 +32,8 @@ export interface PipelineEvents {
   ready: [];
   /** The decoder is gone; emitted once, before `ready` when it ended early. */
   exit: [DecoderExit];
+  /** A user's live stream named what plays now (its ICY StreamTitle changed). */
+  title: [string];
 }
 
 export interface PipelineSpec {

@@ -260,6 +260,9 @@ class WorkerPipeline extends EventEmitter<PipelineEvents> implements TrackPipeli
         this.nothingProduced = message.producedNothing;
         this.emit('exit', message.exit);
         break;
+      case 'title':
+        this.emit('title', message.title);
+        break;
       case 'inputPause':
         this.input?.stream.pause();
         break;

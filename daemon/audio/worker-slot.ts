@@ -83,6 +83,9 @@ export class WorkerSlot {
       if (isCurrent() && decoder.pid !== undefined)
         this.post({ type: 'spawn', slot: this.id, generation, pid: decoder.pid });
     });
+    decoder.on('title', (title) => {
+      if (isCurrent()) this.post({ type: 'title', slot: this.id, generation, title });
+    });
     decoder.on('data', () => {
       if (isCurrent()) this.fill();
     });

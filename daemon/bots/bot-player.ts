@@ -14,7 +14,7 @@ import { AudioPlayer, type AudioPlayerOptions } from '../audio/audio-player';
 import type { AudioPlayerState, TrackEnd } from '../audio/audio-player-state';
 import type { FrameHealthSnapshot } from '../audio/frame-health';
 import type { Track } from '../audio/track';
-import type { PlayableSong } from './playable-song';
+import { type PlayableSong, withStreamTitle } from './playable-song';
 import { SongQueue } from './queue';
 
 /** Songs tried in a row before giving up (SPEC's play-playlist retry limit, used for every skip run). */
@@ -41,6 +41,10 @@ export interface NowPlaying {
   track: Track;
   /** The play length: the preview length for a preview clip, else the song's duration when known. */
   effectiveDuration: number | undefined;
+  /** A live stream: it cannot seek. */
+  live: boolean;
+  /** What a live stream says plays now (its ICY StreamTitle), once it has said so. */
+  streamTitle?: string;
 }
 
 /** Where to pick up after a reconnect or a daemon restart. */
@@ -57,6 +61,8 @@ export interface BotPlayerEvents {
   trackFailed: [failure: PlayFailure, stopped: boolean];
   /** A song's stream sent nothing for `stallSeconds`; the queue has moved on. */
   trackStalled: [song: PlayableSong, stallSeconds: number];
+  /** A live stream named what plays now; `song` is shown with that title (withStreamTitle). */
+  streamTitle: [song: PlayableSong];
   pauseChange: [paused: boolean];
   /** Playback ended: nothing left to play, stopped, or suspended. */
   idle: [];
@@ -87,6 +93,13 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
       if (this.current?.track === track) this.emit('trackStart', this.current.song);
     });
     this.audio.on('trackEnd', (track, end) => this.onTrackEnd(track, end));
+    this.audio.on('streamTitle', (track, title) => {
+      const now = this.current;
+      if (now?.track !== track) return;
+      now.streamTitle = title;
+      this.emit('change', false);
+      this.emit('streamTitle', withStreamTitle(now.song, title));
+    });
     this.audio.on('stateChange', (from, to) => {
       if (category(from) !== category(to)) this.emit('change', false);
     });
@@ -191,10 +204,14 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
     return true;
   }
 
-  /** Restarts the pipeline at `positionSeconds`; returns the offset actually used, or undefined when idle. */
-  seek(positionSeconds: number): number | undefined {
+  /**
+   * Restarts the pipeline at `positionSeconds`; returns the offset actually used, undefined when idle,
+   * or `live` for a live stream, which has no position to go to.
+   */
+  seek(positionSeconds: number): number | 'live' | undefined {
     const now = this.current;
     if (!now) return undefined;
+    if (now.live) return 'live';
     const offset = Math.max(0, Math.min(positionSeconds, now.effectiveDuration ?? Number.POSITIVE_INFINITY));
     if (!this.audio.seek(offset)) return undefined;
     this.emit('change', false);
@@ -243,7 +260,8 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
       // A source's preview may be cut from the full song: the player stops at the preview's end.
       ...(stream.previewSeconds === undefined ? {} : { stopAtSeconds: stream.previewSeconds }),
     };
-    this.current = { song, track, effectiveDuration: duration };
+    const live = stream.input.kind === 'url' && stream.input.userAddress?.live === true;
+    this.current = { song, track, effectiveDuration: duration, live };
     this.pauseReason = undefined;
     let failure: TrackError | undefined;
     this.startFailure = (ended, end) => {

@@ -39,7 +39,7 @@ import { Ts3VoiceSink } from './connection/ts3-voice-sink';
 import { ListenFeed } from './listen/listen-feed';
 import { runOp } from './operations/op-handlers';
 import { done, refused } from './operations/reply-builders';
-import { toQueueEntry } from './playable-song';
+import { toQueueEntry, withStreamTitle } from './playable-song';
 import { PlaybackReporter } from './playback-reporter';
 import { coverArtAvatar } from './profile/cover-art-avatar';
 import { PROFILE_DISABLED } from './profile/profile-updater';
@@ -192,7 +192,9 @@ export class BotRuntime implements BotContext {
       connected: this.lifecycle.connected,
       playing: this.player.playing,
       paused: this.player.paused,
-      currentSong: now ? toQueueEntry(now.song, this.player.queue.keyOf(now.song)) : null,
+      currentSong: now
+        ? toQueueEntry(withStreamTitle(now.song, now.streamTitle), this.player.queue.keyOf(now.song))
+        : null,
       queueSize: this.player.queue.size,
       volume: this.player.volume,
       playMode: this.player.queue.mode,

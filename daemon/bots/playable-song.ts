@@ -17,6 +17,15 @@ export function toQueuedSong(song: PlayableSong): QueuedSong {
   return QueuedSongSchema.parse(song);
 }
 
+/**
+ * A live stream's song as shown while it plays: the stream's own title (ICY StreamTitle) as the name,
+ * the station (the song's name) as the artist when it has none.
+ */
+export function withStreamTitle(song: PlayableSong, streamTitle: string | undefined): PlayableSong {
+  if (streamTitle === undefined) return song;
+  return { ...song, name: streamTitle, artist: song.artist || song.name };
+}
+
 /** A song as a live queue entry: with the queue's key for it (`entryId`) when it is still queued. */
 export function toQueueEntry(song: PlayableSong, entryId: number | undefined): QueuedSong {
   const queued = toQueuedSong(song);

@@ -26,6 +26,21 @@ describe('parseChatCommand', () => {
     }
   });
 
+  it('plays an address as it is (platform stream), also as the [URL] a TeamSpeak client sends', () => {
+    expect(parseChatCommand('!play http://radio.example/live.mp3')).toMatchObject({
+      platform: 'stream',
+      text: 'http://radio.example/live.mp3',
+    });
+    expect(parseChatCommand('!add [URL]https://radio.example/a.pls[/URL]')).toMatchObject({
+      platform: 'stream',
+      text: 'https://radio.example/a.pls',
+    });
+    // A flag still wins, words are words, and other commands keep their text.
+    expect(parseChatCommand('!play -y https://youtu.be/abc')?.platform).toBe('video_b');
+    expect(parseChatCommand('!play some http words')?.platform).toBeUndefined();
+    expect(parseChatCommand('!load https://radio.example/list')?.platform).toBeUndefined();
+  });
+
   it('reads the append flag of load and lower-cases the name', () => {
     expect(parseChatCommand('!LOAD -a evening mix')).toMatchObject({
       name: 'load',

@@ -1,11 +1,16 @@
 /**
  * Parses a chat line into a command: `!play -q some song` → name `play`, platform `music_b`, text
  * `some song`. Flags are standalone tokens anywhere in the line (DECISIONS.md "Chat commands").
+ * `!play <address>` and `!add <address>` without a flag play the address itself (platform `stream`).
  */
 import type { Platform } from '../../shared/domain/constants';
 import { PLATFORM_FLAGS } from '../../shared/domain/platforms';
+import { streamAddress } from '../../shared/sources/stream/stream-address';
 
 export const DEFAULT_CHAT_PREFIX = '!';
+
+/** The commands whose text may be an address to play as it is. */
+const ADDRESS_COMMANDS = new Set(['play', 'add', 'playnext']);
 
 /** `load -a` appends instead of replacing. */
 const APPEND_FLAG = '-a';
@@ -29,11 +34,18 @@ export function parseChatCommand(line: string, prefix = DEFAULT_CHAT_PREFIX): Ch
   let platform: Platform | undefined;
   let append = false;
   const args: string[] = [];
-  for (const word of words) {
+  for (const word of words.map(withoutLinkTags)) {
     const flag = PLATFORM_FLAGS[word];
     if (flag) platform = flag;
     else if (word === APPEND_FLAG) append = true;
     else args.push(word);
   }
-  return { name, platform, append, args, text: args.join(' ') };
+  const text = args.join(' ');
+  if (!platform && ADDRESS_COMMANDS.has(name) && streamAddress(text)) platform = 'stream';
+  return { name, platform, append, args, text };
+}
+
+/** TeamSpeak clients send a typed address wrapped as `[URL]…[/URL]` (or `[URL=…]…[/URL]`). */
+function withoutLinkTags(word: string): string {
+  return word.replace(/^\[URL(=[^\]]*)?\]/i, '').replace(/\[\/URL\]$/i, '');
 }

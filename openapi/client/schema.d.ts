@@ -812,7 +812,7 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify, stream Internet radio and audio addresses. */
                     platform: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -2489,7 +2489,7 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify, stream Internet radio and audio addresses. */
                     platform: components["schemas"]["Platform"];
                     playlistId: string;
                 };
@@ -3321,7 +3321,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify, stream Internet radio and audio addresses. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -4095,7 +4095,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify, stream Internet radio and audio addresses. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -4188,7 +4188,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify, stream Internet radio and audio addresses. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -4297,7 +4297,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify, stream Internet radio and audio addresses. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -4399,7 +4399,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify, stream Internet radio and audio addresses. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -4740,7 +4740,7 @@ export interface paths {
                 query?: {
                     /** @description Default 30 */
                     limit?: number;
-                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify, stream Internet radio and audio addresses. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -4840,7 +4840,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify, stream Internet radio and audio addresses. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -4953,7 +4953,7 @@ export interface paths {
                     limit?: number;
                     /** @description Default 0 */
                     offset?: number | null;
-                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify, stream Internet radio and audio addresses. */
                     platform?: components["schemas"]["Platform"];
                     q: string;
                 };
@@ -5119,7 +5119,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify, stream Internet radio and audio addresses. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -5296,7 +5296,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify. */
+                    /** @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify, stream Internet radio and audio addresses. */
                     platform?: components["schemas"]["Platform"];
                 };
                 header?: never;
@@ -8945,7 +8945,7 @@ export interface paths {
         put?: never;
         /**
          * Jump to a position of the current song
-         * @description Restarts the audio pipeline at the position. With nothing playing the call answers 409 `{error, message, ok: false}` and changes nothing.
+         * @description Restarts the audio pipeline at the position. With nothing playing the call answers 409 `{error, message, ok: false}` and changes nothing. A live stream (platform `stream`: a radio station, a live HLS playlist) has no position: 409.
          *
          *     **Access:** Authenticated. Capability `player.control`. Bot access required. Guests need `transport`.
          */
@@ -11754,10 +11754,10 @@ export interface components {
             nickname?: string;
         };
         /**
-         * @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify.
+         * @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify, stream Internet radio and audio addresses.
          * @enum {string}
          */
-        Platform: "music_a" | "music_b" | "video_a" | "video_b" | "music_c" | "library_a" | "local" | "streaming_a";
+        Platform: "music_a" | "music_b" | "video_a" | "video_b" | "music_c" | "library_a" | "local" | "streaming_a" | "stream";
         PlatformAccountStatus: {
             avatarUrl?: string;
             loggedIn: boolean;
@@ -11926,6 +11926,8 @@ export interface components {
                 enabled: boolean;
                 hasClientSecret: boolean;
             };
+            /** @description Whether platform `stream` may play addresses on loopback, private, link-local, multicast or unspecified hosts (IPv4 and IPv6, checked at every redirect). Default false: such addresses are refused with 400, so a user cannot make the server fetch from its own network. */
+            streamAllowPrivateHosts: boolean;
             voiceDucking: {
                 enabled: boolean;
                 volumePercent: number;
@@ -11980,6 +11982,8 @@ export interface components {
                 deviceName?: string;
                 enabled?: boolean;
             };
+            /** @description Whether platform `stream` may play addresses on loopback, private, link-local, multicast or unspecified hosts (IPv4 and IPv6, checked at every redirect). Default false: such addresses are refused with 400, so a user cannot make the server fetch from its own network. */
+            streamAllowPrivateHosts?: boolean;
             voiceDucking?: {
                 enabled?: boolean;
                 volumePercent?: number;

@@ -280,7 +280,7 @@ export const seek = playerPost(
   }),
   z.object({ message: z.string(), seekOffset: z.number() }).openapi('SeekResult'),
   {
-    description: `Restarts the audio pipeline at the position. ${refusedWith('playing')}`,
+    description: `Restarts the audio pipeline at the position. ${refusedWith('playing')} A live stream (platform \`stream\`: a radio station, a live HLS playlist) has no position: 409.`,
     statuses: [400, 409],
   },
 );

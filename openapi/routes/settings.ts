@@ -1,5 +1,6 @@
 /** Global settings (SPEC.md "Global settings", GET/POST /api/bot/settings). */
 import { z } from '@hono/zod-openapi';
+import { PLATFORMS } from '../../shared/domain/platforms';
 import { PlatformSchema } from '../../shared/domain/schemas';
 import { errors, jsonBody, jsonResponse } from '../errors';
 import { defineRoute } from '../policy';
@@ -21,6 +22,10 @@ const VoteSkipRatio = z
       'song, at least one vote; web votes (POST /api/player/{botId}/vote-skip) count with them. 0 turns ' +
       'voting off: `!skip` skips at once. Default 0.5.',
   });
+const StreamAllowPrivateHosts = z.boolean().openapi({
+  description:
+    'Whether platform `stream` may play addresses on loopback, private, link-local, multicast or unspecified hosts (IPv4 and IPv6, checked at every redirect). Default false: such addresses are refused with 400, so a user cannot make the server fetch from its own network.',
+});
 const JellyfinAuthMode = z.enum(['password', 'apikey']);
 
 export const SettingsSchema = z
@@ -43,6 +48,7 @@ export const SettingsSchema = z
     // value satisfies.
     defaultPlatform: z.union([PlatformSchema, z.null()]),
     guestMode: z.object({ enabled: z.boolean(), bots: GuestBots, permissions: GuestPermissionsSchema }),
+    streamAllowPrivateHosts: StreamAllowPrivateHosts,
     spotify: z.object({
       enabled: z.boolean(),
       clientId: z.string(),
@@ -71,13 +77,14 @@ export const SettingsUpdateSchema = z
     playKeepsQueue: z.boolean(),
     adminGroups: z.array(z.number().int().min(0)).max(100),
     voteSkipRatio: VoteSkipRatio,
-    enabledProviders: z.array(PlatformSchema).max(8),
+    enabledProviders: z.array(PlatformSchema).max(PLATFORMS.length),
     defaultPlatform: z.union([PlatformSchema, z.literal(''), z.null()]),
     guestMode: z.strictObject({
       enabled: z.boolean().optional(),
       bots: GuestBots.optional(),
       permissions: GuestPermissionsSchema.partial().strict().optional(),
     }),
+    streamAllowPrivateHosts: StreamAllowPrivateHosts,
     spotify: z.strictObject({
       enabled: z.boolean().optional(),
       clientId: z

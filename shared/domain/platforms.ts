@@ -199,6 +199,21 @@ export const PLATFORM_REGISTRY = {
     shelves: ['accountPlaylists'],
     probeUrl: 'https://api.spotify.com/',
   },
+  stream: {
+    name: 'Internet radio and audio addresses',
+    // Never a fallback: a song here is an address someone gave, never a search for words.
+    enabledByDefault: true,
+    switchedBy: 'enabledProviders',
+    logins: [],
+    qualities: ['direct'],
+    qualityReported: false,
+    searchKinds: ['songs'],
+    // Words are not addresses: the all-sources search would only ever get nothing from it.
+    inSearchAll: false,
+    personalFm: false,
+    lyrics: false,
+    shelves: [],
+  },
 } as const satisfies Record<string, PlatformFacts>;
 
 export type Platform = keyof typeof PLATFORM_REGISTRY;

@@ -29,6 +29,8 @@ export interface StoredSettings {
   enabledProviders: Platform[];
   defaultPlatform: Platform | null;
   guestMode: GuestModeSettings;
+  /** Platform `stream` may reach loopback, private and link-local hosts (a radio server on the LAN). */
+  streamAllowPrivateHosts: boolean;
   spotify: {
     enabled: boolean;
     clientId: string;
@@ -60,6 +62,7 @@ const readers: { [K in SettingsKey]: z.ZodType<StoredSettings[K]> } = {
   enabledProviders: z.array(platform).catch([...DEFAULT_ENABLED_PROVIDERS]),
   defaultPlatform: platform.nullable().catch(null),
   guestMode: z.unknown().transform(normalizeGuestMode),
+  streamAllowPrivateHosts: strictBoolean,
   spotify: z
     .object({
       enabled: z.boolean().catch(false),

@@ -24,10 +24,23 @@ export interface StreamHeaders {
   authorization?: string;
 }
 
+/**
+ * An address a user gave (platform `stream`) rather than a platform's: every request for it, HLS
+ * segments included, goes through the request-forgery guard (shared/net/guarded-fetch.ts).
+ */
+export interface UserAddress {
+  /** The admin setting `streamAllowPrivateHosts` when the song was resolved. */
+  allowPrivateHosts: boolean;
+  /** A live stream: it cannot seek, and a dropped connection is opened again (with backoff). */
+  live: boolean;
+  /** An HLS playlist: its segment addresses are served to ffmpeg through the relay too. */
+  hls: boolean;
+}
+
 /** Where the audio is read from: shaped like the daemon's DecoderInput, so it passes straight through. */
 export type StreamInput =
   /** `servedLocally`: a loopback URL this process serves itself (Spotify's PCM relay), with no secret in it. */
-  | { kind: 'url'; url: string; headers?: StreamHeaders; servedLocally?: boolean }
+  | { kind: 'url'; url: string; headers?: StreamHeaders; servedLocally?: boolean; userAddress?: UserAddress }
   | { kind: 'file'; path: string };
 
 export interface ResolvedStream {

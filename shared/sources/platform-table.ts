@@ -46,6 +46,8 @@ import type { SongCatalog } from './song-catalog';
 import { SpotifyCatalog } from './spotify/spotify-catalog';
 import { storedSpotifyClient } from './spotify/spotify-client';
 import { SpotifySource } from './spotify/spotify-source';
+import { StreamCatalog } from './stream/stream-catalog';
+import { StreamSource } from './stream/stream-source';
 import { YoutubeCatalog } from './youtube/youtube-catalog';
 import { YoutubeSource } from './youtube/youtube-source';
 import { YtDlp } from './youtube/yt-dlp';
@@ -121,6 +123,10 @@ export const PLATFORM_TABLE = {
   local: {
     catalog: ({ db }) => new LocalCatalog(db),
     source: ({ db, dataDir }) => new LocalSource(db, dataDir),
+  },
+  stream: {
+    catalog: ({ db }) => new StreamCatalog(db),
+    source: ({ db }) => new StreamSource(db),
   },
 } satisfies { [P in Platform]: EntryOf<P> };
 

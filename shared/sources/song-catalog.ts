@@ -7,7 +7,8 @@
  * Only `search` and `song` are required; every other method is optional and a platform that lacks it
  * answers 501 at the api. Every method answers a Result: an error is a platform that could not answer
  * (network, refusal, unexpected shape, not logged in), as a readable sentence naming the service;
- * "no such item" is an ok `undefined`.
+ * "no such item" is an ok `undefined`. `search` and `song` may also refuse the request itself (a
+ * CatalogFailure with `refused`: an address this server will not fetch), which the api answers 400.
  */
 import type { Album, Playlist, PlaylistDetail, Song } from '../domain/schemas';
 import type { Result } from '../result';
@@ -30,13 +31,16 @@ export interface AccountStatus {
   avatarUrl?: string;
 }
 
+/** The platform could not answer (a sentence), or the request is refused as asked (`refused`). */
+export type CatalogFailure = string | { refused: string };
+
 export interface SongCatalog {
   /** Songs matching `query`, best first, skipping the first `offset`. */
-  search(query: string, limit: number, offset?: number): Promise<Result<Song[]>>;
+  search(query: string, limit: number, offset?: number): Promise<Result<Song[], CatalogFailure>>;
   searchAlbums?(query: string, limit: number, offset?: number): Promise<Result<Album[]>>;
   searchPlaylists?(query: string, limit: number, offset?: number): Promise<Result<Playlist[]>>;
   /** The song with this id, or undefined when the platform does not know it. */
-  song(id: string): Promise<Result<Song | undefined>>;
+  song(id: string): Promise<Result<Song | undefined, CatalogFailure>>;
   /** A playlist's songs, or undefined when there is no such playlist. */
   playlist?(id: string): Promise<Result<SongList | undefined>>;
   playlistDetail?(id: string): Promise<Result<PlaylistDetail | undefined>>;

@@ -44,6 +44,7 @@ export class ConnectionSession {
   private readonly stopChat: (() => void) | undefined;
   private readonly playerListeners = {
     trackStart: (song: PlayableSong) => void this.profile.trackStarted(song),
+    streamTitle: (song: PlayableSong) => void this.profile.titleChanged(song),
     pauseChange: (paused: boolean) => void (paused ? this.profile.paused() : this.profile.resumed()),
     idle: () => void this.profile.restoreDefaults(),
     trackFailed: (failure: PlayFailure, stopped: boolean) => this.reportFailure(failure, stopped),
@@ -67,6 +68,7 @@ export class ConnectionSession {
     this.watch.on('idle', () => options.onIdleTimeout());
     this.watch.on('membersChanged', () => options.onMembersChanged());
     player.on('trackStart', this.playerListeners.trackStart);
+    player.on('streamTitle', this.playerListeners.streamTitle);
     player.on('pauseChange', this.playerListeners.pauseChange);
     player.on('idle', this.playerListeners.idle);
     player.on('trackFailed', this.playerListeners.trackFailed);
@@ -96,6 +98,7 @@ export class ConnectionSession {
   dispose(): void {
     const { player, sink } = this.options;
     player.off('trackStart', this.playerListeners.trackStart);
+    player.off('streamTitle', this.playerListeners.streamTitle);
     player.off('pauseChange', this.playerListeners.pauseChange);
     player.off('idle', this.playerListeners.idle);
     player.off('trackFailed', this.playerListeners.trackFailed);

@@ -63,6 +63,7 @@ export async function mode(ctx: BotContext, args: BotOpArgs<'mode'>): Promise<Re
 export function seek(ctx: BotContext, args: BotOpArgs<'seek'>): BotReply<BotOpData<'seek'>> {
   const seekOffset = ctx.player.seek(args.position);
   if (seekOffset === undefined) return refused(409, receipts.nothingPlaying());
+  if (seekOffset === 'live') return refused(409, receipts.liveCannotSeek());
   return done(receipts.seeked(seekOffset), { seekOffset });
 }
 

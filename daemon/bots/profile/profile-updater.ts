@@ -91,6 +91,19 @@ export class ProfileUpdater {
     });
   }
 
+  /** A live stream's title changed: the nickname and description follow; nothing is said in the channel. */
+  titleChanged(song: PlayableSong): Promise<void> {
+    const { client } = this.options;
+    return this.serial.run(async () => {
+      await this.apply('nicknameEnabled', () =>
+        client.setNickname(nicknameWith(this.defaultNickname, song.name)),
+      );
+      await this.apply('descriptionEnabled', () =>
+        client.setDescription(truncate(receipts.nowPlaying(song), DESCRIPTION_MAX_LENGTH)),
+      );
+    });
+  }
+
   paused(): Promise<void> {
     return this.serial.run(() =>
       this.apply('awayStatusEnabled', () => this.options.client.setAway(receipts.paused())),

@@ -337,6 +337,7 @@ export const en = {
   'platform.library_a': 'Jellyfin',
   'platform.streaming_a': 'Spotify',
   'platform.local': 'Uploaded files',
+  'platform.stream': 'Radio and audio links',
   'settings.sources': 'Music platforms',
   'user.account': 'Your account and NetEase link',
   'setup.neteaseQr': 'Log in to NetEase Cloud Music with a QR code',

@@ -337,6 +337,7 @@ export const zh: Record<MessageKey, string> = {
   'platform.library_a': 'Jellyfin',
   'platform.streaming_a': 'Spotify',
   'platform.local': '上传的文件',
+  'platform.stream': '网络电台与音频链接',
   'settings.sources': '音乐平台',
   'user.account': '你的账号与网易云绑定',
   'setup.neteaseQr': '扫码登录网易云音乐',

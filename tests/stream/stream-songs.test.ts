@@ -1,0 +1,108 @@
+/**
+ * Platform `stream` through the real app, against a stand-in radio on 127.0.0.1: an address answers
+ * one Song (named by its `icy-name`, live so `duration` 0), a search for it answers that song and words
+ * answer none, playlists resolve to their first stream. The request-forgery guard: with
+ * `streamAllowPrivateHosts` off (the default) a loopback address, by IP or by name, is refused with
+ * 400 before anything is fetched; with it on, a redirect to a private address is still followed only
+ * through the guard, a redirect chain longer than 5 and an answer that is not audio are refused.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { urlRefusal } from '../../shared/net/guarded-fetch';
+import { type Session, withAdminApp } from '../helpers/accounts';
+import { type RadioServer, STATION_NAME, startRadioServer, stationSong } from '../helpers/radio-server';
+
+let admin: Session;
+let radio: RadioServer;
+withAdminApp((_, session) => {
+  admin = session;
+});
+beforeAll(async () => {
+  radio = await startRadioServer();
+}, 30_000);
+afterAll(() => radio?.close());
+
+const song = (address: string) =>
+  admin.api.GET('/api/music/song/{id}', { params: { path: { id: address }, query: { platform: 'stream' } } });
+const allowPrivate = (on: boolean) =>
+  admin.api.POST('/api/bot/settings', { body: { streamAllowPrivateHosts: on } });
+
+describe('platform stream, private hosts refused (the default)', () => {
+  it('answers 400 for a loopback address by IP and by name, and fetches nothing', async () => {
+    const { data } = await admin.api.GET('/api/bot/settings');
+    expect(data?.streamAllowPrivateHosts).toBe(false);
+    const before = radio.requests.length;
+    for (const address of [`${radio.baseUrl}live`, radio.baseUrl.replace('127.0.0.1', 'localhost')]) {
+      const { error, response } = await song(address);
+      expect(response.status).toBe(400);
+      expect(error?.error).toMatch(/private or local address.*streamAllowPrivateHosts/);
+    }
+    const mapped = await song(`http://[::ffff:127.0.0.1]:${new URL(radio.baseUrl).port}/live`);
+    expect(mapped.response.status).toBe(400);
+    expect(radio.requests.length).toBe(before);
+  });
+
+  it('answers 400 for what is not an http(s) address', async () => {
+    for (const address of ['file:///etc/passwd', 'ftp://example.com/a.mp3', 'not an address']) {
+      const { response, error } = await song(address);
+      expect(response.status).toBe(400);
+      expect(error?.error).toBeTruthy();
+    }
+  });
+});
+
+describe('platform stream, private hosts allowed', () => {
+  beforeAll(async () => {
+    expect((await allowPrivate(true)).response.status).toBe(200);
+  });
+  afterAll(() => allowPrivate(false));
+
+  it('answers a live station as one Song named by its icy-name, duration 0', async () => {
+    const address = `${radio.baseUrl}live`;
+    const { data, response } = await song(address);
+    expect(response.status).toBe(200);
+    expect(data).toEqual(stationSong(radio, 'live'));
+  });
+
+  it('searches an address as that one song, and words as none', async () => {
+    const address = `${radio.baseUrl}live`;
+    const found = await admin.api.GET('/api/music/search', {
+      params: { query: { q: address, platform: 'stream' } },
+    });
+    expect(found.data?.songs.map((s) => s.id)).toEqual([address]);
+    const words = await admin.api.GET('/api/music/search', {
+      params: { query: { q: 'jazz', platform: 'stream' } },
+    });
+    expect(words.data?.songs).toEqual([]);
+  });
+
+  it('resolves .pls and .m3u playlists to their first stream', async () => {
+    for (const name of ['station.pls', 'station.m3u']) {
+      const { data, response } = await song(`${radio.baseUrl}${name}`);
+      expect(response.status, name).toBe(200);
+      expect(data?.name).toBe(STATION_NAME);
+    }
+  });
+
+  it('follows up to 5 redirects, refuses a sixth, and refuses an answer that is not audio', async () => {
+    expect((await song(`${radio.baseUrl}hop/4`)).response.status).toBe(200);
+    const tooMany = await song(`${radio.baseUrl}hop/5`);
+    expect(tooMany.response.status).toBe(400);
+    expect(tooMany.error?.error).toMatch(/more than 5 redirects/);
+    const page = await song(`${radio.baseUrl}page.html`);
+    expect(page.response.status).toBe(400);
+    expect(page.error?.error).toMatch(/text\/html.*not audio/);
+  });
+
+  it('answers 404 for an address with nothing behind it', async () => {
+    expect((await song(`${radio.baseUrl}gone.mp3`)).response.status).toBe(404);
+  });
+});
+
+describe('a redirect target that is a private address', () => {
+  it('is refused by the check every hop passes, unless private hosts are allowed', async () => {
+    // Only loopback servers exist here, so a public first hop cannot be staged: the check that
+    // guardedFetch runs on every hop's address is asked directly.
+    expect(urlRefusal(new URL('http://10.255.255.1/'), false)).toMatch(/private or local address/);
+    expect(urlRefusal(new URL('http://10.255.255.1/'), true)).toBeUndefined();
+  });
+});
