@@ -40,10 +40,16 @@ export class SourceStatusChecker {
     this.now = options.now ?? Date.now;
   }
 
-  /** The status of each platform, in the order given; a recent answer is reused (in flight included). */
+  /**
+   * The status of each platform that has something to check (an address of its own or an account), in
+   * the order given; a recent answer is reused (in flight included).
+   */
   statusOf(platforms: readonly Platform[]): Promise<SourceStatus[]> {
+    const checkable = platforms.filter(
+      (platform) => platformFacts(platform).probeUrl || this.catalogs.get(platform)?.accountStatus,
+    );
     return Promise.all(
-      platforms.map((platform) => {
+      checkable.map((platform) => {
         const kept = this.answers.get(platform);
         if (kept && this.now() - kept.at < this.ttlMs) return kept.status;
         const status = this.check(platform);

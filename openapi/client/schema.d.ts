@@ -5212,7 +5212,7 @@ export interface paths {
         };
         /**
          * Whether each enabled platform can be reached from this server, and is logged in
-         * @description An addition to SPEC (not in SPEC.md). Every enabled platform, in registry order, is asked at once; each has 3 s. An answer is kept for 30 s, so calling again soon asks no platform.
+         * @description An addition to SPEC (not in SPEC.md). Every enabled platform, in registry order, is asked at once; each has 3 s. An answer is kept for 30 s, so calling again soon asks no platform. A platform with no service of its own and no login (`stream`: whatever address someone gives) has nothing to check and is left out.
          *
          *     **Access:** Admin only.
          */
@@ -5225,7 +5225,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description One entry per enabled platform */
+                /** @description One entry per enabled platform that has something to check */
                 200: {
                     headers: {
                         [name: string]: unknown;

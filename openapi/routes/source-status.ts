@@ -34,12 +34,14 @@ export const getSourcesStatus = defineRoute({
   summary: 'Whether each enabled platform can be reached from this server, and is logged in',
   description:
     'An addition to SPEC (not in SPEC.md). Every enabled platform, in registry order, is asked at once; ' +
-    'each has 3 s. An answer is kept for 30 s, so calling again soon asks no platform.',
+    'each has 3 s. An answer is kept for 30 s, so calling again soon asks no platform. A platform with ' +
+    'no service of its own and no login (`stream`: whatever address someone gives) has nothing to check ' +
+    'and is left out.',
   policy: { access: 'admin' },
   responses: {
     200: jsonResponse(
       z.object({ sources: z.array(SourceStatusSchema) }).openapi('SourcesStatus'),
-      'One entry per enabled platform',
+      'One entry per enabled platform that has something to check',
     ),
   },
 });
