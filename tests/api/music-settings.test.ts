@@ -47,11 +47,11 @@ describe('GET /api/music/providers', () => {
     }),
   );
 
-  it('answers the default providers, music_a first, and local while uploads are on', async () => {
+  it('answers the default providers (internet radio among them), music_a first, and local while uploads are on', async () => {
     const { data, response } = await admin.api.GET('/api/music/providers');
     expect(response.status).toBe(200);
     expect(data).toEqual({
-      enabled: ['music_a', 'music_b', 'video_a', 'video_b', 'music_c', 'local'],
+      enabled: ['music_a', 'music_b', 'video_a', 'video_b', 'music_c', 'stream', 'local'],
       default: 'music_a',
     });
   });
