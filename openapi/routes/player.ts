@@ -12,12 +12,12 @@ import {
   QueuedSongSchema,
   SongSchema,
 } from '../../shared/domain/schemas';
-import { errors, jsonBody, jsonResponse } from '../errors';
+import { errors, jsonBody, jsonResponse, receiptFields } from '../errors';
 import { defineRoute, type RoutePolicy } from '../policy';
 import { BotIdParamSchema, TimestampSchema } from './common';
 
-export const MessageSchema = z.object({ message: z.string() }).openapi('Message');
-export const OkMessageSchema = z.object({ ok: z.boolean(), message: z.string() }).openapi('OkMessage');
+export const MessageSchema = z.object(receiptFields).openapi('Message');
+export const OkMessageSchema = z.object({ ok: z.boolean(), ...receiptFields }).openapi('OkMessage');
 
 const tags = ['Player'];
 const control = (guestPermission: GuestPermission) =>
@@ -256,7 +256,7 @@ export const seek = playerPost(
   z.strictObject({
     position: z.number().min(0, 'position must be 0 or more').openapi({ description: 'Seconds' }),
   }),
-  z.object({ message: z.string(), seekOffset: z.number() }).openapi('SeekResult'),
+  z.object({ ...receiptFields, seekOffset: z.number() }).openapi('SeekResult'),
   {
     description: `Restarts the audio pipeline at the position. ${refusedWith('playing')}`,
     statuses: [400, 409],

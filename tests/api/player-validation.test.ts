@@ -70,19 +70,28 @@ describe('platform choice', () => {
 
   it('refuses a disabled source with 400', async () => {
     const disabled = await search({ q: 'x', platform: 'library_a' });
-    expect(disabled).toEqual({ status: 400, body: { error: 'The source library_a is not enabled.' } });
+    expect(disabled).toEqual({
+      status: 400,
+      body: expect.objectContaining({ error: 'The source library_a is not enabled.' }),
+    });
   });
 
   it('treats local as enabled by localAudioEnabled, and says so when no source is enabled', async () => {
     await admin.api.POST('/api/bot/settings', { body: { enabledProviders: [], defaultPlatform: null } });
-    expect(await search({ q: 'x' })).toEqual({ status: 400, body: { error: 'no music source is enabled' } });
+    expect(await search({ q: 'x' })).toEqual({
+      status: 400,
+      body: expect.objectContaining({ error: 'no music source is enabled' }),
+    });
     expect(await search({ q: 'nothing uploaded', platform: 'local' })).toMatchObject({
       status: 200,
       body: { songs: [] },
     });
     await admin.api.POST('/api/bot/settings', { body: { localAudioEnabled: false } });
     const localOff = await search({ q: 'x', platform: 'local' });
-    expect(localOff).toEqual({ status: 400, body: { error: 'The source local is not enabled.' } });
+    expect(localOff).toEqual({
+      status: 400,
+      body: expect.objectContaining({ error: 'The source local is not enabled.' }),
+    });
   });
 
   it('refuses an audio-starting call on a disconnected bot before looking anything up', async () => {

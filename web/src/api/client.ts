@@ -4,9 +4,16 @@
  */
 import { createApiClient } from '@api/index';
 import { apiBaseUrl } from '../base';
-import { t } from '../i18n';
+import { locale, t, tPhrase } from '../i18n';
 
 export const api = createApiClient({ baseUrl: apiBaseUrl });
+// Whatever the server words itself (a phrase this page does not know yet) comes in the page's language.
+api.use({
+  onRequest({ request }) {
+    request.headers.set('accept-language', locale.value);
+    return request;
+  },
+});
 
 export type CallResult<T> = { ok: true; value: T } | { ok: false; status: number; error: string };
 
@@ -16,12 +23,37 @@ interface ClientAnswer<T> {
   response: Response;
 }
 
-/** The readable text of an error body: the API always answers `{error}` (sometimes with `message`). */
+interface Worded {
+  code?: unknown;
+  params?: unknown;
+  more?: unknown;
+}
+
+/** A sentence of the API (`{code, params}` beside its text) in the page's language. */
+function wordPhrase({ code, params }: Worded, text: string): string {
+  if (typeof code !== 'string') return text;
+  const values = params && typeof params === 'object' ? (params as Record<string, string | number>) : {};
+  return tPhrase({ code, params: values }, text);
+}
+
+/**
+ * The receipt of an answer (`{message, code, params, more?}`) in the page's language, or '' when the
+ * answer has none.
+ */
+export function receiptText(body: unknown): string {
+  if (!body || typeof body !== 'object') return '';
+  const { message, more } = body as Worded & { message?: unknown };
+  if (typeof message !== 'string' || !message) return '';
+  if (!Array.isArray(more) || !more.length) return wordPhrase(body as Worded, message);
+  const parts = [body as Worded, ...(more as Worded[])].map((part) => wordPhrase(part, ''));
+  return parts.every(Boolean) ? parts.join(' ') : message;
+}
+
+/** The readable text of an error body: the API always answers `{error, code, params}` (sometimes with `message`). */
 export function errorText(body: unknown, status: number): string {
   if (body && typeof body === 'object') {
-    const { error, message } = body as { error?: unknown; message?: unknown };
-    if (typeof message === 'string' && message) return message;
-    if (typeof error === 'string' && error) return error;
+    const { error } = body as { error?: unknown };
+    if (typeof error === 'string' && error) return wordPhrase(body as Worded, error);
   }
   return t('error.status', { status });
 }

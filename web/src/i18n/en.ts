@@ -118,6 +118,7 @@ export const en = {
   'player.noAccess': 'This bot does not exist or is not shared with you.',
   'player.disconnected': 'The bot is not connected: connect it to play music.',
   'player.unknownArtist': 'Unknown artist',
+  'player.guest': 'Guest',
   'player.requestedBy': 'asked for by {name}',
   'player.progress': 'Position',
   'player.position': '{elapsed} of {duration}',

@@ -121,6 +121,7 @@ export const zh: Record<MessageKey, string> = {
   'player.noAccess': '此机器人不存在或未与你共享。',
   'player.disconnected': '机器人未连接：连接后才能播放音乐。',
   'player.unknownArtist': '未知歌手',
+  'player.guest': '访客',
   'player.requestedBy': '由 {name} 点播',
   'player.progress': '播放进度',
   'player.position': '{elapsed} / {duration}',
