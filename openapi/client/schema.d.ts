@@ -11364,6 +11364,8 @@ export interface components {
             autoStart: boolean;
             channelId: string | null;
             defaultChannel: string | null;
+            /** @description An avatar is stored (`GET /api/bot/{id}/avatar` answers it, 404 otherwise) */
+            hasAvatar: boolean;
             hasChannelPassword: boolean;
             hasServerPassword: boolean;
             id: string;

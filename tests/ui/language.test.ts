@@ -89,9 +89,34 @@ describe('a 中文 walk', () => {
     await screenshot(page, 'language-02-zh-upload-errors');
   });
 
+  it('says a field the server refused beside that field, in words about it', async () => {
+    await page.goto(`${ui.baseUrl}/settings/bots`);
+    await page.getByRole('button', { name: '添加机器人' }).click();
+    await page.getByLabel('名称').fill('Lobby');
+    await page.getByLabel('服务器上的昵称').fill('Lobby DJ');
+    // Spaces inside a host name: only the server's schema knows this is no address.
+    await page.getByLabel('服务器地址').fill('ts example org');
+    await page.getByRole('button', { name: '创建' }).click();
+    const address = page.getByLabel('服务器地址');
+    await expect.poll(() => address.getAttribute('aria-invalid')).toBe('true');
+    const described = await address.getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${described}"]`).textContent()).toBe(
+      '请输入 TeamSpeak 服务器的主机名或 IP 地址，例如 ts.example.com。',
+    );
+    await screenshot(page, 'language-03-zh-field-error');
+  });
+
   it('showed no English sentence of the server on the way', async () => {
     const shown = await page.locator('body').innerText();
-    for (const english of ['Volume set', 'Play mode:', 'Removed:', 'not connected', 'x-filename', 'no audio'])
+    for (const english of [
+      'Volume set',
+      'Play mode:',
+      'Removed:',
+      'not connected',
+      'x-filename',
+      'no audio',
+      'serverAddress',
+    ])
       expect(shown).not.toContain(english);
   });
 });

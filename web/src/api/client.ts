@@ -15,7 +15,15 @@ api.use({
   },
 });
 
-export type CallResult<T> = { ok: true; value: T } | { ok: false; status: number; error: string };
+/** A refusal: its text in the page's language, and the phrase it was worded from when the API sent one. */
+export interface Refusal {
+  ok: false;
+  status: number;
+  error: string;
+  code?: string;
+  params?: Record<string, string | number>;
+}
+export type CallResult<T> = { ok: true; value: T } | Refusal;
 
 interface ClientAnswer<T> {
   data?: T;
@@ -58,12 +66,32 @@ export function errorText(body: unknown, status: number): string {
   return t('error.status', { status });
 }
 
+function phraseOf(body: unknown): Pick<Refusal, 'code' | 'params'> {
+  const { code, params } = (body ?? {}) as Worded;
+  if (typeof code !== 'string') return {};
+  return {
+    code,
+    params: params && typeof params === 'object' ? (params as Record<string, string | number>) : {},
+  };
+}
+
+/** The request field a validation refusal names (`serverAddress`), if it is one. */
+export const refusedField = (result: CallResult<unknown>): string | undefined =>
+  !result.ok && result.code?.startsWith('field') && typeof result.params?.field === 'string'
+    ? result.params.field
+    : undefined;
+
 /** Awaits a client call; network failures and error answers become `{ok: false, error}`. */
 export async function call<T>(request: Promise<ClientAnswer<T>>): Promise<CallResult<T>> {
   try {
     const { data, error, response } = await request;
     if (response.ok) return { ok: true, value: data as T };
-    return { ok: false, status: response.status, error: errorText(error, response.status) };
+    return {
+      ok: false,
+      status: response.status,
+      error: errorText(error, response.status),
+      ...phraseOf(error),
+    };
   } catch {
     return { ok: false, status: 0, error: t('error.unreachable') };
   }
