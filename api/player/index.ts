@@ -181,6 +181,7 @@ export function playerRoutes(deps: AppDeps, botClient: BotClient, finder: SongFi
           .limit(c.req.valid('query').limit ?? HISTORY_DEFAULT_LIMIT);
         const history = rows.map((row) => ({
           id: row.id,
+          songId: row.songId,
           name: row.name,
           artist: row.artist,
           album: row.album,
@@ -188,6 +189,7 @@ export function playerRoutes(deps: AppDeps, botClient: BotClient, finder: SongFi
           platform: isPlatform(row.platform) ? row.platform : ('local' as const),
           playedAt: row.playedAt.toISOString(),
           requestedBy: row.requestedBy,
+          duration: row.duration,
         }));
         return c.json({ history }, 200);
       })

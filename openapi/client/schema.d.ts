@@ -11496,6 +11496,8 @@ export interface components {
             album: string;
             artist: string;
             coverUrl: string;
+            /** @description Seconds; null for plays recorded before the length was kept */
+            duration: number | null;
             id: number;
             name: string;
             platform: components["schemas"]["Platform"];
@@ -11505,6 +11507,8 @@ export interface components {
              */
             playedAt: string;
             requestedBy: string | null;
+            /** @description The song id within its platform: with `platform`, enough to queue it again */
+            songId: string;
         };
         Me: {
             bots: components["schemas"]["BotScope"];

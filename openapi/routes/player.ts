@@ -336,6 +336,7 @@ export const getElapsed = defineRoute({
 export const HistoryEntrySchema = z
   .object({
     id: z.number().int(),
+    songId: z.string().openapi({ description: 'The song id within its platform: with `platform`, enough to queue it again' }),
     name: z.string(),
     artist: z.string(),
     album: z.string(),
@@ -343,6 +344,10 @@ export const HistoryEntrySchema = z
     platform: PlatformSchema,
     playedAt: TimestampSchema,
     requestedBy: z.string().nullable(),
+    duration: z
+      .number()
+      .nullable()
+      .openapi({ description: 'Seconds; null for plays recorded before the length was kept' }),
   })
   .openapi('HistoryEntry');
 

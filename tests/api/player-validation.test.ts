@@ -3,6 +3,9 @@
  * platform choice (disabled → 400, not in this build → 501), history limits and the profile config.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { playableSong } from '../../daemon/bots/playable-song';
+import { recordPlay } from '../../daemon/bots/stores/play-history-store';
+import { playHistory } from '../../shared/db/schema';
 import { DEFAULT_PROFILE_CONFIG } from '../../shared/domain/constants';
 import { insertBot, type Session, setupAdmin } from '../helpers/accounts';
 import { startTestApp, TEST_ORIGIN, type TestApp } from '../helpers/test-app';
@@ -115,5 +118,35 @@ describe('profile config', () => {
   it('answers history newest first with the default limit', async () => {
     const res = await admin.api.GET('/api/player/{botId}/history', { params: { path: { botId } } });
     expect(res.data).toEqual({ history: [] });
+  });
+
+  it('gives each play what queues it again: its song id, platform and length (none on older rows)', async () => {
+    const song = {
+      id: 'song-7',
+      name: 'Seven',
+      artist: 'Band',
+      album: 'LP',
+      coverUrl: '',
+      platform: 'local' as const,
+    };
+    // A row as recorded before lengths were kept: the column is null.
+    await t.db.insert(playHistory).values({
+      botId,
+      songId: 'song-6',
+      name: 'Six',
+      artist: 'Band',
+      album: 'LP',
+      coverUrl: '',
+      platform: 'local',
+      playedAt: new Date(1000),
+    });
+    await recordPlay(t.db, botId, playableSong({ ...song, duration: 187 }, 'owner'), new Date(2000));
+    const res = await admin.api.GET('/api/player/{botId}/history', { params: { path: { botId } } });
+    expect(
+      res.data?.history.map(({ songId, platform, duration }) => ({ songId, platform, duration })),
+    ).toEqual([
+      { songId: 'song-7', platform: 'local', duration: 187 },
+      { songId: 'song-6', platform: 'local', duration: null },
+    ]);
   });
 });
