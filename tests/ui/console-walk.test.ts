@@ -73,7 +73,7 @@ describe('a walk through every page', () => {
     expect(errors).toEqual([]);
   });
 
-  it('as the admin', async () => {
+  it('as the admin: the dashboard, the player and every settings page', async () => {
     const page = await signedInPage(ui, 'owner');
     const errors = consoleErrors(page);
     await walk(page, [
@@ -82,8 +82,21 @@ describe('a walk through every page', () => {
       `/bot/${botId}`,
       ...SETTINGS.map((tab) => `/settings/${tab}`),
     ]);
+    // The bot editor of a bot without an avatar.
+    await walk(page, ['/settings/bots']);
+    await page.locator('[aria-expanded]').first().click();
+    await page.waitForLoadState('networkidle');
+    expect(errors).toEqual([]);
+  });
+
+  it('as the admin: every music tab and the full-screen lyrics', async () => {
+    const page = await signedInPage(ui, 'owner');
+    const errors = consoleErrors(page);
     await musicTabs(page);
+    await walk(page, [`/player/${botId}`]);
+    await page.locator('h1').click();
     await page.keyboard.press('l');
+    await page.waitForLoadState('networkidle');
     expect(errors).toEqual([]);
   });
 
