@@ -1,6 +1,7 @@
 /**
- * One error path: code anywhere throws `ApiError(status, message)` (or lets a validator fail), and the
- * app's `onError` renders `{error}`. A database that is busy or full answers 503/507 (shared/db/db-faults.ts);
+ * One error path: code anywhere throws `ApiError(status, phrase)` (or lets a validator fail), and the
+ * app's `onError` renders `{error, code, params}`, `error` worded in the caller's language
+ * (api/locale.ts). A plain sentence instead of a phrase gets the generic code of its status. A database that is busy or full answers 503/507 (shared/db/db-faults.ts);
  * anything else unexpected is logged with its request id and becomes 500; a client mistake never
  * reaches that branch.
  */
@@ -10,31 +11,52 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import { dbFaultOf } from '../shared/db/db-faults';
+import { type Phrase, renderPhrase, say, statusPhrase } from '../shared/i18n/phrases';
 import { logger } from '../shared/logger';
 import type { AppEnv } from './env';
+import { requestLocale } from './locale';
 
 const log = logger('api');
 
 export class ApiError extends Error {
+  readonly phrase: Phrase;
+
   constructor(
     readonly status: ContentfulStatusCode,
-    message: string,
-    /** Extra fields some answers carry beside `error` (e.g. `{message, ok: false}` for a disconnected bot). */
-    readonly extra?: Record<string, unknown>,
+    said: Phrase | string,
+    /**
+     * Extra fields some answers carry beside `error`, or a function of the worded `error` giving them
+     * (`{message, ok: false}` for a disconnected bot).
+     */
+    readonly extra?: Record<string, unknown> | ((error: string) => Record<string, unknown>),
   ) {
-    super(message);
+    const phrase = typeof said === 'string' ? statusPhrase(status, said) : said;
+    super(renderPhrase(phrase, 'en'));
+    this.phrase = phrase;
     this.name = 'ApiError';
   }
 }
 
-/** Renders a ZodError as one readable sentence naming the offending field. */
-export function describeZodError(error: ZodError, target: string): string {
+/** A ZodError as one phrase naming the offending field (`volume: Too big…`, its code saying what kind). */
+export function describeZodError(error: ZodError, target: string): Phrase {
   const issue = error.issues[0];
-  if (!issue) return `invalid ${target}`;
+  if (!issue) return say.badRequest(`invalid ${target}`);
   const field = issue.path.length ? issue.path.join('.') : target === 'json' ? 'body' : target;
-  if (issue.code === 'unrecognized_keys')
-    return `${field === 'body' ? 'body' : field}: unknown field(s) ${issue.keys.join(', ')}`;
-  return `${field}: ${issue.message}`;
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return say.fieldsUnknown(field, issue.keys);
+    case 'too_small':
+      return say.fieldTooSmall(field, issue.message);
+    case 'too_big':
+      return say.fieldTooBig(field, issue.message);
+    case 'invalid_type':
+      // Zod reports no input by default; its sentence is what tells a missing field apart.
+      return /received undefined$/.test(issue.message)
+        ? say.fieldMissing(field, issue.message)
+        : say.fieldInvalid(field, issue.message);
+    default:
+      return say.fieldInvalid(field, issue.message);
+  }
 }
 
 /**
@@ -69,33 +91,42 @@ export const validationHook: Hook<unknown, AppEnv, string, undefined> = (result)
   const at = illFormedTextAt(result.data);
   if (at !== undefined) {
     const field = at || (result.target === 'json' ? 'body' : result.target);
-    throw new ApiError(400, `${field}: must not contain NUL characters or unpaired surrogates`);
+    throw new ApiError(400, say.fieldIllFormed(field));
   }
   return undefined;
 };
 
 /** Hono's own HTTP exceptions (malformed JSON, media type) mapped onto SPEC.md's statuses. */
 function fromHttpException(error: HTTPException): ApiError {
-  if (error.status === 415)
-    return new ApiError(400, 'request body must be JSON (Content-Type: application/json)');
-  if (error.status === 400 && /json/i.test(error.message))
-    return new ApiError(400, 'request body is not valid JSON');
+  if (error.status === 415) return new ApiError(400, say.bodyNotJsonType());
+  if (error.status === 400 && /json/i.test(error.message)) return new ApiError(400, say.bodyNotJson());
   return new ApiError(error.status as ContentfulStatusCode, error.message || 'request failed');
 }
 
 export function errorHandler(error: Error, c: Context<AppEnv>): Response {
   const apiError =
     error instanceof ApiError ? error : error instanceof HTTPException ? fromHttpException(error) : undefined;
-  if (apiError) return c.json({ error: apiError.message, ...apiError.extra }, apiError.status);
+  if (apiError) {
+    const body = errorBody(c, apiError.phrase);
+    const { extra } = apiError;
+    return c.json({ ...body, ...(typeof extra === 'function' ? extra(body.error) : extra) }, apiError.status);
+  }
   const dbFault = dbFaultOf(error);
   if (dbFault) {
     log.warn({ err: error, requestId: c.get('requestId'), path: c.req.path }, 'database unavailable');
-    return c.json({ error: dbFault.message }, dbFault.status);
+    return c.json(errorBody(c, statusPhrase(dbFault.status, dbFault.message)), dbFault.status);
   }
   log.error({ err: error, requestId: c.get('requestId'), path: c.req.path }, 'unhandled error');
-  return c.json({ error: `internal error (request id ${c.get('requestId')})` }, 500);
+  return c.json(errorBody(c, say.internalError(`internal error (request id ${c.get('requestId')})`)), 500);
 }
 
+/** The error answer: the sentence in the caller's language, and the phrase it was worded from. */
+export const errorBody = (c: Pick<Context, 'req'>, phrase: Phrase) => ({
+  error: renderPhrase(phrase, requestLocale(c)),
+  code: phrase.code,
+  params: phrase.params,
+});
+
 export function notFoundHandler(c: Context<AppEnv>): Response {
-  return c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404);
+  return c.json(errorBody(c, say.noRoute(c.req.method, c.req.path)), 404);
 }

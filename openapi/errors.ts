@@ -2,9 +2,44 @@
  * The one error shape of the API and the error responses routes spread into their contracts.
  */
 import { z } from '@hono/zod-openapi';
+import { PHRASE_CODES } from '../shared/i18n/phrases';
+
+export const PhraseCodeSchema = z.enum(PHRASE_CODES).openapi('PhraseCode', {
+  description:
+    'A stable name of the sentence, whatever the language: a client may word it itself from `params`. ' +
+    'Generic codes of a status (`badRequest`, `notFound`, …) carry the English sentence as `detail`.',
+});
+export const PhraseParamsSchema = z
+  .record(z.string(), z.union([z.string(), z.number()]))
+  .openapi('PhraseParams', {
+    description: 'What the sentence is about, by placeholder name',
+    example: { volume: 54 },
+  });
+const PhraseSchema = z.object({ code: PhraseCodeSchema, params: PhraseParamsSchema }).openapi('Phrase');
+
+/**
+ * The receipt fields of an answer: `message` worded in the language of `Accept-Language` (en, zh; else
+ * the server's LOCALE), and the phrase it was worded from.
+ */
+export const receiptFields = {
+  message: z.string().openapi({ example: 'Volume set to 54.' }),
+  code: PhraseCodeSchema,
+  params: PhraseParamsSchema,
+  more: z
+    .array(PhraseSchema)
+    .optional()
+    .openapi({ description: 'The sentences after the first, when the call said several' }),
+};
 
 export const ErrorSchema = z
-  .object({ error: z.string().openapi({ example: 'volume must be a number from 0 to 100' }) })
+  .object({
+    error: z.string().openapi({
+      description: "Worded in the language of `Accept-Language` (en, zh; else the server's LOCALE)",
+      example: 'volume: Too big: expected number to be <=100',
+    }),
+    code: PhraseCodeSchema,
+    params: PhraseParamsSchema,
+  })
   .openapi('Error');
 
 const ERROR_DESCRIPTIONS = {

@@ -6,6 +6,7 @@ import { count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../shared/db/client';
 import { apiKeys, sessions, users } from '../../shared/db/schema';
 import { GUEST_PRINCIPAL_ID } from '../../shared/domain/constants';
+import { say } from '../../shared/i18n/phrases';
 import { ApiError } from '../errors';
 
 export type UserRow = typeof users.$inferSelect;
@@ -14,7 +15,7 @@ export type UserRow = typeof users.$inferSelect;
 export async function findManagedUser(db: Db, id: string): Promise<UserRow> {
   const user =
     id === GUEST_PRINCIPAL_ID ? undefined : await db.query.users.findFirst({ where: eq(users.id, id) });
-  if (!user || user.role === 'guest') throw new ApiError(404, 'user not found');
+  if (!user || user.role === 'guest') throw new ApiError(404, say.userNotFound());
   return user;
 }
 

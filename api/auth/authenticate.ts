@@ -8,6 +8,7 @@
 import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { apiKeys } from '../../shared/db/schema';
+import { say } from '../../shared/i18n/phrases';
 import { logger } from '../../shared/logger';
 import { ACT_FOR_HEADER, SERVICE_TOKEN_HEADER } from '../../shared/service-headers';
 import type { AppDeps, AppEnv } from '../env';
@@ -40,7 +41,7 @@ export function createAuthenticator(deps: AppDeps, stores: SessionStores): Authe
   async function fromApiKey(rawKey: string): Promise<Principal> {
     const key = await loader.byApiKeyHash(hashApiKey(rawKey));
     const principal = key?.principal;
-    if (!key || !principal || principal.role === 'guest') throw new ApiError(401, 'invalid api key');
+    if (!key || !principal || principal.role === 'guest') throw new ApiError(401, say.invalidApiKey());
     const now = Date.now();
     if (!key.lastUsedAt || now - key.lastUsedAt.getTime() >= LAST_USED_WRITE_INTERVAL_MS) {
       // Bookkeeping: a database that cannot take the write (locked, full) must not fail the call.

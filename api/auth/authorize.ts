@@ -6,6 +6,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { RoutePolicy } from '../../openapi/policy';
+import { say } from '../../shared/i18n/phrases';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { apiKeyFromHeaders } from './api-key';
@@ -21,26 +22,25 @@ export function check(
   param: (name: string) => string | undefined,
 ): void {
   if (policy.sessionOnly && principal.credential.kind !== 'session') {
-    throw new ApiError(403, 'API keys cannot be used here; use a browser session');
+    throw new ApiError(403, say.apiKeysNotHere());
   }
   if (principal.role === 'guest') {
-    if (policy.nonGuest || policy.access === 'admin') throw new ApiError(403, 'not available to guests');
+    if (policy.nonGuest || policy.access === 'admin') throw new ApiError(403, say.notForGuests());
     if (
       policy.capability &&
       !(policy.guestPermission && principal.guestPermissions?.[policy.guestPermission])
     ) {
-      throw new ApiError(403, 'guests may not do this');
+      throw new ApiError(403, say.guestsMayNot());
     }
   } else {
-    if (policy.access === 'admin' && principal.role !== 'admin') throw new ApiError(403, 'admin only');
+    if (policy.access === 'admin' && principal.role !== 'admin') throw new ApiError(403, say.adminOnly());
     if (policy.capability && !hasCapability(principal, policy.capability)) {
-      throw new ApiError(403, `missing capability ${policy.capability}`);
+      throw new ApiError(403, say.missingCapability(policy.capability));
     }
   }
   if (policy.botParam) {
     const botId = param(policy.botParam);
-    if (botId === undefined || !canReachBot(principal, botId))
-      throw new ApiError(403, 'no access to this bot');
+    if (botId === undefined || !canReachBot(principal, botId)) throw new ApiError(403, say.noBotAccess());
   }
 }
 
@@ -68,12 +68,12 @@ export function authorization(lookup: PolicyLookup, authenticate: Authenticator)
     if (!route || !policy) return next();
     if (policy.access === 'public') {
       if (policy.sessionOnly && apiKeyFromHeaders(c.req.header('authorization'), c.req.header('x-api-key'))) {
-        throw new ApiError(403, 'API keys cannot be used here; use a browser session');
+        throw new ApiError(403, say.apiKeysNotHere());
       }
       return next();
     }
     const principal = await authenticate(c);
-    if (!principal) throw new ApiError(401, 'authentication required');
+    if (!principal) throw new ApiError(401, say.notSignedIn());
     const params = routeParams(route.path, c.req.path);
     check(policy, principal, (name) => params[name]);
     c.set('principal', principal);

@@ -24,15 +24,15 @@ import { BusError } from '../../shared/bus/bus';
 import type { Actor } from '../../shared/bus/messages';
 import { bots } from '../../shared/db/schema';
 import type { BotStatus } from '../../shared/domain/schemas';
-import { receipts } from '../../shared/receipts';
+import { isPhraseCode, type Phrase, type PhraseData, say } from '../../shared/i18n/phrases';
 import type { AppDeps } from '../env';
 import { ApiError } from '../errors';
 import type { ListedBot } from './stored-bots';
 
-/** What an op answered: whether it did what was asked, its receipt, and its parsed data. */
+/** What an op answered: whether it did what was asked, its receipt (as phrases), and its parsed data. */
 export interface BotOutcome<Op extends BotOp> {
   ok: boolean;
-  message: string;
+  said: Phrase[];
   data: BotOpData<Op>;
 }
 
@@ -61,7 +61,7 @@ export class BotClient {
     } catch (error) {
       if (!(error instanceof BusError)) throw error;
       if (error.failure === 'no-responders' && !(await this.isStored(botId)))
-        throw new ApiError(404, 'bot not found');
+        throw new ApiError(404, say.botNotFound());
       throw busFailureToApiError(error);
     }
   }
@@ -77,10 +77,8 @@ export class BotClient {
     actor: Actor,
     resolveArgs: () => Promise<BotOpArgs<Op>>,
   ): Promise<BotOutcome<Op>> {
-    if (startsAudio(op) && !(await this.call(botId, 'status', {}, actor)).data.connected) {
-      const message = receipts.notConnected();
-      throw new ApiError(409, message, { message, ok: false });
-    }
+    if (startsAudio(op) && !(await this.call(botId, 'status', {}, actor)).data.connected)
+      throw new ApiError(409, say.notConnected(), refusalExtra);
     return this.call(botId, op, await resolveArgs(), actor);
   }
 
@@ -114,15 +112,16 @@ export class BotClient {
     } finally {
       if (!isReadOnly(op)) for (const listener of this.changeListeners) listener(botId);
     }
-    const { ok, status, message, data } = reply;
+    const { ok, status, message, phrases, data } = reply;
+    const said = knownPhrases(phrases) ?? [say.said(message || `${op} failed`)];
     if (!ok && status !== 200) {
       throw new ApiError(
         status as ConstructorParameters<typeof ApiError>[0],
-        message || `${op} failed`,
-        status === 409 ? { message, ok: false } : undefined,
+        said[0] ?? say.requestFailed(),
+        status === 409 ? refusalExtra : undefined,
       );
     }
-    return { ok, message, data: data as BotOpData<Op> };
+    return { ok, said, data: data as BotOpData<Op> };
   }
 
   private async isStored(botId: string): Promise<boolean> {
@@ -133,14 +132,31 @@ export class BotClient {
   }
 }
 
+/**
+ * The reply's phrases when this api knows every code; otherwise (a daemon older than phrases, or newer
+ * than this api) its text in the daemon's LOCALE is all that can be said.
+ */
+function knownPhrases(phrases: PhraseData[] | undefined): Phrase[] | undefined {
+  if (!phrases?.length) return undefined;
+  const known: Phrase[] = [];
+  for (const { code, params = {} } of phrases) {
+    if (!isPhraseCode(code)) return undefined;
+    known.push({ code, params });
+  }
+  return known;
+}
+
+/** A refused audio command also says its receipt as `message`, with `ok: false` (DECISIONS.md). */
+const refusalExtra = (error: string) => ({ message: error, ok: false });
+
 export function busFailureToApiError(error: BusError): ApiError {
   switch (error.failure) {
     case 'no-responders':
-      return new ApiError(503, 'no daemon is running this bot right now');
+      return new ApiError(503, say.noDaemon());
     case 'timeout':
-      return new ApiError(503, 'the bot daemon did not answer in time');
+      return new ApiError(503, say.daemonSlow());
     case 'unavailable':
-      return new ApiError(503, 'the message bus is unavailable');
+      return new ApiError(503, say.busDown());
     case 'handler-failed':
       return new ApiError(500, `the bot daemon failed: ${error.message}`);
   }

@@ -12,7 +12,7 @@ import {
 } from '../../openapi/routes/bot-config';
 import type { BotsEvent } from '../../shared/bus/messages';
 import { BOTS_EVENTS } from '../../shared/bus/subjects';
-import { bots } from '../../shared/db/schema';
+import { botAvatars, bots } from '../../shared/db/schema';
 import { DEFAULT_SERVER_PORT } from '../../shared/domain/constants';
 import type { BotStatus } from '../../shared/domain/schemas';
 import { actorOf, type Principal, principalOf } from '../auth/principal';
@@ -28,7 +28,7 @@ const OWNERSHIP_WAIT_MS = 2000;
 const clearable = (value: string | undefined) =>
   value === undefined ? undefined : value === '' ? null : value;
 
-export function publicConfig(bot: BotRow) {
+export function publicConfig(bot: BotRow, hasAvatar: boolean) {
   return {
     id: bot.id,
     name: bot.name,
@@ -40,6 +40,7 @@ export function publicConfig(bot: BotRow) {
     autoStart: bot.autoStart,
     hasServerPassword: Boolean(bot.serverPassword),
     hasChannelPassword: Boolean(bot.channelPassword),
+    hasAvatar,
   };
 }
 
@@ -112,7 +113,14 @@ export function botConfigRoutes({ db, bus }: AppDeps, client: BotClient) {
       return c.body(null, 204);
     })
 
-    .openapi(getBotConfig, async (c) => c.json(publicConfig(await findBot(db, c.req.valid('param').id)), 200))
+    .openapi(getBotConfig, async (c) => {
+      const bot = await findBot(db, c.req.valid('param').id);
+      const avatar = await db.query.botAvatars.findFirst({
+        where: eq(botAvatars.botId, bot.id),
+        columns: { botId: true },
+      });
+      return c.json(publicConfig(bot, avatar !== undefined), 200);
+    })
 
     .openapi(startBot, async (c) => {
       const { data } = await client.call(c.req.valid('param').id, 'start', {}, actorOf(principalOf(c)));

@@ -5,6 +5,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { asc, eq } from 'drizzle-orm';
 import { createKey, deleteKey, listKeys } from '../../openapi/routes/keys';
 import { apiKeys, users } from '../../shared/db/schema';
+import { say } from '../../shared/i18n/phrases';
 import { recordAudit } from '../audit/audit-log';
 import { API_KEYS_PER_USER, generateApiKey } from '../auth/api-key';
 import { principalOf } from '../auth/principal';
@@ -28,7 +29,7 @@ export function keyRoutes({ db }: AppDeps) {
     .openapi(listKeys, async (c) => {
       const principal = principalOf(c);
       if (c.req.valid('query').all === '1') {
-        if (principal.role !== 'admin') throw new ApiError(403, 'admin only');
+        if (principal.role !== 'admin') throw new ApiError(403, say.adminOnly());
         const rows = await db
           .select({ key: apiKeys, username: users.username })
           .from(apiKeys)

@@ -4,6 +4,7 @@
  * never sent by a browser on its own, so it cannot be ridden cross-site.
  */
 import type { Context, MiddlewareHandler } from 'hono';
+import { say } from '../../shared/i18n/phrases';
 import { hasAnySessionCookie } from '../auth/sessions';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
@@ -33,7 +34,7 @@ export function isCrossSiteCookieRequest(c: Context<AppEnv>, trust: ProxyTrust):
 export function crossSiteCheck(trust: ProxyTrust): MiddlewareHandler<AppEnv> {
   return async function crossSite(c, next) {
     if (!SAFE_METHODS.has(c.req.method) && isCrossSiteCookieRequest(c, trust)) {
-      throw new ApiError(403, 'cross-site request refused');
+      throw new ApiError(403, say.crossSite());
     }
     await next();
   };

@@ -4,7 +4,7 @@ import * as routes from '../../openapi/routes/music';
 import { getSourcesStatus } from '../../openapi/routes/source-status';
 import { SETTINGS_EVENTS } from '../../shared/bus/subjects';
 import { PLATFORMS, QUALITY_PLATFORMS, qualitiesOf } from '../../shared/domain/platforms';
-import { receipts } from '../../shared/receipts';
+import { say } from '../../shared/i18n/phrases';
 import type { Result } from '../../shared/result';
 import { QUALITY_SETTING, readQuality, writeQuality } from '../../shared/settings/quality';
 import { readSettings } from '../../shared/settings/settings';
@@ -162,7 +162,7 @@ export function musicRoutes({ db, bus }: AppDeps, finder: SongFinder, catalogs: 
       const settings = await readSettings(db);
       // SPEC platform rule 3: a disabled source that is named is refused.
       if (platform && !isPlatformEnabled(settings, platform))
-        throw new ApiError(400, receipts.sourceNotEnabled(platform));
+        throw new ApiError(400, say.sourceNotEnabled(platform));
       const map = await readQuality(db);
       const targets = platform
         ? [platform]

@@ -12,7 +12,7 @@ import {
   platformFacts,
 } from '../../shared/domain/platforms';
 import type { Album, Playlist, Song } from '../../shared/domain/schemas';
-import { receipts } from '../../shared/receipts';
+import { say } from '../../shared/i18n/phrases';
 import { ok, type Result } from '../../shared/result';
 import { readSettings } from '../../shared/settings/settings';
 import { valueWithin } from '../../shared/settle-within';
@@ -44,7 +44,7 @@ export class SongFinder {
       throw new ApiError(
         400,
         choice.error.kind === 'not-enabled'
-          ? receipts.sourceNotEnabled(choice.error.platform)
+          ? say.sourceNotEnabled(choice.error.platform)
           : 'no music source is enabled',
       );
     }
@@ -120,13 +120,13 @@ export class SongFinder {
 
   async firstResult(query: string, platform: Platform | undefined): Promise<Song> {
     const [first] = await this.search(query, platform, 1);
-    if (!first) throw new ApiError(404, receipts.noResults(query));
+    if (!first) throw new ApiError(404, say.noResults(query));
     return first;
   }
 
   async byId(songId: string, platform: Platform | undefined): Promise<Song> {
     const song = await this.ask(platform, 'songs', (catalog) => catalog.song(songId));
-    if (!song) throw new ApiError(404, 'song not found');
+    if (!song) throw new ApiError(404, say.songNotFound());
     return song;
   }
 
@@ -138,7 +138,7 @@ export class SongFinder {
     const { platform: chosen, catalog } = await this.catalog(platform);
     const lyrics = catalog.lyrics && answered(chosen, await catalog.lyrics(songId));
     if (lyrics !== undefined) return lyrics;
-    if (!answered(chosen, await catalog.song(songId))) throw new ApiError(404, 'song not found');
+    if (!answered(chosen, await catalog.song(songId))) throw new ApiError(404, say.songNotFound());
     return '';
   }
 

@@ -8,7 +8,7 @@ import { BOTS_EVENTS } from '../../shared/bus/subjects';
 import { bots, playHistory } from '../../shared/db/schema';
 import { DEFAULT_PROFILE_CONFIG, PLATFORMS, type Platform } from '../../shared/domain/constants';
 import type { Song } from '../../shared/domain/schemas';
-import { receipts } from '../../shared/receipts';
+import { type Locale, type Phrase, renderPhrase, say } from '../../shared/i18n/phrases';
 import type { SongList } from '../../shared/sources/song-catalog';
 import { actorOf, type Principal, principalOf, requesterOf } from '../auth/principal';
 import type { BotClient } from '../bots/bot-client';
@@ -16,13 +16,15 @@ import { findBot } from '../bots/find-bot';
 import type { AppDeps, AppEnv } from '../env';
 import { validationHook } from '../errors';
 import type { ListenHub } from '../listen/listen-hub';
+import { requestLocale } from '../locale';
 import type { SongFinder } from '../music/song-finder';
+import { type ReceiptBody, receiptBody } from '../receipt-body';
 
 type SongOp = 'playSong' | 'playNowSong' | 'playNextSong' | 'addSong';
 const isPlatform = (p: string): p is Platform => (PLATFORMS as readonly string[]).includes(p);
 const HISTORY_DEFAULT_LIMIT = 50;
 
-/** One player call: who asks, for which bot. */
+/** One player call: who asks, for which bot, in which language its receipt is worded. */
 class PlayerCall {
   private readonly actor: Actor;
 
@@ -30,6 +32,7 @@ class PlayerCall {
     private readonly bots: BotClient,
     private readonly principal: Principal,
     readonly botId: string,
+    private readonly locale: Locale,
   ) {
     this.actor = actorOf(principal);
   }
@@ -40,26 +43,27 @@ class PlayerCall {
   }
 
   /** Runs an op and returns its receipt. */
-  async receipt<Op extends BotOp>(op: Op, args: BotOpArgs<Op>): Promise<string> {
-    return (await this.run(op, args)).message;
+  async receipt<Op extends BotOp>(op: Op, args: BotOpArgs<Op>): Promise<ReceiptBody> {
+    return receiptBody((await this.run(op, args)).said, this.locale);
   }
 
   /** Enqueues or plays one song, recording who asked; the song is looked up only for a connected bot. */
-  async song(op: SongOp, findSong: () => Promise<Song>): Promise<{ ok: boolean; message: string }> {
-    const { ok, message } = await this.bots.callResolving(this.botId, op, this.actor, async () => ({
+  async song(op: SongOp, findSong: () => Promise<Song>): Promise<{ ok: boolean } & ReceiptBody> {
+    const { ok, said } = await this.bots.callResolving(this.botId, op, this.actor, async () => ({
       song: await findSong(),
       requestedBy: requesterOf(this.principal),
     }));
-    return { ok, message };
+    return { ok, ...receiptBody(said, this.locale) };
   }
 
   /** Loads a collection under a label (playlist, album, FM); it is fetched only for a connected bot. */
   async load(
     mode: 'replace' | 'append',
-    label: string,
+    labelPhrase: Phrase,
     fetchList: () => Promise<SongList>,
-  ): Promise<{ ok: boolean; message: string }> {
-    const { ok, message } = await this.bots.callResolving(this.botId, 'loadSongs', this.actor, async () => {
+  ): Promise<{ ok: boolean } & ReceiptBody> {
+    const label = renderPhrase(labelPhrase, this.locale);
+    const { ok, said } = await this.bots.callResolving(this.botId, 'loadSongs', this.actor, async () => {
       const list = await fetchList();
       // A source that plays only some of the listed songs: load those, and say of how many.
       const totalCount = list.playable ? list.songs.length : list.totalCount;
@@ -71,36 +75,42 @@ class PlayerCall {
         ...(totalCount !== undefined && { totalCount }),
       };
     });
-    return { ok, message };
+    return { ok, ...receiptBody(said, this.locale) };
   }
 }
 
+/** The receipt alone, for the calls whose answer SPEC gives as `{message}` without `ok`. */
+const withoutOk = ({ ok: _, ...receipt }: { ok: boolean } & ReceiptBody): ReceiptBody => receipt;
+
 export function playerRoutes(deps: AppDeps, botClient: BotClient, finder: SongFinder, listenHub: ListenHub) {
-  type Ctx = { get(key: 'principal'): Principal | undefined; req: { param(name: 'botId'): string } };
-  const call = (c: Ctx) => new PlayerCall(botClient, principalOf(c), c.req.param('botId'));
+  type Ctx = {
+    get(key: 'principal'): Principal | undefined;
+    req: { param(name: 'botId'): string; header(name: string): string | undefined };
+  };
+  const call = (c: Ctx) => new PlayerCall(botClient, principalOf(c), c.req.param('botId'), requestLocale(c));
 
   return (
     new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
       // Search or look up first, then enqueue.
       .openapi(routes.play, async (c) => {
         const { query, platform } = c.req.valid('json');
-        const { message } = await call(c).song('playSong', () => finder.firstResult(query, platform));
-        return c.json({ message }, 200);
+        const receipt = withoutOk(await call(c).song('playSong', () => finder.firstResult(query, platform)));
+        return c.json(receipt, 200);
       })
       .openapi(routes.add, async (c) => {
         const { query, platform } = c.req.valid('json');
-        const { message } = await call(c).song('addSong', () => finder.firstResult(query, platform));
-        return c.json({ message }, 200);
+        const receipt = withoutOk(await call(c).song('addSong', () => finder.firstResult(query, platform)));
+        return c.json(receipt, 200);
       })
       .openapi(routes.playById, async (c) => {
         const { songId, platform } = c.req.valid('json');
-        const { message } = await call(c).song('playSong', () => finder.byId(songId, platform));
-        return c.json({ message }, 200);
+        const receipt = withoutOk(await call(c).song('playSong', () => finder.byId(songId, platform)));
+        return c.json(receipt, 200);
       })
       .openapi(routes.addById, async (c) => {
         const { songId, platform } = c.req.valid('json');
-        const { message } = await call(c).song('addSong', () => finder.byId(songId, platform));
-        return c.json({ message }, 200);
+        const receipt = withoutOk(await call(c).song('addSong', () => finder.byId(songId, platform)));
+        return c.json(receipt, 200);
       })
 
       // Song objects as the music endpoints return them.
@@ -114,66 +124,54 @@ export function playerRoutes(deps: AppDeps, botClient: BotClient, finder: SongFi
         c.json(await call(c).song('playNextSong', async () => c.req.valid('json').song), 200),
       )
       .openapi(routes.addSong, async (c) =>
-        c.json(
-          { message: (await call(c).song('addSong', async () => c.req.valid('json').song)).message },
-          200,
-        ),
+        c.json(withoutOk(await call(c).song('addSong', async () => c.req.valid('json').song)), 200),
       )
 
       // Collections.
       .openapi(routes.playPlaylist, async (c) => {
         const { playlistId, platform } = c.req.valid('json');
         const load = () => finder.collection('playlist', playlistId, platform);
-        return c.json(await call(c).load('replace', `playlist ${playlistId}`, load), 200);
+        return c.json(await call(c).load('replace', say.playlistLabel(playlistId), load), 200);
       })
       .openapi(routes.playAlbum, async (c) => {
         const { albumId, platform } = c.req.valid('json');
         const load = () => finder.collection('album', albumId, platform);
-        return c.json(await call(c).load('replace', `album ${albumId}`, load), 200);
+        return c.json(await call(c).load('replace', say.albumLabel(albumId), load), 200);
       })
       .openapi(routes.appendPlaylist, async (c) => {
         const { playlistId, platform } = c.req.valid('json');
         const load = () => finder.collection('playlist', playlistId, platform);
-        const { message } = await call(c).load('append', `playlist ${playlistId}`, load);
-        return c.json({ message }, 200);
+        return c.json(withoutOk(await call(c).load('append', say.playlistLabel(playlistId), load)), 200);
       })
       .openapi(routes.startFm, async (c) => {
         // SPEC Player rule 8: a disconnected bot is refused before FM is fetched (loadSongs starts audio).
         const { platform } = c.req.valid('json');
         const fm = async () => ({ songs: await finder.personalFm(platform, principalOf(c).userId) });
-        return c.json(await call(c).load('replace', receipts.personalFmLabel(), fm), 200);
+        return c.json(await call(c).load('replace', say.personalFmLabel(), fm), 200);
       })
 
       // Transport and queue edits.
-      .openapi(routes.pause, async (c) => c.json({ message: await call(c).receipt('pause', {}) }, 200))
-      .openapi(routes.resume, async (c) => c.json({ message: await call(c).receipt('resume', {}) }, 200))
-      .openapi(routes.next, async (c) => c.json({ message: await call(c).receipt('next', {}) }, 200))
+      .openapi(routes.pause, async (c) => c.json(await call(c).receipt('pause', {}), 200))
+      .openapi(routes.resume, async (c) => c.json(await call(c).receipt('resume', {}), 200))
+      .openapi(routes.next, async (c) => c.json(await call(c).receipt('next', {}), 200))
       .openapi(routes.voteSkip, async (c) => {
         const voter = { kind: 'web' as const, id: principalOf(c).userId };
-        const { message, data } = await call(c).run('voteSkip', { voter });
-        return c.json({ message, ...data }, 200);
+        const { said, data } = await call(c).run('voteSkip', { voter });
+        return c.json({ ...receiptBody(said, requestLocale(c)), ...data }, 200);
       })
-      .openapi(routes.prev, async (c) => c.json({ message: await call(c).receipt('prev', {}) }, 200))
-      .openapi(routes.stop, async (c) => c.json({ message: await call(c).receipt('stopPlayback', {}) }, 200))
-      .openapi(routes.clear, async (c) => c.json({ message: await call(c).receipt('clear', {}) }, 200))
-      .openapi(routes.volume, async (c) =>
-        c.json({ message: await call(c).receipt('volume', c.req.valid('json')) }, 200),
-      )
-      .openapi(routes.mode, async (c) =>
-        c.json({ message: await call(c).receipt('mode', c.req.valid('json')) }, 200),
-      )
-      .openapi(routes.playAt, async (c) =>
-        c.json({ message: await call(c).receipt('playAt', c.req.valid('json')) }, 200),
-      )
-      .openapi(routes.move, async (c) =>
-        c.json({ message: await call(c).receipt('move', c.req.valid('json')) }, 200),
-      )
+      .openapi(routes.prev, async (c) => c.json(await call(c).receipt('prev', {}), 200))
+      .openapi(routes.stop, async (c) => c.json(await call(c).receipt('stopPlayback', {}), 200))
+      .openapi(routes.clear, async (c) => c.json(await call(c).receipt('clear', {}), 200))
+      .openapi(routes.volume, async (c) => c.json(await call(c).receipt('volume', c.req.valid('json')), 200))
+      .openapi(routes.mode, async (c) => c.json(await call(c).receipt('mode', c.req.valid('json')), 200))
+      .openapi(routes.playAt, async (c) => c.json(await call(c).receipt('playAt', c.req.valid('json')), 200))
+      .openapi(routes.move, async (c) => c.json(await call(c).receipt('move', c.req.valid('json')), 200))
       .openapi(routes.seek, async (c) => {
-        const { message, data } = await call(c).run('seek', c.req.valid('json'));
-        return c.json({ message, seekOffset: data.seekOffset }, 200);
+        const { said, data } = await call(c).run('seek', c.req.valid('json'));
+        return c.json({ ...receiptBody(said, requestLocale(c)), seekOffset: data.seekOffset }, 200);
       })
       .openapi(routes.removeAt, async (c) =>
-        c.json({ message: await call(c).receipt('remove', { index: c.req.valid('param').index }) }, 200),
+        c.json(await call(c).receipt('remove', { index: c.req.valid('param').index }), 200),
       )
 
       // Reads.
@@ -198,6 +196,7 @@ export function playerRoutes(deps: AppDeps, botClient: BotClient, finder: SongFi
           .limit(c.req.valid('query').limit ?? HISTORY_DEFAULT_LIMIT);
         const history = rows.map((row) => ({
           id: row.id,
+          songId: row.songId,
           name: row.name,
           artist: row.artist,
           album: row.album,
@@ -205,6 +204,7 @@ export function playerRoutes(deps: AppDeps, botClient: BotClient, finder: SongFi
           platform: isPlatform(row.platform) ? row.platform : ('local' as const),
           playedAt: row.playedAt.toISOString(),
           requestedBy: row.requestedBy,
+          duration: row.duration,
         }));
         return c.json({ history }, 200);
       })

@@ -13,7 +13,7 @@ import {
 import { savedQueues } from '../../shared/db/schema';
 import { SHARED_QUEUE_OWNER } from '../../shared/domain/constants';
 import { type Song, SongSchema } from '../../shared/domain/schemas';
-import { receipts } from '../../shared/receipts';
+import { say } from '../../shared/i18n/phrases';
 import { readSettings } from '../../shared/settings/settings';
 import {
   actorOf,
@@ -26,6 +26,8 @@ import {
 import type { BotClient } from '../bots/bot-client';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
+import { requestLocale } from '../locale';
+import { receiptBody } from '../receipt-body';
 
 export const SAVED_QUEUES_PER_OWNER = 50;
 export const SAVED_QUEUE_MAX_SONGS = 1000;
@@ -60,7 +62,7 @@ export function savedQueueRoutes({ db }: AppDeps, bots: BotClient) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   // SPEC: while saved queues are off the router answers 403, before a request is validated.
   const enabledOnly: MiddlewareHandler<AppEnv> = async (_c, next) => {
-    if (!(await readSettings(db)).savedQueuesEnabled) throw new ApiError(403, 'saved queues are disabled');
+    if (!(await readSettings(db)).savedQueuesEnabled) throw new ApiError(403, say.savedQueuesDisabled());
     await next();
   };
   app.use('/api/saved-queues', enabledOnly);
@@ -75,7 +77,7 @@ export function savedQueueRoutes({ db }: AppDeps, bots: BotClient) {
     return row;
   };
   const requireBot = (principal: Principal, botId: string) => {
-    if (!canReachBot(principal, botId)) throw new ApiError(403, 'no access to this bot');
+    if (!canReachBot(principal, botId)) throw new ApiError(403, say.noBotAccess());
   };
 
   return app
@@ -128,18 +130,21 @@ export function savedQueueRoutes({ db }: AppDeps, bots: BotClient) {
       const { botId, mode = 'replace' } = c.req.valid('json');
       requireBot(principal, botId);
       if (!hasCapability(principal, 'player.queue'))
-        throw new ApiError(403, 'missing capability player.queue');
+        throw new ApiError(403, say.missingCapability('player.queue'));
       const songs = storedSongs(row);
       if (!songs.length)
-        return c.json({ ok: false, loaded: 0, mode, message: receipts.emptyList(row.name) }, 200);
-      const { ok, message } = await bots.call(
+        return c.json(
+          { ok: false, loaded: 0, mode, ...receiptBody([say.emptyList(row.name)], requestLocale(c)) },
+          200,
+        );
+      const { ok, said } = await bots.call(
         botId,
         'loadSongs',
         { songs, mode, label: row.name, requestedBy: requesterOf(principal) },
         actorOf(principal),
       );
       // Nothing in the list could be played: the bot kept its queue, so nothing was loaded.
-      return c.json({ ok, loaded: ok ? songs.length : 0, mode, message }, 200);
+      return c.json({ ok, loaded: ok ? songs.length : 0, mode, ...receiptBody(said, requestLocale(c)) }, 200);
     })
 
     .openapi(deleteSavedQueue, async (c) => {

@@ -14,6 +14,7 @@ import {
 } from '../../openapi/routes/session';
 import { users } from '../../shared/db/schema';
 import { CAPABILITIES, GUEST_PRINCIPAL_ID } from '../../shared/domain/constants';
+import { say } from '../../shared/i18n/phrases';
 import { readGuestMode } from '../../shared/settings/guest-mode';
 import { recordAudit } from '../audit/audit-log';
 import { adminCount, findUserByName, revokeCredentials } from '../auth/accounts';
@@ -56,14 +57,14 @@ export function sessionRoutes(deps: AppDeps, stores: SessionStores) {
       const user = await findUserByName(db, username);
       const hash = user?.passwordHash ?? (await decoyPasswordHash());
       const valid = (await verifyPassword(password, hash)) && user !== undefined && user.role !== 'guest';
-      if (!valid || !user) throw new ApiError(401, 'wrong username or password');
+      if (!valid || !user) throw new ApiError(401, say.wrongCredentials());
       await rotation.endCarried(c, ['member', 'guest'], 'member');
       await rotation.start(c, 'member', user.id);
       return c.json({ user: { id: user.id, username: user.username, role: user.role } }, 200);
     })
 
     .openapi(postGuest, async (c) => {
-      if (!(await readGuestMode(db)).enabled) throw new ApiError(403, 'guest mode is disabled');
+      if (!(await readGuestMode(db)).enabled) throw new ApiError(403, say.guestModeDisabled());
       const guest = await db.query.users.findFirst({ where: eq(users.id, GUEST_PRINCIPAL_ID) });
       if (guest?.role !== 'guest') throw new ApiError(503, 'the guest account is missing; ask an admin');
       await rotation.endCarried(c, ['guest'], 'guest');

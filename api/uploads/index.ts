@@ -7,6 +7,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import { getLocalCover, uploadLocalAudio } from '../../openapi/routes/uploads';
 import { uploads } from '../../shared/db/schema';
+import { say } from '../../shared/i18n/phrases';
 import { type FfmpegLocation, locateFfmpeg, locateFfprobe } from '../../shared/media/ffmpeg-locator';
 import { readSettings } from '../../shared/settings/settings';
 import { uploadToSong } from '../../shared/sources/local/local-catalog';
@@ -29,20 +30,18 @@ export interface UploadRouteOptions {
   referencedUploadIds?: ReferencedUploadIds;
 }
 
-const TOO_LARGE = 'the file is larger than 500 MB';
-
 /** What each kind of upload may be sent as, and how large it may be. */
 const AUDIO_FILE = {
   // SPEC: `audio/*` or `video/*`, also sent as a generic binary type.
   types: /^(audio\/[\w.+-]+|video\/[\w.+-]+|application\/octet-stream)$/,
-  typeRefused: 'content type must be audio/*, video/* or application/octet-stream',
-  tooLarge: TOO_LARGE,
+  typeRefused: say.uploadTypeRefused(),
+  tooLarge: say.uploadTooLarge(UPLOAD_MAX_BYTES / 1024 / 1024),
 };
 const LYRICS_FILE = {
   // A `.lrc` is text; a browser that knows no type for it sends the generic binary one.
   types: /^(text\/[\w.+-]+|application\/octet-stream)$/,
-  typeRefused: 'content type of a .lrc file must be text/* or application/octet-stream',
-  tooLarge: `a .lrc file is at most ${LYRICS_FILE_MAX_BYTES / 1024} KB`,
+  typeRefused: say.lyricsTypeRefused(),
+  tooLarge: say.lyricsTooLarge(LYRICS_FILE_MAX_BYTES / 1024),
   maxBytes: LYRICS_FILE_MAX_BYTES,
 };
 
@@ -68,21 +67,21 @@ export function uploadRoutes({ db, config }: AppDeps, options: UploadRouteOption
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   // SPEC: 403 while local audio is off, before the request itself is judged (a missing x-filename).
   app.on('POST', uploadLocalAudio.path, async (_c, next) => {
-    if (!(await readSettings(db)).localAudioEnabled) throw new ApiError(403, 'local audio is disabled');
+    if (!(await readSettings(db)).localAudioEnabled) throw new ApiError(403, say.localAudioDisabled());
     await next();
   });
 
   return app
     .openapi(uploadLocalAudio, async (c) => {
       const name = parseUploadName(c.req.valid('header')['x-filename']);
-      if (!name.ok) throw new ApiError(400, name.error);
+      if (!name.ok) throw new ApiError(400, say.uploadBadName(name.error));
       const kind = name.value.extension === LYRICS_EXTENSION ? LYRICS_FILE : { ...AUDIO_FILE, maxBytes };
       const contentType = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
       if (!kind.types.test(contentType)) throw new ApiError(415, kind.typeRefused);
       // Refuse at once what announces itself too large, before a byte of it is read.
       if (Number(c.req.header('content-length') ?? 0) > kind.maxBytes) throw new ApiError(413, kind.tooLarge);
       const body = c.req.raw.body;
-      if (!body) throw new ApiError(400, 'the request has no body');
+      if (!body) throw new ApiError(400, say.uploadNoBody());
 
       if (name.value.extension === LYRICS_EXTENSION) {
         const attached = await attachLyricsFile(db, { body, originalName: name.value.originalName });
@@ -100,8 +99,10 @@ export function uploadRoutes({ db, config }: AppDeps, options: UploadRouteOption
       });
       if (!taken.ok) {
         const failure = taken.error;
-        if (failure.kind === 'tooLarge') throw new ApiError(413, TOO_LARGE);
-        throw new ApiError(failure.kind === 'refused' ? 400 : 500, failure.message);
+        if (failure.kind === 'tooLarge') throw new ApiError(413, AUDIO_FILE.tooLarge);
+        throw failure.kind === 'refused'
+          ? new ApiError(400, failure.phrase)
+          : new ApiError(500, failure.message);
       }
       const upload = taken.value;
       await evictOverQuota(db, config.dataDir, {

@@ -76,4 +76,13 @@ describe('web routes', () => {
     const firstRun = await app('', distDir, async () => false).request('/setup', { headers: html });
     expect(firstRun.status).toBe(200);
   });
+
+  it('tells the page a browser without a session cookie is signed out, so it need not ask', async () => {
+    const page = async (cookie?: string) =>
+      (await app().request('/player', { headers: { ...html, ...(cookie ? { cookie } : {}) } })).text();
+    expect(await page()).toContain('<html data-signed-out>');
+    expect(await page('tsmb_session=abc')).toContain('<html><head>');
+    expect(await page('tsmb_guest=abc')).toContain('<html><head>');
+    expect(await page('other=1')).toContain('<html data-signed-out>');
+  });
 });

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { SETUP_WIZARD_COOKIE } from '../../shared/setup-wizard';
+import { GUEST_SESSION_COOKIE, MEMBER_SESSION_COOKIE } from '../auth/sessions';
 import type { AppEnv } from '../env';
 
 export const WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -34,6 +35,10 @@ const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
   '.woff2': 'font/woff2',
 };
+
+const HTML_TAG = '<html';
+/** Read by the page's session store (web/src/stores/session.ts). */
+const SIGNED_OUT_ATTRIBUTE = 'data-signed-out';
 
 /** The placeholder `web/index.html` carries; replaced by the configured base path. */
 const BASE_TAG = '<base href="/" />';
@@ -94,6 +99,8 @@ export function webRoutes({ basePath, distDir = WEB_DIST_DIR, setupDone }: WebRo
     if (html === undefined) return path === '/' ? c.redirect(`${basePath}/api/docs`) : next();
     c.header('cache-control', 'no-cache');
     c.header('x-robots-tag', 'noindex');
-    return c.html(html);
+    // A browser with no session cookie is signed out: the page need not ask (a 401 logged for nothing).
+    const signedOut = !getCookie(c, MEMBER_SESSION_COOKIE) && !getCookie(c, GUEST_SESSION_COOKIE);
+    return c.html(signedOut ? html.replace(HTML_TAG, `${HTML_TAG} ${SIGNED_OUT_ATTRIBUTE}`) : html);
   });
 }

@@ -6,6 +6,7 @@
 
 import type { NodeWebSocket } from '@hono/node-ws';
 import { Hono } from 'hono';
+import { say } from '../../shared/i18n/phrases';
 import type { Authenticator } from '../auth/authenticate';
 import { principalOf } from '../auth/principal';
 import type { AppEnv } from '../env';
@@ -25,9 +26,9 @@ export function wsRoutes(
   return new Hono<AppEnv>().get(
     WS_PATH,
     async (c, next) => {
-      if (isCrossSiteCookieRequest(c, trust)) throw new ApiError(403, 'cross-site request refused');
+      if (isCrossSiteCookieRequest(c, trust)) throw new ApiError(403, say.crossSite());
       const principal = await authenticate(c);
-      if (!principal) throw new ApiError(401, 'authentication required');
+      if (!principal) throw new ApiError(401, say.notSignedIn());
       c.set('principal', principal);
       await next();
     },

@@ -14,6 +14,7 @@ import { dbFaultOf } from '../../shared/db/db-faults';
 import type { bots } from '../../shared/db/schema';
 import { BOT_START_DEADLINE_MS, type PlayMode } from '../../shared/domain/constants';
 import type { BotStatus, QueuedSong } from '../../shared/domain/schemas';
+import { say, statusPhrase } from '../../shared/i18n/phrases';
 import { type Logger, logger } from '../../shared/logger';
 import { receipts } from '../../shared/receipts';
 import { err } from '../../shared/result';
@@ -217,7 +218,7 @@ export class BotRuntime implements BotContext {
   /** A write the database refused (busy, full) answers its own 503/507 instead of failing the bus call. */
   handle(command: BotCommand): Promise<BotReply> {
     const { op, args } = command;
-    if (!isBotOp(op)) return Promise.resolve(refused(400, `unknown operation ${op}`));
+    if (!isBotOp(op)) return Promise.resolve(refused(400, say.badRequest(`unknown operation ${op}`)));
     if (isReadOnly(op)) return Promise.resolve(runOp(this, op, args));
     return this.serial
       .run(async () => runOp(this, op, args))
@@ -225,7 +226,7 @@ export class BotRuntime implements BotContext {
         const fault = dbFaultOf(error);
         if (!fault) throw error;
         this.log.warn({ err: error, op }, 'the database refused a write');
-        return refused(fault.status, fault.message);
+        return refused(fault.status, statusPhrase(fault.status, fault.message));
       });
   }
 
@@ -251,7 +252,7 @@ export class BotRuntime implements BotContext {
 
   /** Waits up to BOT_START_DEADLINE_MS for the connection; on failure the attempt is torn down (500). */
   async start(): Promise<BotReply<BotStatus>> {
-    if (this.lifecycle.connected) return done(receipts.alreadyConnected(), this.status());
+    if (this.lifecycle.connected) return done(say.alreadyConnected(), this.status());
     this.lifecycle.start();
     try {
       await entersState(this.lifecycle, 'connected', BOT_START_DEADLINE_MS, ['disconnected', 'reconnecting']);
@@ -262,10 +263,10 @@ export class BotRuntime implements BotContext {
       this.changed(false);
       return refused(
         500,
-        timedOut ? receipts.startTimedOut(BOT_START_DEADLINE_MS / 1000) : receipts.startFailed(reason),
+        timedOut ? say.startTimedOut(BOT_START_DEADLINE_MS / 1000) : say.startFailed(reason),
       );
     }
-    return done(receipts.started(), this.status());
+    return done(say.started(), this.status());
   }
 
   /** Disconnects and clears the player state (queue included); profile defaults are written back first. */
@@ -277,7 +278,7 @@ export class BotRuntime implements BotContext {
     this.snapshots.delete();
     await this.lifecycle.stop();
     this.changed(true);
-    return done(receipts.disconnected(), this.status());
+    return done(say.disconnected(), this.status());
   }
 
   /** Reads what the bot starts from: its avatar's version, and the queue snapshot when enabled. */

@@ -11585,6 +11585,8 @@ export interface components {
             autoStart: boolean;
             channelId: string | null;
             defaultChannel: string | null;
+            /** @description An avatar is stored (`GET /api/bot/{id}/avatar` answers it, 404 otherwise) */
+            hasAvatar: boolean;
             hasChannelPassword: boolean;
             hasServerPassword: boolean;
             id: string;
@@ -11664,8 +11666,13 @@ export interface components {
             elapsed: number;
         };
         Error: {
-            /** @example volume must be a number from 0 to 100 */
+            code: components["schemas"]["PhraseCode"];
+            /**
+             * @description Worded in the language of `Accept-Language` (en, zh; else the server's LOCALE)
+             * @example volume: Too big: expected number to be <=100
+             */
             error: string;
+            params: components["schemas"]["PhraseParams"];
         };
         Favorite: {
             coverUrl: string;
@@ -11713,6 +11720,8 @@ export interface components {
             album: string;
             artist: string;
             coverUrl: string;
+            /** @description Seconds; null for plays recorded before the length was kept */
+            duration: number | null;
             id: number;
             name: string;
             platform: components["schemas"]["Platform"];
@@ -11722,6 +11731,8 @@ export interface components {
              */
             playedAt: string;
             requestedBy: string | null;
+            /** @description The song id within its platform: with `platform`, enough to queue it again */
+            songId: string;
         };
         Me: {
             bots: components["schemas"]["BotScope"];
@@ -11730,14 +11741,24 @@ export interface components {
             user: components["schemas"]["SessionUser"];
         };
         Message: {
+            code: components["schemas"]["PhraseCode"];
+            /** @example Volume set to 54. */
             message: string;
+            /** @description The sentences after the first, when the call said several */
+            more?: components["schemas"]["Phrase"][];
+            params: components["schemas"]["PhraseParams"];
         };
         NeedsSetup: {
             needsSetup: boolean;
         };
         OkMessage: {
+            code: components["schemas"]["PhraseCode"];
+            /** @example Volume set to 54. */
             message: string;
+            /** @description The sentences after the first, when the call said several */
+            more?: components["schemas"]["Phrase"][];
             ok: boolean;
+            params: components["schemas"]["PhraseParams"];
         };
         OkTrue: {
             /** @enum {boolean} */
@@ -11752,6 +11773,24 @@ export interface components {
             linked: boolean;
             loggedIn: boolean;
             nickname?: string;
+        };
+        Phrase: {
+            code: components["schemas"]["PhraseCode"];
+            params: components["schemas"]["PhraseParams"];
+        };
+        /**
+         * @description A stable name of the sentence, whatever the language: a client may word it itself from `params`. Generic codes of a status (`badRequest`, `notFound`, …) carry the English sentence as `detail`.
+         * @enum {string}
+         */
+        PhraseCode: "notConnected" | "nowPlaying" | "playingNext" | "added" | "loaded" | "loadedOf" | "nothingPlayable" | "emptyList" | "personalFmLabel" | "playlistLabel" | "albumLabel" | "paused" | "resumed" | "nothingToResume" | "nothingPlaying" | "stopped" | "skipped" | "endOfQueue" | "startOfQueue" | "cleared" | "removed" | "moved" | "volume" | "mode" | "seeked" | "indexOutOfRange" | "started" | "startFailed" | "startTimedOut" | "alreadyConnected" | "disconnected" | "playbackFailed" | "playbackStopped" | "requestedBy" | "noResults" | "sourceNotEnabled" | "queueSaved" | "savedQueueLoaded" | "noSavedQueue" | "noSavedQueues" | "requestFailed" | "said" | "chatUnknownCommand" | "chatUsage" | "chatAdminOnly" | "chatQueueEmpty" | "chatQueueMore" | "chatNowPlaying" | "chatVolumeIs" | "chatModeIs" | "chatNoLyrics" | "chatHelp" | "badRequest" | "unauthorized" | "forbidden" | "notFound" | "conflict" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "notImplemented" | "badGateway" | "serviceUnavailable" | "insufficientStorage" | "fieldInvalid" | "fieldMissing" | "fieldTooSmall" | "fieldTooBig" | "fieldsUnknown" | "fieldIllFormed" | "bodyNotJson" | "bodyNotJsonType" | "noRoute" | "invalidApiKey" | "notSignedIn" | "wrongCredentials" | "apiKeysNotHere" | "notForGuests" | "guestsMayNot" | "adminOnly" | "missingCapability" | "noBotAccess" | "crossSite" | "guestModeDisabled" | "savedQueuesDisabled" | "localAudioDisabled" | "botNotFound" | "songNotFound" | "userNotFound" | "noDaemon" | "daemonSlow" | "busDown" | "uploadTooLarge" | "uploadTypeRefused" | "lyricsTooLarge" | "lyricsTypeRefused" | "uploadNoBody" | "uploadInterrupted" | "uploadNotAudio" | "uploadBadName";
+        /**
+         * @description What the sentence is about, by placeholder name
+         * @example {
+         *       "volume": 54
+         *     }
+         */
+        PhraseParams: {
+            [key: string]: string | number;
         };
         /**
          * @description Music source: music_a NetEase Cloud Music, music_b QQ Music, video_a Bilibili, video_b YouTube, music_c Kugou Music, library_a Jellyfin, local Uploaded files, streaming_a Spotify, stream Internet radio and audio addresses.
@@ -11867,12 +11906,19 @@ export interface components {
             queues: components["schemas"]["SavedQueue"][];
         };
         SavedQueueLoad: {
+            code: components["schemas"]["PhraseCode"];
             loaded: number;
-            /** @description The receipt, as the `load` chat command replies it */
+            /**
+             * @description The receipt, as the `load` chat command replies it
+             * @example Volume set to 54.
+             */
             message: string;
             /** @enum {string} */
             mode: "replace" | "append";
+            /** @description The sentences after the first, when the call said several */
+            more?: components["schemas"]["Phrase"][];
             ok: boolean;
+            params: components["schemas"]["PhraseParams"];
         };
         SearchResults: {
             albums: components["schemas"]["Album"][];
@@ -11880,7 +11926,12 @@ export interface components {
             songs: components["schemas"]["Song"][];
         };
         SeekResult: {
+            code: components["schemas"]["PhraseCode"];
+            /** @example Volume set to 54. */
             message: string;
+            /** @description The sentences after the first, when the call said several */
+            more?: components["schemas"]["Phrase"][];
+            params: components["schemas"]["PhraseParams"];
             seekOffset: number;
         };
         SessionUser: {

@@ -62,6 +62,9 @@ export const BotConfigSchema = z
     autoStart: z.boolean(),
     hasServerPassword: z.boolean(),
     hasChannelPassword: z.boolean(),
+    hasAvatar: z
+      .boolean()
+      .openapi({ description: 'An avatar is stored (`GET /api/bot/{id}/avatar` answers it, 404 otherwise)' }),
   })
   .openapi('BotConfig', {
     description:

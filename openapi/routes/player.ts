@@ -12,12 +12,12 @@ import {
   QueuedSongSchema,
   SongSchema,
 } from '../../shared/domain/schemas';
-import { errors, jsonBody, jsonResponse } from '../errors';
+import { errors, jsonBody, jsonResponse, receiptFields } from '../errors';
 import { defineRoute, type RoutePolicy } from '../policy';
 import { BotIdParamSchema, TimestampSchema } from './common';
 
-export const MessageSchema = z.object({ message: z.string() }).openapi('Message');
-export const OkMessageSchema = z.object({ ok: z.boolean(), message: z.string() }).openapi('OkMessage');
+export const MessageSchema = z.object(receiptFields).openapi('Message');
+export const OkMessageSchema = z.object({ ok: z.boolean(), ...receiptFields }).openapi('OkMessage');
 
 const tags = ['Player'];
 const control = (guestPermission: GuestPermission) =>
@@ -278,7 +278,7 @@ export const seek = playerPost(
   z.strictObject({
     position: z.number().min(0, 'position must be 0 or more').openapi({ description: 'Seconds' }),
   }),
-  z.object({ message: z.string(), seekOffset: z.number() }).openapi('SeekResult'),
+  z.object({ ...receiptFields, seekOffset: z.number() }).openapi('SeekResult'),
   {
     description: `Restarts the audio pipeline at the position. ${refusedWith('playing')} A live stream (platform \`stream\`: a radio station, a live HLS playlist) has no position: 409.`,
     statuses: [400, 409],
@@ -381,6 +381,9 @@ export const getElapsed = defineRoute({
 export const HistoryEntrySchema = z
   .object({
     id: z.number().int(),
+    songId: z
+      .string()
+      .openapi({ description: 'The song id within its platform: with `platform`, enough to queue it again' }),
     name: z.string(),
     artist: z.string(),
     album: z.string(),
@@ -388,6 +391,10 @@ export const HistoryEntrySchema = z
     platform: PlatformSchema,
     playedAt: TimestampSchema,
     requestedBy: z.string().nullable(),
+    duration: z
+      .number()
+      .nullable()
+      .openapi({ description: 'Seconds; null for plays recorded before the length was kept' }),
   })
   .openapi('HistoryEntry');
 

@@ -1,6 +1,6 @@
 /** Saved queues (SPEC.md "Saved queues: /api/saved-queues"). */
 import { z } from '@hono/zod-openapi';
-import { errors, jsonBody, jsonResponse } from '../errors';
+import { errors, jsonBody, jsonResponse, receiptFields } from '../errors';
 import { defineRoute } from '../policy';
 import { IdParamSchema, TimestampSchema } from './common';
 
@@ -77,7 +77,10 @@ export const loadSavedQueue = defineRoute({
           ok: z.boolean(),
           loaded: z.number().int(),
           mode: z.enum(['replace', 'append']),
-          message: z.string().openapi({ description: 'The receipt, as the `load` chat command replies it' }),
+          ...receiptFields,
+          message: receiptFields.message.openapi({
+            description: 'The receipt, as the `load` chat command replies it',
+          }),
         })
         .openapi('SavedQueueLoad'),
       'Loaded',

@@ -3,15 +3,21 @@
  * envelope with BotReplySchema and the data with the op's own reply schema. Bus failures stay
  * BusErrors for the caller to interpret; a reply that does not parse is a defect and throws an Error.
  */
+import type { z } from 'zod';
 import { BOT_OPS, type BotOp, type BotOpArgs, type BotOpData, parseOpArgs, timeoutOf } from './bot-ops';
 import type { Bus } from './bus';
 import { type Actor, BotReplySchema } from './messages';
+
+type RawPhrase = NonNullable<z.infer<typeof BotReplySchema>['phrases']>[number];
+
 import { botCommandSubject } from './subjects';
 
 export interface OpReply<Op extends BotOp> {
   ok: boolean;
   status: number;
   message: string;
+  /** The receipt as phrases; absent from a daemon older than them (its `message` is all there is). */
+  phrases: RawPhrase[] | undefined;
   /** Parsed with the op's reply schema; undefined on a refusal. */
   data: BotOpData<Op> | undefined;
 }
@@ -33,9 +39,9 @@ export async function requestOp<Op extends BotOp>(
   );
   const parsed = BotReplySchema.safeParse(raw);
   if (!parsed.success) throw new Error(`malformed reply from the daemon for ${op}: ${parsed.error.message}`);
-  const { ok, status, message = '', data: rawData } = parsed.data;
-  if (!ok && status !== 200) return { ok, status, message, data: undefined };
+  const { ok, status, message = '', phrases, data: rawData } = parsed.data;
+  if (!ok && status !== 200) return { ok, status, message, phrases, data: undefined };
   const data = BOT_OPS[op].reply.safeParse(rawData);
   if (!data.success) throw new Error(`malformed ${op} data from the daemon: ${data.error.message}`);
-  return { ok, status, message, data: data.data as BotOpData<Op> };
+  return { ok, status, message, phrases, data: data.data as BotOpData<Op> };
 }

@@ -26,7 +26,12 @@ export type BotCommand = z.infer<typeof BotCommandSchema>;
 export const BotReplySchema = z.object({
   ok: z.boolean(),
   status: z.number().int().min(100).max(599),
+  /** The receipt in the daemon's LOCALE: what an api without `phrases` (an older one) answers with. */
   message: z.string().optional(),
+  /** The receipt as phrases (shared/i18n/phrases.ts), worded by the api in its caller's language. */
+  phrases: z
+    .array(z.object({ code: z.string(), params: z.record(z.string(), z.union([z.string(), z.number()])) }))
+    .optional(),
   data: z.unknown().optional(),
 });
 /** A reply whose `data` has been parsed with its op's reply schema (bot-ops.ts). */

@@ -22,7 +22,7 @@ describe('guest mode', () => {
     await setupAdmin(t);
     const res = await t.browser().api.POST('/api/session/guest');
     expect(res.response.status).toBe(403);
-    expect(res.error).toEqual({ error: 'guest mode is disabled' });
+    expect(res.error).toMatchObject({ error: 'guest mode is disabled' });
   });
 
   it('gives guests a 1-day session scoped to the guest bots with the default permissions', async () => {

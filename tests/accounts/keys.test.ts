@@ -81,13 +81,13 @@ describe('API keys', () => {
   it('answers an unknown or revoked key with 401 invalid api key', async () => {
     const unknown = await t.withKey('tsmb_thisKeyDoesNotExist0000000000000000').GET('/api/bot');
     expect(unknown.response.status).toBe(401);
-    expect(unknown.error).toEqual({ error: 'invalid api key' });
+    expect(unknown.error).toMatchObject({ error: 'invalid api key' });
     const member = await createMember(t, admin);
     const key = await createKey(member);
     const [row] = await t.db.select().from(apiKeys).where(eq(apiKeys.userId, member.id));
     const del = await member.api.DELETE('/api/keys/{id}', { params: { path: { id: row!.id } } });
     expect(del.data).toEqual({ success: true });
-    expect((await t.withKey(key).GET('/api/bot')).error).toEqual({ error: 'invalid api key' });
+    expect((await t.withKey(key).GET('/api/bot')).error).toMatchObject({ error: 'invalid api key' });
   });
 
   it('caps keys at 20 per user (409) and names at 1-64 characters', async () => {

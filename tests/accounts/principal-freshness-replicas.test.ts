@@ -103,7 +103,7 @@ describe('a change through one api process holds on the next request to the othe
       );
       const next = await api[askOn].GET('/api/bot');
       expect(next.response.status).toBe(401);
-      expect(next.error).toEqual({ error: 'invalid api key' });
+      expect(next.error).toMatchObject({ error: 'invalid api key' });
     }
   });
 

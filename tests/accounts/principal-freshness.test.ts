@@ -93,7 +93,7 @@ describe('changes made outside the account routes', () => {
       await outside.execute({ sql: 'DELETE FROM sessions WHERE user_id = ?', args: [member.id] });
       expect((await member.api.GET('/api/session/me')).response.status).toBe(401);
       await outside.execute({ sql: 'DELETE FROM api_keys WHERE user_id = ?', args: [member.id] });
-      expect((await api.GET('/api/bot')).error).toEqual({ error: 'invalid api key' });
+      expect((await api.GET('/api/bot')).error).toMatchObject({ error: 'invalid api key' });
     } finally {
       outside.close();
     }

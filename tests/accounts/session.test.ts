@@ -104,7 +104,7 @@ describe('login, me and logout', () => {
       .browser()
       .api.POST('/api/session/login', { body: { username: 'boss', password: 'wrong password' } });
     expect(bad.response.status).toBe(401);
-    expect(bad.error).toEqual({ error: 'wrong username or password' });
+    expect(bad.error).toMatchObject({ error: 'wrong username or password' });
     const nobody = await t
       .browser()
       .api.POST('/api/session/login', { body: { username: 'nobody', password: PASSWORD } });
@@ -126,7 +126,7 @@ describe('login, me and logout', () => {
     expect(statuses).toEqual([401, 401, 401, 401, 401]);
     const sixth = await attempt('198.51.100.1', PASSWORD);
     expect(sixth.status).toBe(429);
-    expect(await sixth.json()).toEqual({ error: 'too many login attempts; try again in a minute' });
+    expect(await sixth.json()).toMatchObject({ error: 'too many login attempts; try again in a minute' });
     expect((await attempt('198.51.100.2', PASSWORD)).status).toBe(200);
   });
 
@@ -197,7 +197,7 @@ describe('changing one own password', () => {
     expect((await otherDevice.api.GET('/api/session/me')).response.status).toBe(401);
     const revoked = await t.withKey(key).GET('/api/bot');
     expect(revoked.response.status).toBe(401);
-    expect(revoked.error).toEqual({ error: 'invalid api key' });
+    expect(revoked.error).toMatchObject({ error: 'invalid api key' });
     await login(t, member.username, 'a brand new password');
     const audit = await admin.api.GET('/api/audit');
     expect(audit.data?.entries.find((e) => e.action === 'user.password_changed')).toMatchObject({

@@ -121,7 +121,7 @@ describe('/api/users', () => {
     const del = await admin.api.DELETE('/api/users/{id}', path(member.id));
     expect(del.response.status).toBe(204);
     expect((await member.api.GET('/api/session/me')).response.status).toBe(401);
-    expect((await t.withKey(key).GET('/api/bot')).error).toEqual({ error: 'invalid api key' });
+    expect((await t.withKey(key).GET('/api/bot')).error).toMatchObject({ error: 'invalid api key' });
     expect(await t.db.select().from(sessions).where(eq(sessions.userId, member.id))).toEqual([]);
     expect(await t.db.select().from(botGrants).where(eq(botGrants.userId, member.id))).toEqual([]);
     expect(await t.db.select().from(personalLinks).where(eq(personalLinks.userId, member.id))).toEqual([]);

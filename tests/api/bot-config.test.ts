@@ -46,6 +46,7 @@ describe('bot configuration', () => {
       autoStart: false,
       hasServerPassword: false,
       hasChannelPassword: false,
+      hasAvatar: false,
     });
   });
 
@@ -129,8 +130,12 @@ describe('bot avatar', () => {
     const get = await admin.api.GET('/api/bot/{id}/avatar', { ...id(status.id), parseAs: 'arrayBuffer' });
     expect(get.response.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(get.data as ArrayBuffer).equals(PNG_1X1)).toBe(true);
+    const hasAvatar = async () =>
+      (await admin.api.GET('/api/bot/{id}/config', id(status.id))).data?.hasAvatar;
+    expect(await hasAvatar()).toBe(true);
     expect((await admin.api.DELETE('/api/bot/{id}/avatar', id(status.id))).response.status).toBe(204);
     expect((await admin.api.GET('/api/bot/{id}/avatar', id(status.id))).response.status).toBe(404);
+    expect(await hasAvatar()).toBe(false);
   });
 
   it('refuses other formats, oversize images and malformed data URLs', async () => {

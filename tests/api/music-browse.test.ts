@@ -89,7 +89,7 @@ describe('GET /api/music/search', () => {
       params: { query: { q: 'x', platform: 'library_a' } },
     });
     expect(response.status).toBe(400);
-    expect(error).toEqual({ error: receipts.sourceNotEnabled('library_a') });
+    expect(error).toMatchObject({ error: receipts.sourceNotEnabled('library_a') });
   });
 });
 
@@ -109,7 +109,7 @@ describe('GET /api/music/song/{id}', () => {
       params: { path: { id: '42' }, query: { platform: 'music_a' } },
     });
     expect(response.status).toBe(404);
-    expect(error).toEqual({ error: 'song not found' });
+    expect(error).toMatchObject({ error: 'song not found' });
   });
 
   it("answers 502 with the platform's sentence when it refuses", async () => {
@@ -118,7 +118,7 @@ describe('GET /api/music/song/{id}', () => {
       params: { path: { id: '0039MnYb0qxYhV' }, query: { platform: 'music_b' } },
     });
     expect(response.status).toBe(502);
-    expect(error).toEqual({ error: 'music_b: QQ Music refused CgiGetTrackInfo (code 104005)' });
+    expect(error).toMatchObject({ error: 'music_b: QQ Music refused CgiGetTrackInfo (code 104005)' });
   });
 });
 
@@ -155,10 +155,10 @@ describe('GET /api/music/album/{id} and /playlist/{id}', () => {
     netease.answer('/eapi/v6/playlist/detail', { code: 404, message: '歌单不存在' });
     const album = await admin.api.GET('/api/music/album/{id}', { params: { path: { id: '9' } } });
     expect(album.response.status).toBe(404);
-    expect(album.error).toEqual({ error: 'album not found' });
+    expect(album.error).toMatchObject({ error: 'album not found' });
     const playlist = await admin.api.GET('/api/music/playlist/{id}', { params: { path: { id: '1' } } });
     expect(playlist.response.status).toBe(404);
-    expect(playlist.error).toEqual({ error: 'playlist not found' });
+    expect(playlist.error).toMatchObject({ error: 'playlist not found' });
   });
 
   it('answers 501 where the source has no albums or playlists (local)', async () => {
@@ -192,7 +192,7 @@ describe('GET /api/music/playlist/{id}/detail', () => {
       params: { path: { id: '1' }, query: { platform: 'music_b' } },
     });
     expect(response.status).toBe(404);
-    expect(error).toEqual({ error: 'playlist not found' });
+    expect(error).toMatchObject({ error: 'playlist not found' });
   });
 
   it('answers 501 for a source that cannot describe playlists (local)', async () => {
@@ -200,7 +200,7 @@ describe('GET /api/music/playlist/{id}/detail', () => {
       params: { path: { id: 'any' }, query: LOCAL },
     });
     expect(response.status).toBe(501);
-    expect(error).toEqual({ error: 'the source local has no playlist details' });
+    expect(error).toMatchObject({ error: 'the source local has no playlist details' });
   });
 
   it("answers 502 with the platform's sentence when it refuses", async () => {
@@ -209,7 +209,7 @@ describe('GET /api/music/playlist/{id}/detail', () => {
       params: { path: { id: '7000000003' } },
     });
     expect(response.status).toBe(502);
-    expect(error).toEqual({
+    expect(error).toMatchObject({
       error: 'music_a: NetEase Cloud Music refused /eapi/v6/playlist/detail (code 401: 无权限访问)',
     });
   });
@@ -244,7 +244,7 @@ describe('GET /api/music/lyrics/{id}', () => {
       params: { path: { id: '42' } },
     });
     expect(response.status).toBe(404);
-    expect(error).toEqual({ error: 'song not found' });
+    expect(error).toMatchObject({ error: 'song not found' });
   });
 
   it('answers empty lyrics for a known song of a source that keeps none (video_a)', async () => {
@@ -255,7 +255,10 @@ describe('GET /api/music/lyrics/{id}', () => {
     const unknown = await admin.api.GET('/api/music/lyrics/{id}', {
       params: { path: { id: 'BV1xx411c7XX' }, query: { platform: 'video_a' } },
     });
-    expect([unknown.response.status, unknown.error]).toEqual([404, { error: 'song not found' }]);
+    expect([unknown.response.status, unknown.error]).toEqual([
+      404,
+      expect.objectContaining({ error: 'song not found' }),
+    ]);
   });
 
   it('answers 404 for an upload that does not exist (local)', async () => {
@@ -263,6 +266,6 @@ describe('GET /api/music/lyrics/{id}', () => {
       params: { path: { id: 'any' }, query: LOCAL },
     });
     expect(response.status).toBe(404);
-    expect(error).toEqual({ error: 'song not found' });
+    expect(error).toMatchObject({ error: 'song not found' });
   });
 });

@@ -44,7 +44,11 @@ describe('library_a while it is not enabled (the default)', () => {
   it('answers 400 for search and every library page, without asking the server', async () => {
     for (const path of ['/api/music/search?q=lantern&platform=library_a', ...LIBRARY_PAGES]) {
       const { status, body } = await get(path);
-      expect([path, status, body]).toEqual([path, 400, { error: receipts.sourceNotEnabled('library_a') }]);
+      expect([path, status, body]).toEqual([
+        path,
+        400,
+        expect.objectContaining({ error: receipts.sourceNotEnabled('library_a') }),
+      ]);
     }
     expect(jellyfin.requests).toEqual([]);
   });
@@ -107,7 +111,10 @@ describe('library_a once enabled and configured', () => {
   it('answers 502 naming Jellyfin when the server fails', async () => {
     jellyfin.answer('GET /Items', () => new Response('upstream down', { status: 502 }));
     const { status, body } = await get('/api/music/library_a/most-played');
-    expect([status, body]).toEqual([502, { error: 'library_a: Jellyfin answered HTTP 502 to /Items' }]);
+    expect([status, body]).toEqual([
+      502,
+      expect.objectContaining({ error: 'library_a: Jellyfin answered HTTP 502 to /Items' }),
+    ]);
   });
 
   it('refuses guests the favourites, but not the other pages', async () => {
@@ -116,7 +123,7 @@ describe('library_a once enabled and configured', () => {
     expect((await guest.api.POST('/api/session/guest')).response.status).toBe(200);
     expect(await get('/api/music/library_a/favorites', guest.jar)).toEqual({
       status: 403,
-      body: { error: 'not available to guests' },
+      body: expect.objectContaining({ error: 'not available to guests' }),
     });
     expect((await get('/api/music/library_a/genres', guest.jar)).status).toBe(200);
   });

@@ -73,7 +73,7 @@ describe('GET /api/music/recommend/playlists', () => {
       params: { query: { platform: 'local' } },
     });
     expect(response.status).toBe(501);
-    expect(error).toEqual({ error: 'the source local has no recommended playlists' });
+    expect(error).toMatchObject({ error: 'the source local has no recommended playlists' });
   });
 });
 
@@ -151,7 +151,9 @@ describe('GET /api/music/personal/fm', () => {
     netease.answer(RADIO, { code: 301, msg: '需要登录' });
     const { error, response } = await admin.api.GET('/api/music/personal/fm');
     expect(response.status).toBe(502);
-    expect(error).toEqual({ error: 'music_a: the NetEase Cloud Music login has expired; log in again' });
+    expect(error).toMatchObject({
+      error: 'music_a: the NetEase Cloud Music login has expired; log in again',
+    });
   });
 
   it('answers 501 for a source without FM (local)', async () => {
@@ -159,7 +161,7 @@ describe('GET /api/music/personal/fm', () => {
       params: { query: { platform: 'local' } },
     });
     expect(response.status).toBe(501);
-    expect(error).toEqual({ error: 'personal FM for local is not available in this build' });
+    expect(error).toMatchObject({ error: 'personal FM for local is not available in this build' });
   });
 });
 
@@ -196,7 +198,7 @@ describe('GET /api/music/user/playlists', () => {
       params: { query: { platform: 'video_a' } },
     });
     expect(response.status).toBe(501);
-    expect(error).toEqual({ error: 'the source video_a has no account playlists' });
+    expect(error).toMatchObject({ error: 'the source video_a has no account playlists' });
   });
 });
 
@@ -217,7 +219,11 @@ describe('guests', () => {
       '/api/music/user/playlists',
     ] as const) {
       const { error, response } = await guest.GET(path);
-      expect([path, response.status, error]).toEqual([path, 403, { error: 'not available to guests' }]);
+      expect([path, response.status, error]).toEqual([
+        path,
+        403,
+        expect.objectContaining({ error: 'not available to guests' }),
+      ]);
     }
     expect(netease.requests).toEqual([]);
   });

@@ -68,7 +68,7 @@ describe('GET /api/music/video_a/popular', () => {
       body: { enabledProviders: ['music_a', 'music_b', 'video_a', 'video_b', 'music_c'] },
     });
     expect(response.status).toBe(400);
-    expect(error).toEqual({ error: receipts.sourceNotEnabled('video_a') });
+    expect(error).toMatchObject({ error: receipts.sourceNotEnabled('video_a') });
     expect(bilibili.requests).toEqual([]);
   });
 });
@@ -100,7 +100,7 @@ describe('GET /api/music/video_a/parts', () => {
         params: { query: { bvid } },
       });
       expect(response.status).toBe(404);
-      expect(error).toEqual({ error: 'video not found' });
+      expect(error).toMatchObject({ error: 'video not found' });
     }
   });
 

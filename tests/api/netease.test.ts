@@ -43,7 +43,7 @@ describe('music_a through the api', () => {
       params: { query: { q: 'paper', platform: 'music_a' } },
     });
     expect(response.status).toBe(502);
-    expect(error).toEqual({
+    expect(error).toMatchObject({
       error: 'music_a: NetEase Cloud Music refused /eapi/cloudsearch/pc (code 405: 操作频繁)',
     });
   });
@@ -75,7 +75,11 @@ describe('music_a through the api', () => {
     const bot = { params: { path: { botId } } };
     const fm = await admin.api.POST('/api/player/{botId}/fm', { ...bot, body: { platform: 'music_a' } });
     expect(fm.response.status).toBe(409);
-    expect(fm.error).toEqual({ error: receipts.notConnected(), message: receipts.notConnected(), ok: false });
+    expect(fm.error).toMatchObject({
+      error: receipts.notConnected(),
+      message: receipts.notConnected(),
+      ok: false,
+    });
     expect(api.requests).toEqual([]);
     const queue = await admin.api.GET('/api/player/{botId}/queue', bot);
     expect(queue.data?.queue).toEqual([]);

@@ -3,6 +3,9 @@
  * platform choice (disabled → 400, not in this build → 501), history limits and the profile config.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { playableSong } from '../../daemon/bots/playable-song';
+import { recordPlay } from '../../daemon/bots/stores/play-history-store';
+import { playHistory } from '../../shared/db/schema';
 import { DEFAULT_PROFILE_CONFIG } from '../../shared/domain/constants';
 import { insertBot, type Session, setupAdmin } from '../helpers/accounts';
 import { startTestApp, TEST_ORIGIN, type TestApp } from '../helpers/test-app';
@@ -70,19 +73,28 @@ describe('platform choice', () => {
 
   it('refuses a disabled source with 400', async () => {
     const disabled = await search({ q: 'x', platform: 'library_a' });
-    expect(disabled).toEqual({ status: 400, body: { error: 'The source library_a is not enabled.' } });
+    expect(disabled).toEqual({
+      status: 400,
+      body: expect.objectContaining({ error: 'The source library_a is not enabled.' }),
+    });
   });
 
   it('treats local as enabled by localAudioEnabled, and says so when no source is enabled', async () => {
     await admin.api.POST('/api/bot/settings', { body: { enabledProviders: [], defaultPlatform: null } });
-    expect(await search({ q: 'x' })).toEqual({ status: 400, body: { error: 'no music source is enabled' } });
+    expect(await search({ q: 'x' })).toEqual({
+      status: 400,
+      body: expect.objectContaining({ error: 'no music source is enabled' }),
+    });
     expect(await search({ q: 'nothing uploaded', platform: 'local' })).toMatchObject({
       status: 200,
       body: { songs: [] },
     });
     await admin.api.POST('/api/bot/settings', { body: { localAudioEnabled: false } });
     const localOff = await search({ q: 'x', platform: 'local' });
-    expect(localOff).toEqual({ status: 400, body: { error: 'The source local is not enabled.' } });
+    expect(localOff).toEqual({
+      status: 400,
+      body: expect.objectContaining({ error: 'The source local is not enabled.' }),
+    });
   });
 
   it('refuses an audio-starting call on a disconnected bot before looking anything up', async () => {
@@ -106,5 +118,35 @@ describe('profile config', () => {
   it('answers history newest first with the default limit', async () => {
     const res = await admin.api.GET('/api/player/{botId}/history', { params: { path: { botId } } });
     expect(res.data).toEqual({ history: [] });
+  });
+
+  it('gives each play what queues it again: its song id, platform and length (none on older rows)', async () => {
+    const song = {
+      id: 'song-7',
+      name: 'Seven',
+      artist: 'Band',
+      album: 'LP',
+      coverUrl: '',
+      platform: 'local' as const,
+    };
+    // A row as recorded before lengths were kept: the column is null.
+    await t.db.insert(playHistory).values({
+      botId,
+      songId: 'song-6',
+      name: 'Six',
+      artist: 'Band',
+      album: 'LP',
+      coverUrl: '',
+      platform: 'local',
+      playedAt: new Date(1000),
+    });
+    await recordPlay(t.db, botId, playableSong({ ...song, duration: 187 }, 'owner'), new Date(2000));
+    const res = await admin.api.GET('/api/player/{botId}/history', { params: { path: { botId } } });
+    expect(
+      res.data?.history.map(({ songId, platform, duration }) => ({ songId, platform, duration })),
+    ).toEqual([
+      { songId: 'song-7', platform: 'local', duration: 187 },
+      { songId: 'song-6', platform: 'local', duration: null },
+    ]);
   });
 });

@@ -61,7 +61,7 @@ describe('while the spotify settings are not configured', () => {
       ] as const) {
         const response = await call(path, session);
         expect(response.status, path).toBe(404);
-        expect(await response.json()).toEqual({ error: 'Spotify is not configured' });
+        expect(await response.json()).toMatchObject({ error: 'Spotify is not configured' });
       }
     }
   });

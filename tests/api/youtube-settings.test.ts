@@ -52,7 +52,7 @@ describe('YouTube’s bot check at the api', () => {
     fake.set('FAKE_YTDLP_MODE', 'bot-check');
     const { response, error } = await song(bare);
     expect(response.status).toBe(502);
-    expect(error).toEqual({
+    expect(error).toMatchObject({
       error:
         'video_b: YouTube asked yt-dlp to sign in to confirm it is not a bot, as it often does for servers: ' +
         'the admin can give yt-dlp the cookies of a YouTube login (a cookies.txt file named by YTDLP_COOKIES), and update yt-dlp',

@@ -231,7 +231,7 @@ describe('music_a SMS login', () => {
     });
     captchaWall = false;
     expect(walled.response.status).toBe(502);
-    expect(walled.error).toEqual({
+    expect(walled.error).toMatchObject({
       error:
         'music_a: NetEase Cloud Music refuses SMS login for now: it wants a behaviour captcha (code 8821) that this server cannot show; log in with the QR code instead',
     });

@@ -51,7 +51,7 @@ describe('personal FM on a connected bot', () => {
 
     const fm = await admin.api.POST('/api/player/{botId}/fm', { ...bot(), body: { platform: 'music_a' } });
     expect(fm.response.status).toBe(200);
-    expect(fm.data).toEqual({ ok: true, message: loadedFm });
+    expect(fm.data).toMatchObject({ ok: true, message: loadedFm });
     expect(radioLogins()).toEqual([musicUOf(SHARED_COOKIE)]);
 
     await expect.poll(() => playback.cdn.requests.length, { timeout: 15_000 }).toBeGreaterThan(0);
@@ -75,7 +75,7 @@ describe('personal FM on a connected bot', () => {
       .insert(personalLinks)
       .values({ userId: admin.id, platform: 'music_a', credential: PERSONAL_COOKIE, linkedAt: new Date() });
     const fm = await admin.api.POST('/api/player/{botId}/fm', { ...bot(), body: {} });
-    expect(fm.data).toEqual({ ok: true, message: loadedFm });
+    expect(fm.data).toMatchObject({ ok: true, message: loadedFm });
     expect(radioLogins()).toEqual([musicUOf(PERSONAL_COOKIE)]);
   });
 

@@ -84,7 +84,7 @@ describe('a connected bot', () => {
       ...bot(),
       body: { song: songs[0]! },
     });
-    expect(play.data).toEqual({ ok: true, message: receipts.nowPlaying(songs[0]!) });
+    expect(play.data).toMatchObject({ ok: true, message: receipts.nowPlaying(songs[0]!) });
     const view = await admin.api.GET('/api/player/{botId}/queue', bot());
     expect(view.data?.queue).toEqual([expect.objectContaining({ id: songs[0]!.id, requestedBy: 'admin' })]);
     await expect

@@ -67,7 +67,7 @@ describe('POST /api/saved-queues/{id}/load', () => {
   it('replace plays the list from its first song; append adds to the end without interrupting', async () => {
     await admin.api.POST('/api/player/{botId}/play-song', { ...bot(), body: { song: songs[3]! } });
     const first = await saveQueue('First two', songs.slice(0, 2));
-    expect((await loadQueue(first, 'replace')).data).toEqual({
+    expect((await loadQueue(first, 'replace')).data).toMatchObject({
       ok: true,
       loaded: 2,
       mode: 'replace',
@@ -87,7 +87,7 @@ describe('POST /api/saved-queues/{id}/load', () => {
       ...Array.from({ length: 21 }, (_, i) => missing(i)),
       songs[2]!,
     ]);
-    expect((await loadQueue(broken, 'replace')).data).toEqual({
+    expect((await loadQueue(broken, 'replace')).data).toMatchObject({
       ok: false,
       loaded: 0,
       mode: 'replace',
@@ -135,7 +135,7 @@ describe('a single-song /play-song', () => {
       await admin.api.POST('/api/player/{botId}/add-song', { ...bot(), body: { song } });
     expect(await queueIds()).toEqual([songs[0]!.id, songs[1]!.id, songs[2]!.id]);
     const kept = await playSong(songs[3]!);
-    expect(kept.data).toEqual({ ok: true, message: receipts.nowPlaying(songs[3]!) });
+    expect(kept.data).toMatchObject({ ok: true, message: receipts.nowPlaying(songs[3]!) });
     expect(await queueIds()).toEqual([songs[0]!.id, songs[3]!.id, songs[1]!.id, songs[2]!.id]);
     expect((await current())?.id).toBe(songs[3]!.id);
 

@@ -66,7 +66,7 @@ describe('a corrupted saved queue', () => {
         body: { botId },
       });
       expect(tally.answered(loaded.response.status)).toBe(200);
-      expect(loaded.data).toEqual({
+      expect(loaded.data).toMatchObject({
         ok: false,
         loaded: 0,
         mode: 'replace',

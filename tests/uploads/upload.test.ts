@@ -253,7 +253,7 @@ describe('size limit', () => {
       req.write(Buffer.alloc(64 * 1024));
     });
     expect(status.status).toBe(413);
-    expect(JSON.parse(status.body)).toEqual({ error: 'the file is larger than 500 MB' });
+    expect(JSON.parse(status.body)).toMatchObject({ error: 'the file is larger than 500 MB' });
     expect(leftovers()).toEqual([]);
   });
 });
@@ -273,7 +273,10 @@ describe('permissions and the local-audio switch', () => {
     expect(refused).toMatchObject({ status: 403, error: 'local audio is disabled' });
     // The switch is checked first: a request that is wrong besides (no x-filename) is still a 403.
     const nameless = await uploadWithoutName('text/html');
-    expect([nameless.status, await nameless.json()]).toEqual([403, { error: 'local audio is disabled' }]);
+    expect([nameless.status, await nameless.json()]).toEqual([
+      403,
+      expect.objectContaining({ error: 'local audio is disabled' }),
+    ]);
     expect(filesIn(uploadsDir)).toEqual(before);
     await admin.api.POST('/api/bot/settings', { body: { localAudioEnabled: true } });
     expect((await upload({ name: 'song.mp3', bytes: taggedMp3WithCover(media) })).status).toBe(200);

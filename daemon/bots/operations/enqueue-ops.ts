@@ -3,7 +3,7 @@
  * endpoints and rules 6, 7, 10). Each runs inside the bot's serial section, so none interleave.
  */
 import type { BotOpArgs } from '../../../shared/bus/bot-ops';
-import { receipts } from '../../../shared/receipts';
+import { say } from '../../../shared/i18n/phrases';
 import type { BotContext } from '../bot-context';
 import { MAX_PLAY_ATTEMPTS } from '../bot-player';
 import { type PlayableSong, playableSong } from '../playable-song';
@@ -14,7 +14,7 @@ type SongArgs = BotOpArgs<'playSong'>;
 
 async function playQueued(ctx: BotContext, index: number, wanted: PlayableSong): Promise<ReceiptReply> {
   ctx.player.queue.playAt(index);
-  return playReply(ctx, await ctx.player.playFromCurrent(), receipts.nowPlaying, wanted);
+  return playReply(ctx, await ctx.player.playFromCurrent(), say.nowPlaying, wanted);
 }
 
 export async function playSong(ctx: BotContext, { song, requestedBy }: SongArgs): Promise<ReceiptReply> {
@@ -35,7 +35,7 @@ export async function playNextSong(ctx: BotContext, { song, requestedBy }: SongA
   const index = ctx.player.queue.insertNext([entry]);
   if (!ctx.player.nowPlaying) return playQueued(ctx, index, entry);
   ctx.changed(true);
-  return done(receipts.playingNext(entry));
+  return done(say.playingNext(entry));
 }
 
 export async function addSong(ctx: BotContext, { song, requestedBy }: SongArgs): Promise<ReceiptReply> {
@@ -43,7 +43,7 @@ export async function addSong(ctx: BotContext, { song, requestedBy }: SongArgs):
   const index = ctx.player.queue.append([entry]);
   if (!ctx.player.nowPlaying) return playQueued(ctx, index, entry);
   ctx.changed(true);
-  return done(receipts.added(entry, index + 1));
+  return done(say.added(entry, index + 1));
 }
 
 /**
@@ -53,12 +53,12 @@ export async function addSong(ctx: BotContext, { song, requestedBy }: SongArgs):
  */
 export async function loadSongs(ctx: BotContext, args: BotOpArgs<'loadSongs'>): Promise<ReceiptReply> {
   const { songs, mode, requestedBy, label, totalCount } = args;
-  if (songs.length === 0) return unsuccessful(receipts.emptyList(label));
+  if (songs.length === 0) return unsuccessful(say.emptyList(label));
   const entries = songs.map((song) => playableSong(song, requestedBy));
   const loaded =
     totalCount === undefined
-      ? receipts.loaded(label, entries.length)
-      : receipts.loadedOf(label, entries.length, totalCount);
+      ? say.loaded(label, entries.length)
+      : say.loadedOf(label, entries.length, totalCount);
   const { player } = ctx;
   if (mode === 'append') {
     const index = player.queue.append(entries);
@@ -85,8 +85,8 @@ export async function loadSongs(ctx: BotContext, args: BotOpArgs<'loadSongs'>): 
     player.queue.append(entries);
     player.queue.playAt(index);
     const outcome = await player.playFromCurrent(0, stream.value);
-    return playReply(ctx, outcome, (song) => `${loaded} ${receipts.nowPlaying(song)}`);
+    return playReply(ctx, outcome, (song) => [loaded, say.nowPlaying(song)]);
   }
   ctx.changed(true);
-  return unsuccessful(receipts.nothingPlayable(label));
+  return unsuccessful(say.nothingPlayable(label));
 }

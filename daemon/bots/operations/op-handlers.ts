@@ -12,7 +12,7 @@ import {
   startsAudio,
 } from '../../../shared/bus/bot-ops';
 import type { BotReply } from '../../../shared/bus/messages';
-import { receipts } from '../../../shared/receipts';
+import { say } from '../../../shared/i18n/phrases';
 import type { BotContext } from '../bot-context';
 import { addSong, loadSongs, playNextSong, playNowSong, playSong } from './enqueue-ops';
 import {
@@ -29,7 +29,7 @@ import {
   stopPlayback,
   volume,
 } from './player-ops';
-import { answer, done, refused } from './reply-builders';
+import { answer, refused } from './reply-builders';
 import { voteSkip } from './vote-skip';
 
 type OpReply<Op extends BotOp> = BotReply<BotOpData<Op>>;
@@ -43,7 +43,8 @@ const HANDLERS: { [Op in BotOp]: Handler<Op> } = {
   elapsed: (ctx) => answer({ elapsed: ctx.status().elapsed }),
   listen: (ctx, { hub, listeners }) => {
     ctx.listenFeed.report(hub, listeners);
-    return done('');
+    // A report between processes: nobody reads a receipt for it.
+    return { ok: true, status: 200 };
   },
   playSong,
   playNowSong,
@@ -71,8 +72,8 @@ export function runOp<Op extends BotOp>(
   rawArgs: unknown,
 ): OpReply<Op> | Promise<OpReply<Op>> {
   const parsed = parseOpArgs(op, rawArgs);
-  if (!parsed.ok) return refused(400, parsed.error);
-  if (startsAudio(op) && !ctx.connected) return refused(409, receipts.notConnected());
+  if (!parsed.ok) return refused(400, say.badRequest(parsed.error));
+  if (startsAudio(op) && !ctx.connected) return refused(409, say.notConnected());
   const handler: Handler<Op> = HANDLERS[op];
   return handler(ctx, parsed.args);
 }

@@ -4,44 +4,44 @@
  */
 import type { BotOpArgs, BotOpData } from '../../../shared/bus/bot-ops';
 import type { BotReply } from '../../../shared/bus/messages';
-import { receipts } from '../../../shared/receipts';
+import { say } from '../../../shared/i18n/phrases';
 import type { BotContext } from '../bot-context';
 import { clampVolume } from '../bot-player';
 import { playReply } from './play-reply';
 import { done, type ReceiptReply, refused } from './reply-builders';
 
 export function pause(ctx: BotContext): ReceiptReply {
-  return ctx.player.pause('user') ? done(receipts.paused()) : refused(409, receipts.nothingPlaying());
+  return ctx.player.pause('user') ? done(say.paused()) : refused(409, say.nothingPlaying());
 }
 
 export function resume(ctx: BotContext): ReceiptReply {
-  return ctx.player.resume('user') ? done(receipts.resumed()) : refused(409, receipts.nothingToResume());
+  return ctx.player.resume('user') ? done(say.resumed()) : refused(409, say.nothingToResume());
 }
 
 export async function next(ctx: BotContext): Promise<ReceiptReply> {
   if (ctx.player.queue.next() === undefined) {
     ctx.player.stopPlayback();
     ctx.changed(true);
-    return done(receipts.endOfQueue());
+    return done(say.endOfQueue());
   }
-  return playReply(ctx, await ctx.player.playFromCurrent(), receipts.skipped);
+  return playReply(ctx, await ctx.player.playFromCurrent(), say.skipped);
 }
 
 export async function prev(ctx: BotContext): Promise<ReceiptReply> {
-  if (ctx.player.queue.prev() === undefined) return done(receipts.startOfQueue());
-  return playReply(ctx, await ctx.player.playFromCurrent(), receipts.nowPlaying);
+  if (ctx.player.queue.prev() === undefined) return done(say.startOfQueue());
+  return playReply(ctx, await ctx.player.playFromCurrent(), say.nowPlaying);
 }
 
 export function stopPlayback(ctx: BotContext): ReceiptReply {
   ctx.player.stopPlayback();
-  return done(receipts.stopped());
+  return done(say.stopped());
 }
 
 export function clear(ctx: BotContext): ReceiptReply {
   ctx.player.stopPlayback();
   ctx.player.queue.clear();
   ctx.changed(true);
-  return done(receipts.cleared());
+  return done(say.cleared());
 }
 
 /** Stored first: a volume the database refused is not applied either (the call fails as a whole). */
@@ -50,48 +50,48 @@ export async function volume(ctx: BotContext, args: BotOpArgs<'volume'>): Promis
   await ctx.persistVolume(volume);
   const applied = ctx.player.setVolume(volume);
   ctx.changed(false);
-  return done(receipts.volume(applied));
+  return done(say.volume(applied));
 }
 
 export async function mode(ctx: BotContext, args: BotOpArgs<'mode'>): Promise<ReceiptReply> {
   await ctx.persistMode(args.mode);
   ctx.player.queue.setMode(args.mode);
   ctx.changed(false);
-  return done(receipts.mode(args.mode));
+  return done(say.mode(args.mode));
 }
 
 export function seek(ctx: BotContext, args: BotOpArgs<'seek'>): BotReply<BotOpData<'seek'>> {
   const seekOffset = ctx.player.seek(args.position);
-  if (seekOffset === undefined) return refused(409, receipts.nothingPlaying());
-  if (seekOffset === 'live') return refused(409, receipts.liveCannotSeek());
-  return done(receipts.seeked(seekOffset), { seekOffset });
+  if (seekOffset === undefined) return refused(409, say.nothingPlaying());
+  if (seekOffset === 'live') return refused(409, say.liveCannotSeek());
+  return done(say.seeked(seekOffset), { seekOffset });
 }
 
 /** The index is checked before anything stops (SPEC rule 5); playing needs a connection (rule 9). */
 export async function playAt(ctx: BotContext, args: BotOpArgs<'playAt'>): Promise<ReceiptReply> {
   const { queue } = ctx.player;
-  if (args.index >= queue.size) return refused(400, receipts.indexOutOfRange(queue.size));
-  if (!ctx.connected) return refused(409, receipts.notConnected());
+  if (args.index >= queue.size) return refused(400, say.indexOutOfRange(queue.size));
+  if (!ctx.connected) return refused(409, say.notConnected());
   queue.playAt(args.index);
-  return playReply(ctx, await ctx.player.playFromCurrent(), receipts.nowPlaying);
+  return playReply(ctx, await ctx.player.playFromCurrent(), say.nowPlaying);
 }
 
 /** Removing the song that plays skips to the next one. */
 export async function remove(ctx: BotContext, args: BotOpArgs<'remove'>): Promise<ReceiptReply> {
   const { player } = ctx;
   const removed = player.queue.remove(args.index);
-  if (!removed.ok) return refused(400, receipts.indexOutOfRange(player.queue.size));
+  if (!removed.ok) return refused(400, say.indexOutOfRange(player.queue.size));
   if (player.nowPlaying?.song === removed.value) {
     player.stopPlayback();
     if (ctx.connected && player.queue.next() !== undefined) await player.playFromCurrent();
   }
   ctx.changed(true);
-  return done(receipts.removed(removed.value));
+  return done(say.removed(removed.value));
 }
 
 export function move(ctx: BotContext, args: BotOpArgs<'move'>): ReceiptReply {
   const moved = ctx.player.queue.move(args.from, args.to);
-  if (!moved.ok) return refused(400, receipts.indexOutOfRange(ctx.player.queue.size));
+  if (!moved.ok) return refused(400, say.indexOutOfRange(ctx.player.queue.size));
   ctx.changed(true);
-  return done(receipts.moved(moved.value, args.to + 1));
+  return done(say.moved(moved.value, args.to + 1));
 }

@@ -5,7 +5,7 @@
  */
 import type { BotOpArgs, BotOpData } from '../../../shared/bus/bot-ops';
 import type { BotReply } from '../../../shared/bus/messages';
-import { receipts } from '../../../shared/receipts';
+import { type Phrase, say } from '../../../shared/i18n/phrases';
 import type { BotContext } from '../bot-context';
 import { next } from './player-ops';
 import { done, refused } from './reply-builders';
@@ -15,21 +15,19 @@ export async function voteSkip(
   args: BotOpArgs<'voteSkip'>,
 ): Promise<BotReply<BotOpData<'voteSkip'>>> {
   const play = ctx.player.nowPlaying;
-  if (!play) return refused(409, receipts.nothingPlaying());
+  if (!play) return refused(409, say.nothingPlaying());
   const people = ctx.channelPeople();
   if (args.voter.kind === 'channel' && !people.includes(args.voter.id))
-    return refused(403, receipts.skipVoteNotInChannel());
+    return refused(403, say.skipVoteNotInChannel());
   const counted = ctx.skipVotes.cast(play, args.voter);
   const { votes, needed } = ctx.skipVotes.tally(play, people.length, ctx.settings.voteSkipRatio);
   if (votes < needed) {
     ctx.changed(false);
-    const message = counted ? receipts.skipVotes(votes, needed) : receipts.skipVoteRepeated(votes, needed);
+    const message = counted ? say.skipVotes(votes, needed) : say.skipVoteRepeated(votes, needed);
     return done(message, { votes, needed, skipped: false });
   }
   const skipped = await next(ctx);
-  return {
-    ...skipped,
-    message: `${receipts.skipVotes(votes, needed)}. ${skipped.message}`,
-    data: { votes, needed, skipped: true },
-  };
+  // `next` said its phrases through the builders, so they are Phrases; the reply type only widens them.
+  const phrases = [say.skipVotes(votes, needed), ...((skipped.phrases ?? []) as Phrase[])];
+  return { ...done(phrases, { votes, needed, skipped: true }), ok: skipped.ok, status: skipped.status };
 }

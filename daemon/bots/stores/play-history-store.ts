@@ -14,5 +14,6 @@ export async function recordPlay(db: Db, botId: string, song: PlayableSong, play
     platform: song.platform,
     playedAt,
     requestedBy: song.requestedBy ?? null,
+    duration: song.duration,
   });
 }

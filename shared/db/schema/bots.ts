@@ -68,6 +68,8 @@ export const playHistory = sqliteTable(
     platform: text('platform').notNull(),
     playedAt: integer('played_at', { mode: 'timestamp_ms' }).notNull(),
     requestedBy: text('requested_by'),
+    /** Seconds; null on rows recorded before it was kept (they are queued again without a length). */
+    duration: integer('duration'),
   },
   (t) => [index('play_history_bot_played_idx').on(t.botId, t.playedAt)],
 );

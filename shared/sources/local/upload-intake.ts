@@ -9,9 +9,10 @@ import { mkdir, rename, stat, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Db } from '../../db/client';
 import { uploads } from '../../db/schema';
+import { type Phrase, say } from '../../i18n/phrases';
 import { err, ok, type Result } from '../../result';
 import { extractCover, keepAudioOnly } from './audio-extract';
-import { probeAudio } from './audio-probe';
+import { NOT_AUDIO, probeAudio } from './audio-probe';
 import { readSyncedLyrics } from './id3-synced-lyrics';
 import { UPLOADS_DIR } from './local-source';
 import { receiveToFile } from './receive-file';
@@ -32,7 +33,7 @@ export type UploadRow = typeof uploads.$inferSelect;
 export type IntakeError =
   | { kind: 'tooLarge' }
   /** The client's fault: the body broke off, or the bytes are not playable audio. */
-  | { kind: 'refused'; message: string }
+  | { kind: 'refused'; phrase: Phrase }
   /** Ours: ffmpeg missing or failing on a file it could read. */
   | { kind: 'failed'; message: string };
 
@@ -58,7 +59,7 @@ export async function takeInUpload(
     return err(
       received.error.kind === 'tooLarge'
         ? { kind: 'tooLarge' }
-        : { kind: 'refused', message: 'the upload was interrupted before the whole file arrived' },
+        : { kind: 'refused', phrase: say.uploadInterrupted() },
     );
   }
   try {
@@ -77,7 +78,11 @@ async function store(
   uploadedBy: string | null,
 ): Promise<Result<UploadRow, IntakeError>> {
   const probed = await probeAudio(tools.ffprobe, incoming);
-  if (!probed.ok) return err({ kind: 'refused', message: probed.error });
+  if (!probed.ok)
+    return err({
+      kind: 'refused',
+      phrase: probed.error === NOT_AUDIO ? say.uploadNotAudio() : say.badRequest(probed.error),
+    });
   const audio = probed.value;
   // Timed lyrics (ID3 SYLT, which ffprobe does not report) before the text ones.
   const lyrics = (await readSyncedLyrics(incoming)) ?? audio.lyrics ?? '';

@@ -4,11 +4,26 @@
  */
 import { createApiClient } from '@api/index';
 import { apiBaseUrl } from '../base';
-import { t } from '../i18n';
+import { locale, t, tPhrase } from '../i18n';
 
 export const api = createApiClient({ baseUrl: apiBaseUrl });
+// Whatever the server words itself (a phrase this page does not know yet) comes in the page's language.
+api.use({
+  onRequest({ request }) {
+    request.headers.set('accept-language', locale.value);
+    return request;
+  },
+});
 
-export type CallResult<T> = { ok: true; value: T } | { ok: false; status: number; error: string };
+/** A refusal: its text in the page's language, and the phrase it was worded from when the API sent one. */
+export interface Refusal {
+  ok: false;
+  status: number;
+  error: string;
+  code?: string;
+  params?: Record<string, string | number>;
+}
+export type CallResult<T> = { ok: true; value: T } | Refusal;
 
 interface ClientAnswer<T> {
   data?: T;
@@ -16,22 +31,67 @@ interface ClientAnswer<T> {
   response: Response;
 }
 
-/** The readable text of an error body: the API always answers `{error}` (sometimes with `message`). */
+interface Worded {
+  code?: unknown;
+  params?: unknown;
+  more?: unknown;
+}
+
+/** A sentence of the API (`{code, params}` beside its text) in the page's language. */
+function wordPhrase({ code, params }: Worded, text: string): string {
+  if (typeof code !== 'string') return text;
+  const values = params && typeof params === 'object' ? (params as Record<string, string | number>) : {};
+  return tPhrase({ code, params: values }, text);
+}
+
+/**
+ * The receipt of an answer (`{message, code, params, more?}`) in the page's language, or '' when the
+ * answer has none.
+ */
+export function receiptText(body: unknown): string {
+  if (!body || typeof body !== 'object') return '';
+  const { message, more } = body as Worded & { message?: unknown };
+  if (typeof message !== 'string' || !message) return '';
+  if (!Array.isArray(more) || !more.length) return wordPhrase(body as Worded, message);
+  const parts = [body as Worded, ...(more as Worded[])].map((part) => wordPhrase(part, ''));
+  return parts.every(Boolean) ? parts.join(' ') : message;
+}
+
+/** The readable text of an error body: the API always answers `{error, code, params}` (sometimes with `message`). */
 export function errorText(body: unknown, status: number): string {
   if (body && typeof body === 'object') {
-    const { error, message } = body as { error?: unknown; message?: unknown };
-    if (typeof message === 'string' && message) return message;
-    if (typeof error === 'string' && error) return error;
+    const { error } = body as { error?: unknown };
+    if (typeof error === 'string' && error) return wordPhrase(body as Worded, error);
   }
   return t('error.status', { status });
 }
+
+function phraseOf(body: unknown): Pick<Refusal, 'code' | 'params'> {
+  const { code, params } = (body ?? {}) as Worded;
+  if (typeof code !== 'string') return {};
+  return {
+    code,
+    params: params && typeof params === 'object' ? (params as Record<string, string | number>) : {},
+  };
+}
+
+/** The request field a validation refusal names (`serverAddress`), if it is one. */
+export const refusedField = (result: CallResult<unknown>): string | undefined =>
+  !result.ok && result.code?.startsWith('field') && typeof result.params?.field === 'string'
+    ? result.params.field
+    : undefined;
 
 /** Awaits a client call; network failures and error answers become `{ok: false, error}`. */
 export async function call<T>(request: Promise<ClientAnswer<T>>): Promise<CallResult<T>> {
   try {
     const { data, error, response } = await request;
     if (response.ok) return { ok: true, value: data as T };
-    return { ok: false, status: response.status, error: errorText(error, response.status) };
+    return {
+      ok: false,
+      status: response.status,
+      error: errorText(error, response.status),
+      ...phraseOf(error),
+    };
   } catch {
     return { ok: false, status: 0, error: t('error.unreachable') };
   }

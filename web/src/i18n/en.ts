@@ -93,6 +93,10 @@ export const en = {
   'botState.idle': 'idle',
   'botState.playing': 'playing',
   'botState.paused': 'paused',
+  'bot.invalid.name': 'Use 1 to 64 characters for the name.',
+  'bot.invalid.nickname': 'Use 3 to 30 characters for the nickname, as TeamSpeak asks.',
+  'bot.invalid.serverAddress':
+    'Enter the host name or IP address of the TeamSpeak server, e.g. ts.example.com.',
   'bot.blank': '{field}: type more than spaces.',
   'bot.name': 'Name',
   'bot.nickname': 'Nickname on the server',
@@ -118,6 +122,7 @@ export const en = {
   'player.noAccess': 'This bot does not exist or is not shared with you.',
   'player.disconnected': 'The bot is not connected: connect it to play music.',
   'player.unknownArtist': 'Unknown artist',
+  'player.guest': 'Guest',
   'player.requestedBy': 'asked for by {name}',
   'player.progress': 'Position',
   'player.position': '{elapsed} of {duration}',

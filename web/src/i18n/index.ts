@@ -2,6 +2,8 @@
  * The locale catalog: every text the UI shows goes through `t(key, params)`. English is the reference
  * catalog; the Chinese one must have every key (a missing key is a type error).
  */
+import { GUEST_LABEL } from '@shared/domain/constants';
+import { type PhraseData, renderPhrase } from '@shared/i18n/phrases';
 import { ref } from 'vue';
 import { en, type MessageKey } from './en';
 import { zh } from './zh';
@@ -37,3 +39,14 @@ export function t(key: MessageKey, params: Record<string, string | number> = {})
   const text = (params.count === 1 ? forms[0] : forms.at(-1)) ?? '';
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
+
+/**
+ * A sentence the server sent as a phrase (`code`, `params`), worded from the shared catalog
+ * (shared/i18n/phrases.ts) in the current locale; a code this page does not know keeps `fallback`,
+ * the text the server worded.
+ */
+export const tPhrase = (phrase: PhraseData, fallback: string): string =>
+  renderPhrase(phrase, locale.value, fallback) || fallback;
+
+/** Who asked for a song: a username as it is, the guest label in the current language. */
+export const requesterName = (name: string): string => (name === GUEST_LABEL ? t('player.guest') : name);

@@ -21,11 +21,20 @@ export const isAdmin = (): boolean => session.me?.user.role === 'admin';
 export const isGuest = (): boolean => session.me?.user.role === 'guest';
 
 /**
+ * Whether the server said, when it served this page, that the browser has no session cookie
+ * (api/web/static.ts): then asking who is signed in would only log a 401. Known for the first load only.
+ */
+let knownSignedOut = document.documentElement.hasAttribute('data-signed-out');
+
+/**
  * Reads the session; a 401 means signed out. When the service cannot be reached the last answer is
  * kept (the UI shows itself offline), so a network drop never signs anyone out.
  */
 export async function refreshSession(): Promise<'signed-in' | 'signed-out' | 'unreachable'> {
-  const me = await call(api.GET('/api/session/me'));
+  const me = knownSignedOut
+    ? ({ ok: false, status: 401, error: '' } as const)
+    : await call(api.GET('/api/session/me'));
+  knownSignedOut = false;
   if (!me.ok && me.status === 0) return 'unreachable';
   session.me = me.ok ? me.value : null;
   session.needsSetup = false;
@@ -53,5 +62,6 @@ export const enterAsGuest = async () => thenRefresh(await call(api.POST('/api/se
 export async function logout(): Promise<void> {
   await call(api.POST('/api/session/logout'));
   session.me = null;
+  knownSignedOut = true;
   await refreshSession();
 }

@@ -4,7 +4,7 @@
  * on a topic already shown replaces that one (ten volume steps leave one toast, with the last volume).
  */
 import { reactive } from 'vue';
-import type { CallResult } from '../api/client';
+import { type CallResult, receiptText } from '../api/client';
 
 export interface Toast {
   id: number;
@@ -59,7 +59,7 @@ export function report<T>(result: CallResult<T>, topic?: string): result is { ok
     notify(result.error, 'error', topic);
     return false;
   }
-  const message = (result.value as { message?: unknown } | undefined)?.message;
-  if (typeof message === 'string' && message) notify(message, 'info', topic);
+  const message = receiptText(result.value);
+  if (message) notify(message, 'info', topic);
   return true;
 }

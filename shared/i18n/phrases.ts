@@ -1,0 +1,440 @@
+/**
+ * Every sentence the server says to a person (receipts, errors, chat replies), as a stable `code` with
+ * `params`, and its text per locale. The API answers `{message | error, code, params}` rendered in the
+ * caller's language (Accept-Language); chat replies speak LOCALE; the browser UI renders the same codes
+ * from this same catalog, so a text exists once and the page and the API can never word it apart.
+ *
+ * A new sentence gets its code by adding one key to `en` with `{name}` placeholders, the same key to
+ * `zh` (a missing key is a type error; tests/i18n/phrases.test.ts checks the placeholders match) and
+ * a builder of that name to `say` (also a type error when missing), which is what callers use.
+ *
+ * Pure data and functions: the web bundle imports it (no Node modules).
+ */
+import type { PlayMode } from '../domain/constants';
+
+const en = {
+  // Player receipts (also the chat replies of the matching commands).
+  notConnected: 'The bot is not connected to the voice server.',
+  nowPlaying: 'Now playing: {song}',
+  playingNext: 'Playing next: {song}',
+  added: 'Added to the queue (#{position}): {song}',
+  loaded: 'Loaded {count} songs from {label}',
+  loadedOf: 'Loaded {count} of {total} songs from {label}',
+  nothingPlayable: 'Nothing in {label} could be played; the queue is unchanged.',
+  emptyList: '{label} has no songs; the queue is unchanged.',
+  personalFmLabel: 'personal FM',
+  playlistLabel: 'playlist {id}',
+  albumLabel: 'album {id}',
+  paused: 'Paused.',
+  resumed: 'Resumed.',
+  nothingToResume: 'Nothing is paused.',
+  nothingPlaying: 'Nothing is playing.',
+  liveCannotSeek: 'This is a live stream: it has no position to seek to.',
+  stopped: 'Stopped.',
+  skipped: 'Skipped to: {song}',
+  endOfQueue: 'End of the queue.',
+  skipVotes: 'Skip: {votes} of {needed} votes',
+  skipVoteRepeated: 'You have already voted. Skip: {votes} of {needed} votes',
+  skipVoteNotInChannel: "Only people in the bot's channel can vote to skip.",
+  startOfQueue: 'Already at the first song.',
+  cleared: 'Queue cleared.',
+  removed: 'Removed: {song}',
+  moved: 'Moved to #{position}: {song}',
+  volume: 'Volume set to {volume}.',
+  mode: 'Play mode: {mode}.',
+  seeked: 'Jumped to {time}.',
+  indexOutOfRange: 'There is no such song in the queue (it has {size}).',
+  started: 'Connected.',
+  startFailed: 'Could not connect: {reason}',
+  startTimedOut: 'Could not connect: the voice server did not complete the handshake within {seconds} s.',
+  alreadyConnected: 'Already connected.',
+  disconnected: 'Disconnected.',
+  playbackFailed: 'Could not play {song}: {reason}',
+  playbackStopped: 'Playback stopped: {reason}',
+  streamStalled: 'The stream of {song} sent nothing for {seconds} s; it was skipped.',
+  requestedBy: 'Requested by {requester}',
+  noResults: 'No results for "{query}".',
+  sourceNotEnabled: 'The source {platform} is not enabled.',
+  queueSaved: 'Saved {count} songs as "{name}".',
+  savedQueueLoaded: 'Loaded {count} songs from "{name}".',
+  noSavedQueue: 'There is no saved queue called "{name}".',
+  noSavedQueues: 'There are no saved queues.',
+  requestFailed: 'The request failed.',
+  /** A receipt from a daemon older than phrases: its text in its LOCALE is all there is. */
+  said: '{detail}',
+  // Chat only.
+  chatUnknownCommand: 'Unknown command {prefix}{name}. Try {prefix}help.',
+  chatUsage: 'Usage: {usage}',
+  chatAdminOnly: 'Only members of the admin groups may do that.',
+  chatQueueEmpty: 'The queue is empty.',
+  chatQueueMore: '… and {count} more',
+  chatNowPlaying: 'Now playing: {song} [{elapsed}/{duration}]',
+  chatVolumeIs: 'Volume is {volume}.',
+  chatModeIs: 'Play mode is {mode}.',
+  chatNoLyrics: 'There are no lyrics for {song}.',
+  chatHelp: 'Commands:\n{lines}',
+
+  // Errors a request can meet anywhere. The generic one per status carries the sentence written where
+  // it was thrown (`detail`, English); other languages say what the status means instead.
+  badRequest: '{detail}',
+  unauthorized: '{detail}',
+  forbidden: '{detail}',
+  notFound: '{detail}',
+  conflict: '{detail}',
+  payloadTooLarge: '{detail}',
+  unsupportedMediaType: '{detail}',
+  tooManyRequests: '{detail}',
+  internalError: '{detail}',
+  notImplemented: '{detail}',
+  badGateway: '{detail}',
+  serviceUnavailable: '{detail}',
+  insufficientStorage: '{detail}',
+  // Validation: `field` is the request field's path, `detail` the schema's own English sentence.
+  fieldInvalid: '{field}: {detail}',
+  fieldMissing: '{field}: {detail}',
+  fieldTooSmall: '{field}: {detail}',
+  fieldTooBig: '{field}: {detail}',
+  fieldsUnknown: '{field}: unknown field(s) {fields}',
+  fieldIllFormed: '{field}: must not contain NUL characters or unpaired surrogates',
+  bodyNotJson: 'request body is not valid JSON',
+  bodyNotJsonType: 'request body must be JSON (Content-Type: application/json)',
+  noRoute: 'no route for {method} {path}',
+  // Access.
+  invalidApiKey: 'invalid api key',
+  notSignedIn: 'authentication required',
+  wrongCredentials: 'wrong username or password',
+  apiKeysNotHere: 'API keys cannot be used here; use a browser session',
+  notForGuests: 'not available to guests',
+  guestsMayNot: 'guests may not do this',
+  adminOnly: 'admin only',
+  missingCapability: 'missing capability {capability}',
+  noBotAccess: 'no access to this bot',
+  crossSite: 'cross-site request refused',
+  guestModeDisabled: 'guest mode is disabled',
+  savedQueuesDisabled: 'saved queues are disabled',
+  localAudioDisabled: 'local audio is disabled',
+  // Things that are not there.
+  botNotFound: 'bot not found',
+  songNotFound: 'song not found',
+  userNotFound: 'user not found',
+  // The bus between the api and the bots.
+  noDaemon: 'no daemon is running this bot right now',
+  daemonSlow: 'the bot daemon did not answer in time',
+  busDown: 'the message bus is unavailable',
+  // Uploads.
+  uploadTooLarge: 'the file is larger than {megabytes} MB',
+  uploadTypeRefused: 'content type must be audio/*, video/* or application/octet-stream',
+  lyricsTooLarge: 'a .lrc file is at most {kilobytes} KB',
+  lyricsTypeRefused: 'content type of a .lrc file must be text/* or application/octet-stream',
+  uploadNoBody: 'the request has no body',
+  uploadInterrupted: 'the upload was interrupted before the whole file arrived',
+  uploadNotAudio: 'the file holds no audio that can be played',
+  uploadBadName: '{detail}',
+} as const;
+
+export type PhraseCode = keyof typeof en;
+export type PhraseParams = Record<string, string | number>;
+/** One sentence as data: what the API sends beside its text, and what the UI renders. */
+export interface Phrase {
+  code: PhraseCode;
+  params: PhraseParams;
+}
+
+const zh: Record<PhraseCode, string> = {
+  notConnected: '机器人未连接到语音服务器。',
+  nowPlaying: '正在播放：{song}',
+  playingNext: '下一首：{song}',
+  added: '已加入队列（第 {position} 首）：{song}',
+  loaded: '已从 {label} 载入 {count} 首歌曲',
+  loadedOf: '已从 {label} 载入 {count}/{total} 首歌曲',
+  nothingPlayable: '{label} 中没有可播放的歌曲，队列未改变。',
+  emptyList: '{label} 没有歌曲，队列未改变。',
+  personalFmLabel: '私人 FM',
+  playlistLabel: '歌单 {id}',
+  albumLabel: '专辑 {id}',
+  paused: '已暂停。',
+  resumed: '继续播放。',
+  nothingToResume: '没有暂停的歌曲。',
+  nothingPlaying: '当前没有播放。',
+  liveCannotSeek: '这是直播流，无法跳转进度。',
+  stopped: '已停止。',
+  skipped: '切换到：{song}',
+  endOfQueue: '已到队列末尾。',
+  skipVotes: '跳过投票：{votes}/{needed} 票',
+  skipVoteRepeated: '你已经投过票了。跳过投票：{votes}/{needed} 票',
+  skipVoteNotInChannel: '只有机器人所在频道里的人可以投票跳过。',
+  startOfQueue: '已是第一首。',
+  cleared: '队列已清空。',
+  removed: '已移除：{song}',
+  moved: '已移动到第 {position} 首：{song}',
+  volume: '音量已设为 {volume}。',
+  mode: '播放模式：{mode}。',
+  seeked: '已跳转到 {time}。',
+  indexOutOfRange: '队列中没有这首歌（共 {size} 首）。',
+  started: '已连接。',
+  startFailed: '无法连接：{reason}',
+  startTimedOut: '无法连接：语音服务器未在 {seconds} 秒内完成握手。',
+  alreadyConnected: '已经连接。',
+  disconnected: '已断开连接。',
+  playbackFailed: '无法播放 {song}：{reason}',
+  playbackStopped: '播放已停止：{reason}',
+  streamStalled: '{song} 的音频流 {seconds} 秒没有传来数据，已跳过。',
+  requestedBy: '点歌人：{requester}',
+  noResults: '没有找到“{query}”。',
+  sourceNotEnabled: '音源 {platform} 未启用。',
+  queueSaved: '已将 {count} 首歌曲保存为“{name}”。',
+  savedQueueLoaded: '已从“{name}”载入 {count} 首歌曲。',
+  noSavedQueue: '没有名为“{name}”的已保存队列。',
+  noSavedQueues: '没有已保存的队列。',
+  requestFailed: '请求失败。',
+  said: '{detail}',
+  chatUnknownCommand: '未知命令 {prefix}{name}，请试试 {prefix}help。',
+  chatUsage: '用法：{usage}',
+  chatAdminOnly: '只有管理员组的成员可以这样做。',
+  chatQueueEmpty: '队列是空的。',
+  chatQueueMore: '……还有 {count} 首',
+  chatNowPlaying: '正在播放：{song} [{elapsed}/{duration}]',
+  chatVolumeIs: '当前音量 {volume}。',
+  chatModeIs: '当前播放模式：{mode}。',
+  chatNoLyrics: '{song} 没有歌词。',
+  chatHelp: '命令：\n{lines}',
+
+  badRequest: '请求有误。',
+  unauthorized: '请先登录。',
+  forbidden: '没有权限这样做。',
+  notFound: '找不到要找的内容。',
+  conflict: '与现有内容冲突。',
+  payloadTooLarge: '请求太大。',
+  unsupportedMediaType: '不支持这种内容类型。',
+  tooManyRequests: '尝试次数太多，请稍后再试。',
+  internalError: '服务器出错了，请稍后再试。',
+  notImplemented: '这个音源不支持此功能。',
+  badGateway: '无法连接音乐平台，或平台拒绝了请求。',
+  serviceUnavailable: '服务暂时不可用，请稍后再试。',
+  insufficientStorage: '服务器存储空间已满，没有做任何更改。',
+  fieldInvalid: '{field} 的值无效。',
+  fieldMissing: '缺少 {field}。',
+  fieldTooSmall: '{field} 太小或太短。',
+  fieldTooBig: '{field} 太大或太长。',
+  fieldsUnknown: '{field} 中有不认识的字段：{fields}',
+  fieldIllFormed: '{field} 不能包含 NUL 字符或不成对的代理字符。',
+  bodyNotJson: '请求内容不是有效的 JSON。',
+  bodyNotJsonType: '请求内容必须是 JSON（Content-Type: application/json）。',
+  noRoute: '没有 {method} {path} 这个接口。',
+  invalidApiKey: 'API 密钥无效。',
+  notSignedIn: '请先登录。',
+  wrongCredentials: '用户名或密码错误。',
+  apiKeysNotHere: '这里不能使用 API 密钥，请在浏览器中登录。',
+  notForGuests: '访客不能使用此功能。',
+  guestsMayNot: '访客不能这样做。',
+  adminOnly: '只有管理员可以这样做。',
+  missingCapability: '缺少权限 {capability}。',
+  noBotAccess: '你没有这个机器人的权限。',
+  crossSite: '已拒绝跨站请求。',
+  guestModeDisabled: '访客模式已关闭。',
+  savedQueuesDisabled: '保存队列功能已关闭。',
+  localAudioDisabled: '本地音频已关闭。',
+  botNotFound: '找不到这个机器人。',
+  songNotFound: '找不到这首歌。',
+  userNotFound: '找不到这个用户。',
+  noDaemon: '现在没有守护进程在运行这个机器人。',
+  daemonSlow: '机器人守护进程没有及时回应。',
+  busDown: '消息总线不可用。',
+  uploadTooLarge: '文件超过 {megabytes} MB。',
+  uploadTypeRefused: '文件类型必须是音频、视频或 application/octet-stream。',
+  lyricsTooLarge: '.lrc 文件最大 {kilobytes} KB。',
+  lyricsTypeRefused: '.lrc 文件的类型必须是文本或 application/octet-stream。',
+  uploadNoBody: '请求中没有文件。',
+  uploadInterrupted: '上传在文件传完之前中断了。',
+  uploadNotAudio: '这个文件不是可以播放的音频。',
+  uploadBadName: '文件名无效，或不是支持的文件类型。',
+};
+
+const CATALOGS = { en, zh } as const satisfies Record<string, Record<PhraseCode, string>>;
+export type Locale = keyof typeof CATALOGS;
+export const LOCALES = Object.keys(CATALOGS) as [Locale, ...Locale[]];
+export const isLocale = (value: string): value is Locale => Object.hasOwn(CATALOGS, value);
+export const isPhraseCode = (value: string): value is PhraseCode => Object.hasOwn(en, value);
+export const PHRASE_CODES = Object.keys(en) as [PhraseCode, ...PhraseCode[]];
+
+/** Param values that are themselves words: rendered through the locale's names for them. */
+const VALUE_NAMES: Record<Locale, Record<string, Record<string, string>>> = {
+  en: { mode: { seq: 'sequential', loop: 'loop', random: 'shuffle', rloop: 'shuffle loop' } },
+  zh: {
+    mode: { seq: '顺序播放', loop: '列表循环', random: '随机播放', rloop: '随机循环' },
+    requester: { Guest: '访客' },
+  },
+};
+
+/** A phrase as it travels: its code is checked only when it is rendered. */
+export interface PhraseData {
+  code: string;
+  params?: PhraseParams;
+}
+
+/** The text of a phrase in `locale`; an unknown code (a newer server) falls back to `fallback`. */
+export function renderPhrase(
+  phrase: { code: string; params?: PhraseParams },
+  locale: Locale,
+  fallback = '',
+): string {
+  if (!isPhraseCode(phrase.code)) return fallback;
+  const params = phrase.params ?? {};
+  const names = VALUE_NAMES[locale];
+  return CATALOGS[locale][phrase.code].replace(/\{(\w+)\}/g, (whole, name: string) => {
+    if (!(name in params)) return whole;
+    const value = String(params[name]);
+    return names[name]?.[value] ?? value;
+  });
+}
+
+/** Several sentences said at once (a failure, then what plays instead), as one text. */
+export const renderPhrases = (phrases: readonly PhraseData[], locale: Locale): string =>
+  phrases.map((phrase) => renderPhrase(phrase, locale)).join(' ');
+
+interface SongRef {
+  name: string;
+  artist: string;
+}
+const songText = (s: SongRef) => (s.artist ? `${s.name} - ${s.artist}` : s.name);
+
+export function formatTime(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  const m = Math.floor(s / 60);
+  return `${m}:${String(s % 60).padStart(2, '0')}`;
+}
+
+const p = (code: PhraseCode, params: PhraseParams = {}): Phrase => ({ code, params });
+const detail = (code: PhraseCode) => (text: string) => p(code, { detail: text });
+const field = (code: PhraseCode) => (path: string, text: string) => p(code, { field: path, detail: text });
+
+/** The builders: one per code, taking what the sentence is about. */
+export const say = {
+  notConnected: () => p('notConnected'),
+  nowPlaying: (s: SongRef) => p('nowPlaying', { song: songText(s) }),
+  playingNext: (s: SongRef) => p('playingNext', { song: songText(s) }),
+  added: (s: SongRef, position: number) => p('added', { song: songText(s), position }),
+  loaded: (label: string, count: number) => p('loaded', { label, count }),
+  loadedOf: (label: string, count: number, total: number) => p('loadedOf', { label, count, total }),
+  nothingPlayable: (label: string) => p('nothingPlayable', { label }),
+  emptyList: (label: string) => p('emptyList', { label }),
+  personalFmLabel: () => p('personalFmLabel'),
+  playlistLabel: (id: string) => p('playlistLabel', { id }),
+  albumLabel: (id: string) => p('albumLabel', { id }),
+  paused: () => p('paused'),
+  resumed: () => p('resumed'),
+  nothingToResume: () => p('nothingToResume'),
+  nothingPlaying: () => p('nothingPlaying'),
+  liveCannotSeek: () => p('liveCannotSeek'),
+  stopped: () => p('stopped'),
+  skipped: (s: SongRef) => p('skipped', { song: songText(s) }),
+  endOfQueue: () => p('endOfQueue'),
+  skipVotes: (votes: number, needed: number) => p('skipVotes', { votes, needed }),
+  skipVoteRepeated: (votes: number, needed: number) => p('skipVoteRepeated', { votes, needed }),
+  skipVoteNotInChannel: () => p('skipVoteNotInChannel'),
+  startOfQueue: () => p('startOfQueue'),
+  cleared: () => p('cleared'),
+  removed: (s: SongRef) => p('removed', { song: songText(s) }),
+  moved: (s: SongRef, position: number) => p('moved', { song: songText(s), position }),
+  volume: (volume: number) => p('volume', { volume }),
+  mode: (mode: PlayMode) => p('mode', { mode }),
+  seeked: (seconds: number) => p('seeked', { time: formatTime(seconds) }),
+  indexOutOfRange: (size: number) => p('indexOutOfRange', { size }),
+  started: () => p('started'),
+  startFailed: (reason: string) => p('startFailed', { reason }),
+  startTimedOut: (seconds: number) => p('startTimedOut', { seconds }),
+  alreadyConnected: () => p('alreadyConnected'),
+  disconnected: () => p('disconnected'),
+  playbackFailed: (s: SongRef, reason: string) => p('playbackFailed', { song: songText(s), reason }),
+  playbackStopped: (reason: string) => p('playbackStopped', { reason }),
+  streamStalled: (s: SongRef, seconds: number) => p('streamStalled', { song: songText(s), seconds }),
+  requestedBy: (requester: string) => p('requestedBy', { requester }),
+  noResults: (query: string) => p('noResults', { query }),
+  sourceNotEnabled: (platform: string) => p('sourceNotEnabled', { platform }),
+  queueSaved: (name: string, count: number) => p('queueSaved', { name, count }),
+  savedQueueLoaded: (name: string, count: number) => p('savedQueueLoaded', { name, count }),
+  noSavedQueue: (name: string) => p('noSavedQueue', { name }),
+  noSavedQueues: () => p('noSavedQueues'),
+  requestFailed: () => p('requestFailed'),
+  said: (text: string) => p('said', { detail: text }),
+  chatUnknownCommand: (name: string, prefix: string) => p('chatUnknownCommand', { name, prefix }),
+  chatUsage: (usage: string) => p('chatUsage', { usage }),
+  chatAdminOnly: () => p('chatAdminOnly'),
+  chatQueueEmpty: () => p('chatQueueEmpty'),
+  chatQueueMore: (count: number) => p('chatQueueMore', { count }),
+  chatNowPlaying: (s: SongRef, elapsed: string, duration: string) =>
+    p('chatNowPlaying', { song: songText(s), elapsed, duration }),
+  chatVolumeIs: (volume: number) => p('chatVolumeIs', { volume }),
+  chatModeIs: (mode: PlayMode) => p('chatModeIs', { mode }),
+  chatNoLyrics: (s: SongRef) => p('chatNoLyrics', { song: songText(s) }),
+  chatHelp: (lines: string) => p('chatHelp', { lines }),
+
+  badRequest: detail('badRequest'),
+  unauthorized: detail('unauthorized'),
+  forbidden: detail('forbidden'),
+  notFound: detail('notFound'),
+  conflict: detail('conflict'),
+  payloadTooLarge: detail('payloadTooLarge'),
+  unsupportedMediaType: detail('unsupportedMediaType'),
+  tooManyRequests: detail('tooManyRequests'),
+  internalError: detail('internalError'),
+  notImplemented: detail('notImplemented'),
+  badGateway: detail('badGateway'),
+  serviceUnavailable: detail('serviceUnavailable'),
+  insufficientStorage: detail('insufficientStorage'),
+  fieldInvalid: field('fieldInvalid'),
+  fieldMissing: field('fieldMissing'),
+  fieldTooSmall: field('fieldTooSmall'),
+  fieldTooBig: field('fieldTooBig'),
+  fieldsUnknown: (path: string, fields: readonly string[]) =>
+    p('fieldsUnknown', { field: path, fields: fields.join(', ') }),
+  fieldIllFormed: (path: string) => p('fieldIllFormed', { field: path }),
+  bodyNotJson: () => p('bodyNotJson'),
+  bodyNotJsonType: () => p('bodyNotJsonType'),
+  noRoute: (method: string, path: string) => p('noRoute', { method, path }),
+  invalidApiKey: () => p('invalidApiKey'),
+  notSignedIn: () => p('notSignedIn'),
+  wrongCredentials: () => p('wrongCredentials'),
+  apiKeysNotHere: () => p('apiKeysNotHere'),
+  notForGuests: () => p('notForGuests'),
+  guestsMayNot: () => p('guestsMayNot'),
+  adminOnly: () => p('adminOnly'),
+  missingCapability: (capability: string) => p('missingCapability', { capability }),
+  noBotAccess: () => p('noBotAccess'),
+  crossSite: () => p('crossSite'),
+  guestModeDisabled: () => p('guestModeDisabled'),
+  savedQueuesDisabled: () => p('savedQueuesDisabled'),
+  localAudioDisabled: () => p('localAudioDisabled'),
+  botNotFound: () => p('botNotFound'),
+  songNotFound: () => p('songNotFound'),
+  userNotFound: () => p('userNotFound'),
+  noDaemon: () => p('noDaemon'),
+  daemonSlow: () => p('daemonSlow'),
+  busDown: () => p('busDown'),
+  uploadTooLarge: (megabytes: number) => p('uploadTooLarge', { megabytes }),
+  uploadTypeRefused: () => p('uploadTypeRefused'),
+  lyricsTooLarge: (kilobytes: number) => p('lyricsTooLarge', { kilobytes }),
+  lyricsTypeRefused: () => p('lyricsTypeRefused'),
+  uploadNoBody: () => p('uploadNoBody'),
+  uploadInterrupted: () => p('uploadInterrupted'),
+  uploadNotAudio: () => p('uploadNotAudio'),
+  uploadBadName: detail('uploadBadName'),
+} as const satisfies Record<PhraseCode, (...args: never[]) => Phrase>;
+
+/** The generic phrase of an HTTP error status, for a sentence thrown without a code of its own. */
+const STATUS_CODES: Record<number, PhraseCode> = {
+  400: 'badRequest',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'notFound',
+  409: 'conflict',
+  413: 'payloadTooLarge',
+  415: 'unsupportedMediaType',
+  429: 'tooManyRequests',
+  501: 'notImplemented',
+  502: 'badGateway',
+  503: 'serviceUnavailable',
+  507: 'insufficientStorage',
+};
+export const statusPhrase = (status: number, text: string): Phrase =>
+  p(STATUS_CODES[status] ?? (status >= 500 ? 'internalError' : 'badRequest'), { detail: text });
