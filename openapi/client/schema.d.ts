@@ -11782,7 +11782,7 @@ export interface components {
          * @description A stable name of the sentence, whatever the language: a client may word it itself from `params`. Generic codes of a status (`badRequest`, `notFound`, …) carry the English sentence as `detail`.
          * @enum {string}
          */
-        PhraseCode: "notConnected" | "nowPlaying" | "playingNext" | "added" | "loaded" | "loadedOf" | "nothingPlayable" | "emptyList" | "personalFmLabel" | "playlistLabel" | "albumLabel" | "paused" | "resumed" | "nothingToResume" | "nothingPlaying" | "stopped" | "skipped" | "endOfQueue" | "startOfQueue" | "cleared" | "removed" | "moved" | "volume" | "mode" | "seeked" | "indexOutOfRange" | "started" | "startFailed" | "startTimedOut" | "alreadyConnected" | "disconnected" | "playbackFailed" | "playbackStopped" | "requestedBy" | "noResults" | "sourceNotEnabled" | "queueSaved" | "savedQueueLoaded" | "noSavedQueue" | "noSavedQueues" | "requestFailed" | "said" | "chatUnknownCommand" | "chatUsage" | "chatAdminOnly" | "chatQueueEmpty" | "chatQueueMore" | "chatNowPlaying" | "chatVolumeIs" | "chatModeIs" | "chatNoLyrics" | "chatHelp" | "badRequest" | "unauthorized" | "forbidden" | "notFound" | "conflict" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "notImplemented" | "badGateway" | "serviceUnavailable" | "insufficientStorage" | "fieldInvalid" | "fieldMissing" | "fieldTooSmall" | "fieldTooBig" | "fieldsUnknown" | "fieldIllFormed" | "bodyNotJson" | "bodyNotJsonType" | "noRoute" | "invalidApiKey" | "notSignedIn" | "wrongCredentials" | "apiKeysNotHere" | "notForGuests" | "guestsMayNot" | "adminOnly" | "missingCapability" | "noBotAccess" | "crossSite" | "guestModeDisabled" | "savedQueuesDisabled" | "localAudioDisabled" | "botNotFound" | "songNotFound" | "userNotFound" | "noDaemon" | "daemonSlow" | "busDown" | "uploadTooLarge" | "uploadTypeRefused" | "lyricsTooLarge" | "lyricsTypeRefused" | "uploadNoBody" | "uploadInterrupted" | "uploadNotAudio" | "uploadBadName";
+        PhraseCode: "notConnected" | "nowPlaying" | "playingNext" | "added" | "loaded" | "loadedOf" | "nothingPlayable" | "emptyList" | "personalFmLabel" | "playlistLabel" | "albumLabel" | "paused" | "resumed" | "nothingToResume" | "nothingPlaying" | "liveCannotSeek" | "stopped" | "skipped" | "endOfQueue" | "skipVotes" | "skipVotesPassed" | "skipVoteRepeated" | "skipVoteNotInChannel" | "startOfQueue" | "cleared" | "removed" | "moved" | "volume" | "mode" | "seeked" | "indexOutOfRange" | "started" | "startFailed" | "startTimedOut" | "alreadyConnected" | "disconnected" | "playbackFailed" | "playbackStopped" | "streamStalled" | "requestedBy" | "noResults" | "sourceNotEnabled" | "queueSaved" | "savedQueueLoaded" | "noSavedQueue" | "noSavedQueues" | "requestFailed" | "said" | "chatUnknownCommand" | "chatUsage" | "chatAdminOnly" | "chatQueueEmpty" | "chatQueueMore" | "chatNowPlaying" | "chatVolumeIs" | "chatModeIs" | "chatNoLyrics" | "chatHelp" | "badRequest" | "unauthorized" | "forbidden" | "notFound" | "conflict" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "notImplemented" | "badGateway" | "serviceUnavailable" | "insufficientStorage" | "fieldInvalid" | "fieldMissing" | "fieldTooSmall" | "fieldTooBig" | "fieldsUnknown" | "fieldIllFormed" | "bodyNotJson" | "bodyNotJsonType" | "noRoute" | "invalidApiKey" | "notSignedIn" | "wrongCredentials" | "apiKeysNotHere" | "notForGuests" | "guestsMayNot" | "adminOnly" | "missingCapability" | "noBotAccess" | "crossSite" | "guestModeDisabled" | "savedQueuesDisabled" | "localAudioDisabled" | "botNotFound" | "songNotFound" | "userNotFound" | "noDaemon" | "daemonSlow" | "busDown" | "uploadTooLarge" | "uploadTypeRefused" | "lyricsTooLarge" | "lyricsTypeRefused" | "uploadNoBody" | "uploadInterrupted" | "uploadNotAudio" | "uploadBadName";
         /**
          * @description What the sentence is about, by placeholder name
          * @example {
@@ -12049,9 +12049,13 @@ export interface components {
             votes: number;
         };
         SkipVoteResult: {
+            code: components["schemas"]["PhraseCode"];
             /** @description The tally ("Skip: 1 of 2 votes"), or the skip it caused */
             message: string;
+            /** @description The sentences after the first, when the call said several */
+            more?: components["schemas"]["Phrase"][];
             needed: number;
+            params: components["schemas"]["PhraseParams"];
             skipped: boolean;
             votes: number;
         };

@@ -220,6 +220,7 @@ export const voteSkip = playerPost(
   undefined,
   z
     .object({
+      ...receiptFields,
       message: z.string().openapi({ description: 'The tally ("Skip: 1 of 2 votes"), or the skip it caused' }),
       votes: z.number().int(),
       needed: z.number().int(),

@@ -170,7 +170,7 @@ describe('/api/music/quality', () => {
       body: { quality: 'direct', platform: 'music_a' },
     });
     expect(direct.response.status).toBe(400);
-    expect(direct.error).toEqual({
+    expect(direct.error).toMatchObject({
       error: 'quality: music_a serves exhigh, standard, higher, lossless, hires, master, not direct',
     });
     const hires = await admin.api.POST('/api/music/quality', {

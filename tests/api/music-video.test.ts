@@ -55,7 +55,7 @@ describe('GET /api/music/video_a/popular', () => {
     bilibili.answer(POPULAR, failedWith(-352, '风控校验失败'));
     const { error, response } = await admin.api.GET('/api/music/video_a/popular');
     expect(response.status).toBe(502);
-    expect(error).toEqual({
+    expect(error).toMatchObject({
       error:
         'video_a: Bilibili refused the request as suspected automation (code -352); try again later or store a Bilibili login',
     });
@@ -121,7 +121,7 @@ describe('playing video_a on a disconnected bot', () => {
       body: { query: 'lantern', platform: 'video_a' },
     });
     expect(played.response.status).toBe(409);
-    expect(played.error).toEqual({
+    expect(played.error).toMatchObject({
       error: receipts.notConnected(),
       message: receipts.notConnected(),
       ok: false,

@@ -35,7 +35,7 @@ describe('music_b through the api', () => {
       params: { query: { q: 'sunny', platform: 'music_b' } },
     });
     expect(response.status).toBe(502);
-    expect(error).toEqual({
+    expect(error).toMatchObject({
       error:
         "music_b: QQ Music is turning this server's requests away (its risk control); wait a while and try again, and log in to QQ Music if it keeps happening",
     });

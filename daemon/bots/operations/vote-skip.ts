@@ -28,6 +28,6 @@ export async function voteSkip(
   }
   const skipped = await next(ctx);
   // `next` said its phrases through the builders, so they are Phrases; the reply type only widens them.
-  const phrases = [say.skipVotes(votes, needed), ...((skipped.phrases ?? []) as Phrase[])];
+  const phrases = [say.skipVotesPassed(votes, needed), ...((skipped.phrases ?? []) as Phrase[])];
   return { ...done(phrases, { votes, needed, skipped: true }), ok: skipped.ok, status: skipped.status };
 }
