@@ -177,7 +177,7 @@ describe('/api/music/quality', () => {
       body: { quality: 'hires', platform: 'music_b' },
     });
     expect(hires.response.status).toBe(400);
-    expect(hires.error).toEqual({
+    expect(hires.error).toMatchObject({
       error: 'quality: music_b serves exhigh, standard, higher, lossless, not hires',
     });
     expect((await admin.api.GET('/api/music/quality')).data).toEqual(DEFAULT_QUALITY);

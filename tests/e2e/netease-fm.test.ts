@@ -109,7 +109,7 @@ describe('personal FM on a connected bot', () => {
       body: { platform: 'music_a' },
     });
     expect(refused.response.status).toBe(502);
-    expect(refused.error).toEqual({
+    expect(refused.error).toMatchObject({
       error: 'music_a: the NetEase Cloud Music login has expired; log in again',
     });
     const none = await admin.api.POST('/api/player/{botId}/fm', { ...bot(), body: { platform: 'local' } });

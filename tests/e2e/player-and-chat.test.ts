@@ -54,7 +54,7 @@ describe('a disconnected bot', () => {
       body: { song: songs[0]! },
     });
     expect(refused.response.status).toBe(409);
-    expect(refused.error).toEqual({
+    expect(refused.error).toMatchObject({
       error: receipts.notConnected(),
       message: receipts.notConnected(),
       ok: false,
@@ -66,6 +66,8 @@ describe('a disconnected bot', () => {
       (await admin.api.POST('/api/player/{botId}/volume', { ...bot(), body: { volume: 40 } })).data,
     ).toEqual({
       message: receipts.volume(40),
+      code: 'volume',
+      params: { volume: 40 },
     });
     expect(
       (await admin.api.POST('/api/player/{botId}/mode', { ...bot(), body: { mode: 'loop' } })).response

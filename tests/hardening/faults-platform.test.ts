@@ -64,11 +64,11 @@ async function expectClear502(reason: RegExp): Promise<void> {
     expect({ platform, ...answer }).toEqual({
       platform,
       status: 502,
-      error: {
+      error: expect.objectContaining({
         error: expect.stringMatching(
           new RegExp(`^${platform}: ${stubs[platform].name}.*${reason.source}`, 'i'),
         ),
-      },
+      }),
     });
   }
 }

@@ -96,7 +96,7 @@ describe('a failed login', () => {
         expect({ kind, status: attempt.status, body: attempt.body }).toEqual({
           kind,
           status: 401,
-          body: JSON.stringify({ error: 'wrong username or password' }),
+          body: JSON.stringify({ error: 'wrong username or password', code: 'wrongCredentials', params: {} }),
         });
         expect({ kind, hashes: attempt.hashes.map(costOf) }).toEqual({ kind, hashes: [reference] });
       }
