@@ -3,14 +3,14 @@
  * bus, libSQL file) and stream to the TS3 test server in another process, which counts packets and
  * their arrival times and decodes only a sample. The bot process and its ffmpeg children are measured
  * from outside through /proc. For each audio engine (AUDIO_ENGINE), in the same run:
- *   - N = 10, 25, 50, 100, 150 bots, each playing its own MP3: CPU per second of audio sent (node; ffmpeg),
+ *   - N = 10, 25, 50, 100, 150, 200 bots, each playing its own MP3: CPU per second of audio sent (node; ffmpeg),
  *     frames sent more than 10 ms late with p99 and max lateness, the packets and lateness the server
  *     saw, and memory per bot (RSS and PSS of the daemon plus its ffmpeg children, divided by N);
  *   - the largest N under 0.1 % late frames;
  *   - local-file start-to-first-packet and seek-to-audio latency (p50, p99).
  * The details of one engine's run are in bench/runtime/engine-run.ts.
  *
- * RUNTIME_BENCH_STEPS (e.g. `2,4`) and RUNTIME_BENCH_ENGINES (e.g. `inline`) narrow a run while
+ * RUNTIME_BENCH_STEPS (e.g. `2,4`) and RUNTIME_BENCH_ENGINES (e.g. `inline` or `workers+ffmpeg`) narrow a run while
  * developing; `make bench` runs everything.
  */
 import { z } from 'zod';
@@ -18,10 +18,13 @@ import { BenchMedia } from './runtime/bench-media';
 import { type EngineResult, runEngine } from './runtime/engine-run';
 import { printReport } from './runtime/report';
 
-/** The worker-thread engine (the default) and the previous design, in the same run. */
-const ENGINES = ['workers', 'inline'];
-const STEPS = [10, 25, 50, 100, 150];
-const BUDGET_MS = 360_000;
+/**
+ * The worker-thread engine (the default, decoding with native/pcm-decoder.c), the same engine with
+ * Debian's ffmpeg as decoder, and the previous design, in the same run.
+ */
+const ENGINES = ['workers', 'workers+ffmpeg', 'inline'];
+const STEPS = [10, 25, 50, 100, 150, 200];
+const BUDGET_MS = 600_000;
 const WARMUP_MS = 2000;
 const WARMUP_MS_PER_ADDED_BOT = 40;
 const FIRST_WARMUP_MS = 4000;

@@ -17,6 +17,11 @@ fi
 missing=()
 for pkg in "$@"; do
   case "$pkg" in
+    # A library's development files: present when pkg-config knows the library (libavcodec-dev → libavcodec).
+    lib*-dev)
+      pkg-config --exists "${pkg%-dev}" 2>/dev/null || missing+=("$pkg")
+      continue
+      ;;
     chromium) cmd=/usr/bin/chromium ;;
     # Debian's nginx lives in /usr/sbin, outside a normal user's PATH.
     nginx) cmd=/usr/sbin/nginx ;;

@@ -8,11 +8,15 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, constants, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { LOG_LEVELS, type LoggingConfig } from './logger';
 import type { FfmpegLocation } from './media/ffmpeg-locator';
 import { LOCALES, type Locale } from './receipts';
 import { parseYtDlpArgs } from './sources/youtube/yt-dlp-args';
+
+/** Where `make` builds native/pcm-decoder.c (scripts/build-decoder.sh). */
+const BUILT_DECODER_PATH = fileURLToPath(new URL('../build/pcm-decoder', import.meta.url));
 
 const flag = z
   .enum(['0', '1', 'true', 'false', ''])
@@ -61,6 +65,7 @@ const envSchema = z.object({
   AUDIO_ENGINE: z.enum(['workers', 'inline']).default('workers'),
   OPUS_FORCE_WASM: flag,
   FFMPEG_PATH: z.string().optional(),
+  AUDIO_DECODER: z.enum(['auto', 'ffmpeg']).default('auto'),
   PATH: z.string().default(''),
   TS3_LICENSE_ROOT: z.string().optional(),
   LOCALE: z.enum(LOCALES).default('en'),
@@ -158,7 +163,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     basePath: e.BASE_PATH.replace(/\/+$/, ''),
     audioEngine: e.AUDIO_ENGINE,
     opusBuild: e.OPUS_FORCE_WASM ? 'wasm' : 'native',
-    ffmpeg: { configuredPath: e.FFMPEG_PATH || undefined, searchPath: e.PATH },
+    ffmpeg: {
+      configuredPath: e.FFMPEG_PATH || undefined,
+      searchPath: e.PATH,
+      decoderPath: e.AUDIO_DECODER === 'auto' ? BUILT_DECODER_PATH : undefined,
+    },
     ts3LicenseRoot: e.TS3_LICENSE_ROOT || undefined,
     locale: e.LOCALE,
     logging: { level: e.LOG_LEVEL, pretty: e.LOG_PRETTY },

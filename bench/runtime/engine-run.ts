@@ -105,6 +105,15 @@ const inMb = (memory: Memory, divisor = 1): MemoryMb => ({
   pssMb: memory.pssKb / KB_PER_MB / divisor,
 });
 
+/**
+ * An engine name is AUDIO_ENGINE, optionally with the decoder after a `+`: `workers+ffmpeg` is the
+ * workers engine decoding with ffmpeg itself rather than the project's pcm-decoder.
+ */
+function engineEnvironment(engine: string): Record<string, string> {
+  const [audioEngine = engine, decoder] = engine.split('+');
+  return { AUDIO_ENGINE: audioEngine, ...(decoder === 'ffmpeg' ? { AUDIO_DECODER: 'ffmpeg' } : {}) };
+}
+
 export async function runEngine(plan: RunPlan, media: BenchMedia): Promise<EngineResult> {
   const dataDir = await preparedDataDir('runtime-bench-');
   const db = openDb({ url: `file:${join(dataDir, 'bot.db')}` });
@@ -116,7 +125,7 @@ export async function runEngine(plan: RunPlan, media: BenchMedia): Promise<Engin
   });
   const bot = RpcChild.start('bench/runtime/bot-process.ts', BOT_PROCESS_OPS, {
     label: `the bot process (${plan.engine})`,
-    env: { AUDIO_ENGINE: plan.engine, LOG_LEVEL: 'error' },
+    env: { ...engineEnvironment(plan.engine), LOG_LEVEL: 'error' },
   });
   const result: EngineResult = {
     engine: plan.engine,

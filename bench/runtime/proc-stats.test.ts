@@ -51,7 +51,7 @@ describe('groupCpu and groupMemory', () => {
       'i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo looped; sleep 30',
     ]);
     await once(child.stdout, 'data');
-    const live = groupMemory(process.pid, 'sh');
+    const live = groupMemory(process.pid, ['sh']);
     expect(live.decoderCount).toBeGreaterThanOrEqual(1);
     expect(live.decoders.pssKb).toBeGreaterThan(0);
     expect(live.own.pssKb).toBeGreaterThan(0);

@@ -122,7 +122,7 @@ export function groupCpu(pid: number): GroupCpu {
 
 export interface GroupMemory {
   own: Memory;
-  /** Children named `decoderName` (the ffmpeg decoders). */
+  /** Children named as a track decoder is (ffmpeg, or the project's pcm-decoder). */
   decoders: Memory;
   decoderCount: number;
   /** Any other children (tsx's esbuild service, when TypeScript is compiled at run time). */
@@ -135,11 +135,14 @@ const sumMemory = (list: Memory[]): Memory => ({
   pssKb: list.reduce((sum, m) => sum + m.pssKb, 0),
 });
 
+/** What a bot's decoder process is called: native/pcm-decoder.c when built, else ffmpeg. */
+const DECODER_NAMES = ['ffmpeg', 'pcm-decoder'];
+
 /** Memory of a process and its live children (an exited child waiting to be reaped holds none). */
-export function groupMemory(pid: number, decoderName = 'ffmpeg'): GroupMemory {
+export function groupMemory(pid: number, decoderNames: readonly string[] = DECODER_NAMES): GroupMemory {
   const children = childrenOf(pid).filter((child) => child.state !== 'Z');
-  const decoders = children.filter((child) => child.comm === decoderName);
-  const others = children.filter((child) => child.comm !== decoderName);
+  const decoders = children.filter((child) => decoderNames.includes(child.comm));
+  const others = children.filter((child) => !decoderNames.includes(child.comm));
   return {
     own: readMemory(pid),
     decoders: sumMemory(decoders.map((child) => readMemory(child.pid))),

@@ -22,7 +22,7 @@ import type { StoredSettings } from '../../shared/settings/settings';
 import { settleWithin } from '../../shared/settle-within';
 import type { SourceRegistry } from '../../shared/sources/source-registry';
 import type { OpusEncoderOptions } from '../audio/encoder';
-import { type FfmpegLocation, locateFfmpeg } from '../audio/ffmpeg-locator';
+import { type FfmpegLocation, locateDecoder, locateFfmpeg } from '../audio/ffmpeg-locator';
 import type { FrameScheduler } from '../audio/frame-scheduler';
 import { DEFAULT_PLAYBACK_POLICY } from '../audio/playback-policy';
 import type { AudioEngineKind } from '../audio/track-pipeline';
@@ -124,7 +124,7 @@ export class BotRuntime implements BotContext {
         volumePercent: config.volume,
         voiceDucking: deps.settings.voiceDucking,
         ...(deps.scheduler ? { scheduler: deps.scheduler } : {}),
-        locateFfmpeg: () => locateFfmpeg(deps.ffmpeg),
+        locateFfmpeg: () => locateDecoder(deps.ffmpeg),
         ...(deps.audioEngine ? { engine: deps.audioEngine } : {}),
         ...(deps.encoder ? { encoder: deps.encoder } : {}),
         ...(deps.streamStallMs === undefined

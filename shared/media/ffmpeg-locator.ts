@@ -24,6 +24,11 @@ export interface FfmpegLocation {
   configuredPath: string | undefined;
   /** `PATH`: folders separated by the platform's delimiter. */
   searchPath: string;
+  /**
+   * The project's own track decoder (native/pcm-decoder.c, built into build/ by `make`), unless
+   * AUDIO_DECODER=ffmpeg; absent when it could not be built.
+   */
+  decoderPath?: string | undefined;
 }
 
 export interface FfmpegLocatorOptions extends FfmpegLocation {
@@ -42,6 +47,17 @@ export function locateFfmpeg(options: FfmpegLocatorOptions): Result<string> {
   if (staticBinary && isExecutable(staticBinary)) return ok(staticBinary);
   const onPath = findOnPath('ffmpeg', options.searchPath);
   return onPath ? ok(onPath) : err(FFMPEG_NOT_FOUND);
+}
+
+/**
+ * What decodes a playing track: the explicitly configured FFMPEG_PATH, else the project's pcm-decoder
+ * (it takes the same arguments and writes the same PCM with half the memory of Debian's ffmpeg), else
+ * ffmpeg as `locateFfmpeg` finds it. Only the track decoder: cover art and upload checks need ffmpeg.
+ */
+export function locateDecoder(options: FfmpegLocatorOptions): Result<string> {
+  if (!options.configuredPath && options.decoderPath && isExecutable(options.decoderPath))
+    return ok(options.decoderPath);
+  return locateFfmpeg(options);
 }
 
 /** ffprobe from the same folder as the ffmpeg `locateFfmpeg` finds, else from `PATH`. */

@@ -16,6 +16,7 @@ import type { MusicSource, StreamHeaders } from '../../shared/sources/music-sour
 import { SourceRegistry } from '../../shared/sources/source-registry';
 import { descendantCommandLines } from '../hardening/child-processes';
 import { type AudioCdn, startAudioCdn } from '../helpers/audio-cdn';
+import { DECODER_NAME } from '../helpers/audio-signals';
 import { Ts3TestServer } from '../ts3-server/ts3-test-server';
 import { DaemonHarness } from './harness';
 
@@ -107,7 +108,7 @@ describe('platform streams on a connected bot', () => {
         `${platform} playing`,
       );
       const lines = descendantCommandLines();
-      expect(lines.some((line) => line.includes('ffmpeg'))).toBe(true);
+      expect(lines.some((line) => line.includes(DECODER_NAME))).toBe(true);
       expect(lines.filter((line) => line.includes(secret))).toEqual([]);
       expect(cdn.requests.at(-1)?.headers).toMatchObject(
         Object.fromEntries(

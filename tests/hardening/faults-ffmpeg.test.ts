@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { receipts } from '../../shared/receipts';
 import { DaemonHarness } from '../daemon/harness';
 import { frequencyOf, heard, samplesBetween } from '../daemon/heard';
+import { DECODER_NAME } from '../helpers/audio-signals';
 import { Ts3TestServer } from '../ts3-server/ts3-test-server';
 import { childrenRunning } from './child-processes';
 import { useFaultTally } from './fault-tally';
@@ -48,7 +49,7 @@ describe('an ffmpeg decoder killed mid-track', () => {
       let decoder: number | undefined;
       await h.waitFor(
         () => {
-          decoder = childrenRunning('ffmpeg').find((pid) => !killed.has(pid));
+          decoder = childrenRunning(DECODER_NAME).find((pid) => !killed.has(pid));
           return decoder !== undefined;
         },
         5000,

@@ -6,8 +6,8 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { locateFfmpeg } from '../../daemon/audio/ffmpeg-locator';
+import { basename, join } from 'node:path';
+import { locateDecoder, locateFfmpeg } from '../../daemon/audio/ffmpeg-locator';
 import { OpusDecoder } from '../../daemon/audio/opus-decoder';
 import {
   FRAME_SECONDS,
@@ -16,18 +16,20 @@ import {
   SAMPLES_PER_FRAME,
 } from '../../daemon/audio/pcm-format';
 import type { VoiceSink } from '../../daemon/audio/voice-sink';
+import { loadConfig } from '../../shared/config';
 
-/** Where the daemon would look for ffmpeg, from this test process's environment (a test entry reads it). */
-export const FFMPEG_LOCATION = {
-  configuredPath: process.env.FFMPEG_PATH,
-  searchPath: process.env.PATH ?? '',
-};
+/** Where the daemon would look for its decoder and ffmpeg: the test entry's configuration. */
+export const FFMPEG_LOCATION = loadConfig(process.env).ffmpeg;
 
 /** The ffmpeg the daemon would run (FFMPEG_PATH, then ffmpeg-static, then PATH); tests cannot run without one. */
 export const FFMPEG = locatedFfmpeg();
 
-function locatedFfmpeg(): string {
-  const found = locateFfmpeg(FFMPEG_LOCATION);
+/** What a bot decodes tracks with (the project's pcm-decoder when built, else that ffmpeg), and its process name. */
+export const DECODER = locatedFfmpeg(locateDecoder);
+export const DECODER_NAME = basename(DECODER).slice(0, 15);
+
+function locatedFfmpeg(locate = locateFfmpeg): string {
+  const found = locate(FFMPEG_LOCATION);
   if (!found.ok) throw new Error(`the audio tests need ffmpeg: ${found.error}`);
   return found.value;
 }
