@@ -7,9 +7,13 @@
  * through the guard, a redirect chain longer than 5 and an answer that is not audio are refused; and
  * with it off, a chain of redirects that starts on a public host (a loopback address standing in for
  * one) and ends at a private address is refused at that last hop with 400, nothing private fetched.
+ * A plain file (an ffmpeg-made MP3) is named by its own tags and has its length, read by ffprobe
+ * through the guarded relay; without them, the name from its address and length 0.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { STREAM_USER_AGENT } from '../../shared/sources/stream/stream-probe';
 import { type Session, withAdminApp } from '../helpers/accounts';
+import { type AudioCdn, renderTone, startAudioCdn } from '../helpers/audio-cdn';
 import {
   type PublicStandIn,
   type RadioServer,
@@ -114,6 +118,51 @@ describe('platform stream, private hosts allowed', () => {
 
   it('answers 404 for an address with nothing behind it', async () => {
     expect((await song(`${radio.baseUrl}gone.mp3`)).response.status).toBe(404);
+  });
+});
+
+describe('a plain audio file over http', () => {
+  const cdns: AudioCdn[] = [];
+  const serve = async (bytes: Buffer) => {
+    const cdn = await startAudioCdn(0, { bytes, contentType: 'audio/mpeg' });
+    cdns.push(cdn);
+    return cdn;
+  };
+  beforeAll(async () => {
+    expect((await allowPrivate(true)).response.status).toBe(200);
+  });
+  afterAll(async () => {
+    for (const cdn of cdns) await cdn.close();
+    await allowPrivate(false);
+  });
+
+  it('is named by its own tags, with its own length, read through the guard', async () => {
+    const tagged = renderTone(5, 'tagged.mp3', [
+      ...['-metadata', 'title=Harbour Lights', '-metadata', 'artist=The Test Band'],
+    ]);
+    const cdn = await serve(tagged);
+    const address = `${cdn.baseUrl}music/harbour-lights-final.mp3`;
+    const { data, response } = await song(address);
+    expect(response.status).toBe(200);
+    expect(data).toMatchObject({ id: address, name: 'Harbour Lights', artist: 'The Test Band' });
+    expect(Math.abs(data!.duration - 5)).toBeLessThan(0.2);
+    // ffprobe never fetched the address itself: every request came through the relay, as the guard's.
+    expect(cdn.requests.length).toBeGreaterThan(1);
+    expect(new Set(cdn.requests.map((r) => r.headers['user-agent']))).toEqual(new Set([STREAM_USER_AGENT]));
+  });
+
+  it('without tags keeps the name from its address but has its length', async () => {
+    const cdn = await serve(renderTone(3));
+    const { data } = await song(`${cdn.baseUrl}sets/night%20drive.mp3`);
+    expect(data).toMatchObject({ name: 'night drive', artist: '' });
+    expect(Math.abs(data!.duration - 3)).toBeLessThan(0.2);
+  });
+
+  it('that ffprobe cannot read falls back to the name from its address and length 0', async () => {
+    const cdn = await serve(Buffer.from('this is not audio at all\n'.repeat(200)));
+    const { data, response } = await song(`${cdn.baseUrl}broken.mp3`);
+    expect(response.status).toBe(200);
+    expect(data).toMatchObject({ name: 'broken', artist: '', duration: 0 });
   });
 });
 
