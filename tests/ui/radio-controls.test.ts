@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ts3Client } from '../../daemon/ts3';
 import type { Song } from '../../shared/domain/schemas';
 import { createMember, type Session, setupAdmin } from '../helpers/accounts';
-import { addToneUpload } from '../helpers/tone-uploads';
+import { addNamedTones } from '../helpers/tone-uploads';
 import { makeClient } from '../ts3/helpers';
 import {
   connectedBot,
@@ -36,13 +36,12 @@ const bar = (page: Page) => page.locator('.player-bar');
 beforeAll(async () => {
   ui = await startUiHarness();
   admin = await setupAdmin(ui.t, 'owner');
-  for (const [name, frequencyHz] of [
+  const tones = [
     ['Alpha', 440],
     ['Beta', 660],
     ['Gamma', 880],
-  ] as const) {
-    songs.push(await addToneUpload(ui.t.db, ui.t.dataDir, `${name} Tone`, [{ frequencyHz, seconds: 60 }]));
-  }
+  ] as const;
+  songs.push(...(await addNamedTones(ui.t.db, ui.t.dataDir, tones, 60)));
   botId = await connectedBot(ui, admin, 'Jukebox');
   const path = { params: { path: { botId } } };
   expect(
