@@ -48,14 +48,15 @@ export async function readFileTags(url: string, options: FileTagsOptions): Promi
       response.writeHead(404).end();
       return;
     }
-    void relayOnce(url, request, response, {
+    // A socket gone mid-write must not become an unhandled rejection.
+    relayOnce(url, request, response, {
       allowPrivateHosts: options.allowPrivateHosts,
       signal: upstream,
       take: (bytes) => {
         budget -= bytes;
         return budget >= 0;
       },
-    });
+    }).catch(() => response.destroy());
   });
   try {
     const probed = await probeAudio(options.ffprobe, `http://127.0.0.1:${relay.port}${path}`, {
