@@ -65,6 +65,7 @@ export function createApp(deps: AppDeps) {
     ytDlpCookies: deps.config.ytDlpCookies,
     ytDlpArgs: deps.config.ytDlpArgs,
     librespotPath: deps.config.librespotPath,
+    ffmpeg: deps.config.ffmpeg,
   });
   const songFinder = new SongFinder(deps, catalogs);
   const listenHub = new ListenHub(deps.bus, botClient);

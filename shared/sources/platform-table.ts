@@ -7,6 +7,7 @@
  */
 import type { Db } from '../db/client';
 import type { AuthLoginKind, FactsOf, Platform } from '../domain/platforms';
+import type { FfmpegLocation } from '../media/ffmpeg-locator';
 import { BilibiliCatalog } from './bilibili/bilibili-catalog';
 import { BilibiliClient } from './bilibili/bilibili-client';
 import { bilibiliCookieLogin } from './bilibili/bilibili-cookie-login';
@@ -65,6 +66,8 @@ export interface SourceContext {
   ytDlpArgs?: readonly string[] | undefined;
   /** LIBRESPOT_PATH: the librespot executable for `streaming_a`; unset means `librespot` on PATH. */
   librespotPath?: string | undefined;
+  /** Where ffprobe is looked for (`stream` reads a plain file's tags with it); unset: no tags read. */
+  ffmpeg?: FfmpegLocation | undefined;
 }
 
 export interface PlatformEntry {
@@ -125,7 +128,7 @@ export const PLATFORM_TABLE = {
     source: ({ db, dataDir }) => new LocalSource(db, dataDir),
   },
   stream: {
-    catalog: ({ db }) => new StreamCatalog(db),
+    catalog: ({ db, ffmpeg }) => new StreamCatalog(db, ffmpeg),
     source: ({ db }) => new StreamSource(db),
   },
 } satisfies { [P in Platform]: EntryOf<P> };

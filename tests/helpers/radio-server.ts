@@ -135,3 +135,45 @@ export async function startRadioServer(): Promise<RadioServer> {
   radio.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   return radio;
 }
+
+/**
+ * The address the request-forgery tests let stand for a public host (a test mocks the guard's address
+ * check to count it as public): 127.0.0.2, which Linux answers on loopback like 127.0.0.1.
+ */
+export const PUBLIC_STAND_IN_ADDRESS = '127.0.0.2';
+
+/** A server on PUBLIC_STAND_IN_ADDRESS that starts redirect chains; every request is recorded. */
+export interface PublicStandIn {
+  baseUrl: string;
+  requests: string[];
+  /** An address that redirects `hops` more times on this server, then once to `target`. */
+  chain(hops: number, target: string): string;
+  close(): Promise<void>;
+}
+
+export async function startPublicStandIn(): Promise<PublicStandIn> {
+  const tone = renderTone(2);
+  const requests: string[] = [];
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://stand-in');
+    requests.push(url.pathname);
+    const hop = /^\/chain\/(\d+)$/.exec(url.pathname);
+    const target = url.searchParams.get('to') ?? '';
+    if (hop && Number(hop[1]) > 0) {
+      const next = `/chain/${Number(hop[1]) - 1}?to=${encodeURIComponent(target)}`;
+      response.writeHead(302, { location: next }).end();
+    } else if (hop) response.writeHead(302, { location: target }).end();
+    else if (url.pathname === '/audio.mp3') {
+      response.writeHead(200, { 'content-type': 'audio/mpeg' });
+      response.end(tone);
+    } else response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, PUBLIC_STAND_IN_ADDRESS, resolve));
+  const baseUrl = `http://${PUBLIC_STAND_IN_ADDRESS}:${(server.address() as AddressInfo).port}/`;
+  return {
+    baseUrl,
+    requests,
+    chain: (hops, target) => `${baseUrl}chain/${hops}?to=${encodeURIComponent(target)}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

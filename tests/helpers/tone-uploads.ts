@@ -35,6 +35,19 @@ export function addToneUpload(
   });
 }
 
+/** One steady tone per `[name, frequency]`, named "<name> Tone", `seconds` long: songs told apart by ear. */
+export async function addNamedTones(
+  db: Db,
+  dataDir: string,
+  tones: readonly (readonly [name: string, frequencyHz: number])[],
+  seconds: number,
+): Promise<Song[]> {
+  const songs: Song[] = [];
+  for (const [name, frequencyHz] of tones)
+    songs.push(await addToneUpload(db, dataDir, `${name} Tone`, [{ frequencyHz, seconds }]));
+  return songs;
+}
+
 export interface UploadFile {
   name: string;
   /** The stored file's extension, e.g. `mp3`. */

@@ -4,12 +4,35 @@
  * answer none, playlists resolve to their first stream. The request-forgery guard: with
  * `streamAllowPrivateHosts` off (the default) a loopback address, by IP or by name, is refused with
  * 400 before anything is fetched; with it on, a redirect to a private address is still followed only
- * through the guard, a redirect chain longer than 5 and an answer that is not audio are refused.
+ * through the guard, a redirect chain longer than 5 and an answer that is not audio are refused; and
+ * with it off, a chain of redirects that starts on a public host (a loopback address standing in for
+ * one) and ends at a private address is refused at that last hop with 400, nothing private fetched.
+ * A plain file (an ffmpeg-made MP3) is named by its own tags and has its length, read by ffprobe
+ * through the guarded relay; without them, the name from its address and length 0.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { urlRefusal } from '../../shared/net/guarded-fetch';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { STREAM_USER_AGENT } from '../../shared/sources/stream/stream-probe';
 import { type Session, withAdminApp } from '../helpers/accounts';
-import { type RadioServer, STATION_NAME, startRadioServer, stationSong } from '../helpers/radio-server';
+import { type AudioCdn, renderTone, startAudioCdn } from '../helpers/audio-cdn';
+import {
+  type PublicStandIn,
+  type RadioServer,
+  STATION_NAME,
+  startPublicStandIn,
+  startRadioServer,
+  stationSong,
+} from '../helpers/radio-server';
+
+// Only loopback servers can run here, so one loopback address stands in for a public host: the guard's
+// address check counts it as public and judges every other address as it always does.
+vi.mock('../../shared/net/public-address', async (original) => {
+  const real = await original<typeof import('../../shared/net/public-address')>();
+  const standIn = (await import('../helpers/radio-server')).PUBLIC_STAND_IN_ADDRESS;
+  return {
+    ...real,
+    isPublicAddress: (address: string) => address === standIn || real.isPublicAddress(address),
+  };
+});
 
 let admin: Session;
 let radio: RadioServer;
@@ -98,11 +121,73 @@ describe('platform stream, private hosts allowed', () => {
   });
 });
 
-describe('a redirect target that is a private address', () => {
-  it('is refused by the check every hop passes, unless private hosts are allowed', async () => {
-    // Only loopback servers exist here, so a public first hop cannot be staged: the check that
-    // guardedFetch runs on every hop's address is asked directly.
-    expect(urlRefusal(new URL('http://10.255.255.1/'), false)).toMatch(/private or local address/);
-    expect(urlRefusal(new URL('http://10.255.255.1/'), true)).toBeUndefined();
+describe('a plain audio file over http', () => {
+  const cdns: AudioCdn[] = [];
+  const serve = async (bytes: Buffer) => {
+    const cdn = await startAudioCdn(0, { bytes, contentType: 'audio/mpeg' });
+    cdns.push(cdn);
+    return cdn;
+  };
+  beforeAll(async () => {
+    expect((await allowPrivate(true)).response.status).toBe(200);
+  });
+  afterAll(async () => {
+    for (const cdn of cdns) await cdn.close();
+    await allowPrivate(false);
+  });
+
+  it('is named by its own tags, with its own length, read through the guard', async () => {
+    const tagged = renderTone(5, 'tagged.mp3', [
+      ...['-metadata', 'title=Harbour Lights', '-metadata', 'artist=The Test Band'],
+    ]);
+    const cdn = await serve(tagged);
+    const address = `${cdn.baseUrl}music/harbour-lights-final.mp3`;
+    const { data, response } = await song(address);
+    expect(response.status).toBe(200);
+    expect(data).toMatchObject({ id: address, name: 'Harbour Lights', artist: 'The Test Band' });
+    expect(Math.abs(data!.duration - 5)).toBeLessThan(0.2);
+    // ffprobe never fetched the address itself: every request came through the relay, as the guard's.
+    expect(cdn.requests.length).toBeGreaterThan(1);
+    expect(new Set(cdn.requests.map((r) => r.headers['user-agent']))).toEqual(new Set([STREAM_USER_AGENT]));
+  });
+
+  it('without tags keeps the name from its address but has its length', async () => {
+    const cdn = await serve(renderTone(3));
+    const { data } = await song(`${cdn.baseUrl}sets/night%20drive.mp3`);
+    expect(data).toMatchObject({ name: 'night drive', artist: '' });
+    expect(Math.abs(data!.duration - 3)).toBeLessThan(0.2);
+  });
+
+  it('that ffprobe cannot read falls back to the name from its address and length 0', async () => {
+    const cdn = await serve(Buffer.from('this is not audio at all\n'.repeat(200)));
+    const { data, response } = await song(`${cdn.baseUrl}broken.mp3`);
+    expect(response.status).toBe(200);
+    expect(data).toMatchObject({ name: 'broken', artist: '', duration: 0 });
+  });
+});
+
+describe('a redirect chain from a public host to a private address', () => {
+  let publicHost: PublicStandIn;
+  beforeAll(async () => {
+    publicHost = await startPublicStandIn();
+  });
+  afterAll(() => publicHost?.close());
+
+  it('is refused with 400 at the hop that leaves the public network, and nothing private is fetched', async () => {
+    const radioPort = new URL(radio.baseUrl).port;
+    // A control: a chain that stays on the (stand-in) public host plays, so what is refused below is
+    // the last hop, not the first.
+    const staying = await song(publicHost.chain(3, `${publicHost.baseUrl}audio.mp3`));
+    expect(staying.response.status).toBe(200);
+    const before = radio.requests.length;
+    for (const target of [`http://127.0.0.1:${radioPort}/live`, `http://localhost:${radioPort}/live`]) {
+      const hops = publicHost.requests.length;
+      const { response, error } = await song(publicHost.chain(4, target));
+      expect(response.status, target).toBe(400);
+      expect(error?.error).toMatch(/private or local address.*streamAllowPrivateHosts/);
+      // All five public hops were followed before the private one was refused.
+      expect(publicHost.requests.length - hops).toBe(5);
+    }
+    expect(radio.requests.length).toBe(before);
   });
 });

@@ -92,11 +92,25 @@ const seconds = (value: string | undefined): number => {
   return Number.isFinite(parsed) && parsed > 0 ? parsed : 0;
 };
 
-export async function probeAudio(ffprobe: string, path: string): Promise<Result<ProbedAudio>> {
+export interface ProbeAudioOptions {
+  /** Options before the input beyond the format whitelist (a protocol whitelist for a URL). */
+  inputOptions?: readonly string[];
+  timeoutMs?: number;
+}
+
+/** Probes `input`: a file's path, or a URL (give `inputOptions` a protocol whitelist then). */
+export async function probeAudio(
+  ffprobe: string,
+  input: string,
+  options: ProbeAudioOptions = {},
+): Promise<Result<ProbedAudio>> {
   const run = await runBounded(
     ffprobe,
-    ['-v', 'error', ...UPLOAD_INPUT_OPTIONS, '-print_format', 'json', '-show_format', '-show_streams', path],
-    PROBE_LIMITS,
+    [
+      ...['-v', 'error', ...UPLOAD_INPUT_OPTIONS, ...(options.inputOptions ?? [])],
+      ...['-print_format', 'json', '-show_format', '-show_streams', input],
+    ],
+    { ...PROBE_LIMITS, timeoutMs: options.timeoutMs ?? PROBE_LIMITS.timeoutMs },
   );
   if (run.kind === 'notStarted') return err(`ffprobe could not be started (${run.message})`);
   if (run.kind !== 'exited') return err('ffprobe took too long to read the file');

@@ -138,6 +138,12 @@ export const en = {
   'player.listenStop': 'Stop listening',
   'player.listenVolume': 'Listening level',
   'player.listenFailed': 'The stream could not be played in this browser.',
+  // radio2
+  'player.voteSkip': 'Vote to skip',
+  'player.voteSkipTally': 'Vote to skip: {votes} of {needed} votes',
+  'player.voteShort': 'Vote',
+  'player.voteCount': '{votes} of {needed}',
+  // radio2 end
   'player.mode': 'Play mode',
   'mode.seq': 'In order',
   'mode.loop': 'Repeat queue',
@@ -263,6 +269,11 @@ export const en = {
   'behaviour.adminGroups':
     'Server groups allowed to run next, stop, clear, remove, move, vol and mode in the chat',
   'behaviour.voteSkip': 'Share of the channel whose !skip votes skip a song, in % (0: !skip skips at once)',
+  // radio2
+  'behaviour.streamPrivateHosts': 'Internet radio may reach addresses on the local network',
+  'behaviour.streamPrivateHostsRisk':
+    'Off unless you need it (a radio server on your LAN). On, anyone who may play an address can make this server fetch from its own network: the router, other machines, services on this host that trust local callers.',
+  // radio2 end
   'behaviour.adminGroupsHint': 'Group ids, separated by commas (empty: everyone)',
   'behaviour.badGroups': 'Server group ids are whole numbers.',
   'behaviour.defaultPlatform': 'Default source',

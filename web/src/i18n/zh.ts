@@ -140,6 +140,12 @@ export const zh: Record<MessageKey, string> = {
   'player.listenStop': '停止收听',
   'player.listenVolume': '收听音量',
   'player.listenFailed': '此浏览器无法播放该音频流。',
+  // radio2
+  'player.voteSkip': '投票跳过',
+  'player.voteSkipTally': '投票跳过：{votes}/{needed} 票',
+  'player.voteShort': '投票',
+  'player.voteCount': '{votes}/{needed}',
+  // radio2 end
   'player.mode': '播放模式',
   'mode.seq': '顺序播放',
   'mode.loop': '列表循环',
@@ -262,6 +268,11 @@ export const zh: Record<MessageKey, string> = {
   'behaviour.playKeepsQueue': '播放单曲时保留队列',
   'behaviour.adminGroups': '可在聊天中使用 next、stop、clear、remove、move、vol 和 mode 的服务器组',
   'behaviour.voteSkip': '频道中投 !skip 票达到多少比例即跳过歌曲（%，0：!skip 立即跳过）',
+  // radio2
+  'behaviour.streamPrivateHosts': '允许网络电台访问局域网地址',
+  'behaviour.streamPrivateHostsRisk':
+    '除非需要（例如局域网里的电台服务器），请保持关闭。开启后，任何能播放网址的人都能让本服务器访问其所在网络：路由器、其他机器，以及本机上信任本地请求的服务。',
+  // radio2 end
   'behaviour.adminGroupsHint': '服务器组 ID，用逗号分隔（留空：所有人）',
   'behaviour.badGroups': '服务器组 ID 必须是整数。',
   'behaviour.defaultPlatform': '默认音乐源',

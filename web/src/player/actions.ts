@@ -25,6 +25,9 @@ export const resume = async (botId: string) =>
   report(await call(api.POST('/api/player/{botId}/resume', bot(botId))), transport(botId));
 export const next = async (botId: string) =>
   report(await call(api.POST('/api/player/{botId}/next', bot(botId))), transport(botId));
+/** A vote to skip, counted with the `!skip` votes of the bot's channel; the receipt says the tally. */
+export const voteSkip = async (botId: string) =>
+  report(await call(api.POST('/api/player/{botId}/vote-skip', bot(botId))), transport(botId));
 export const prev = async (botId: string) =>
   report(await call(api.POST('/api/player/{botId}/prev', bot(botId))), transport(botId));
 export const stop = async (botId: string) =>
