@@ -9,9 +9,10 @@
  * and missed; no percentiles). Driven over IPC.
  */
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ApiProcess, startApi } from '../../api/process';
+import { locateDecoder } from '../../daemon/audio/ffmpeg-locator';
 import { Daemon } from '../../daemon/daemon';
 import { type DaemonThread, startDaemonThread } from '../../daemon/thread/daemon-thread-host';
 import { parseLicenseRoot } from '../../daemon/ts3';
@@ -137,6 +138,13 @@ async function command(botId: string, op: string, args?: object): Promise<void> 
   if (!reply.ok) throw new Error(`${op} failed: ${reply.message}`);
 }
 
+/** The engine as the bench names it: `+ffmpeg` when tracks decode with ffmpeg rather than pcm-decoder. */
+function benchEngineName(config: AppConfig): string {
+  const decoder = locateDecoder(config.ffmpeg);
+  const viaFfmpeg = !decoder.ok || basename(decoder.value) !== 'pcm-decoder';
+  return viaFfmpeg ? `${config.audioEngine}+ffmpeg` : config.audioEngine;
+}
+
 serveRpc(BOT_PROCESS_OPS, {
   start: async ({ dataDir, serverPort, licenseRoot, serveApi }) => {
     const root = parseLicenseRoot(licenseRoot);
@@ -156,14 +164,14 @@ serveRpc(BOT_PROCESS_OPS, {
     if (!serveApi) {
       const here = await daemonHere(config, db, bus, root.value);
       running = { db, bus, bots: here, api: undefined, serverPort, botIds: new Map() };
-      return { engine: config.audioEngine };
+      return { engine: benchEngineName(config) };
     }
     // As main.ts composes `make run`.
     const thread = await startDaemonThread(config, bus, (request) => api.app.fetch(request));
     const api = await startApi(config, { db, bus });
     lowerThreadPriority(API_NICENESS);
     running = { db, bus, bots: daemonApart(thread, bus), api, serverPort, botIds: new Map() };
-    return { engine: config.audioEngine, apiPort: api.port };
+    return { engine: benchEngineName(config), apiPort: api.port };
   },
 
   addBots: async ({ bots: specs }) => {
