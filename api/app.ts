@@ -5,8 +5,8 @@
 import { createNodeWebSocket } from '@hono/node-ws';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { documentConfig, registerSecuritySchemes } from '../openapi/document';
-import type { RoutePolicy } from '../openapi/policy';
 import { uploadLocalAudio } from '../openapi/routes/uploads';
+import type { RoutePolicy } from '../shared/access/route-access';
 import { Catalogs } from '../shared/sources/platform-table';
 import { auditRoutes } from './audit';
 import { adminCount } from './auth/accounts';

@@ -4,23 +4,8 @@
  * from the same value, so the document cannot disagree with what is enforced.
  */
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
-import type { Capability, GuestPermission } from '../shared/domain/constants';
+import type { RoutePolicy } from '../shared/access/route-access';
 import { type ErrorStatus, errors, sharedErrorStatuses } from './errors';
-
-export interface RoutePolicy {
-  /** `public`: anyone; `authenticated`: any session or key; `admin`: role admin only. */
-  access: 'public' | 'authenticated' | 'admin';
-  /** Guest sessions are refused (403). */
-  nonGuest?: boolean;
-  /** Browser session only: a request authenticated by API key is refused (403). */
-  sessionOnly?: boolean;
-  /** Members need this capability; admins always pass. */
-  capability?: Capability;
-  /** Name of the path parameter holding a bot id: members need a grant for that bot. */
-  botParam?: string;
-  /** Guests need this flag of `guestMode.permissions` (guests are otherwise refused where `capability` is set). */
-  guestPermission?: GuestPermission;
-}
 
 export type PolicyRouteConfig = RouteConfig & { policy: RoutePolicy };
 

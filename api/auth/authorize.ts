@@ -5,43 +5,19 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
-import type { RoutePolicy } from '../../openapi/policy';
-import { say } from '../../shared/i18n/phrases';
+import { type Caller, type RoutePolicy, refusalOf } from '../../shared/access/route-access';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { apiKeyFromHeaders } from './api-key';
 import type { Authenticator } from './authenticate';
-import { canReachBot, hasCapability, type Principal } from './principal';
 
 /** Looks up the policy of a Hono route (method, `/api/bot/:id` style path). */
 export type PolicyLookup = (method: string, path: string) => RoutePolicy | undefined;
 
-export function check(
-  policy: RoutePolicy,
-  principal: Principal,
-  param: (name: string) => string | undefined,
-): void {
-  if (policy.sessionOnly && principal.credential.kind !== 'session') {
-    throw new ApiError(403, say.apiKeysNotHere());
-  }
-  if (principal.role === 'guest') {
-    if (policy.nonGuest || policy.access === 'admin') throw new ApiError(403, say.notForGuests());
-    if (
-      policy.capability &&
-      !(policy.guestPermission && principal.guestPermissions?.[policy.guestPermission])
-    ) {
-      throw new ApiError(403, say.guestsMayNot());
-    }
-  } else {
-    if (policy.access === 'admin' && principal.role !== 'admin') throw new ApiError(403, say.adminOnly());
-    if (policy.capability && !hasCapability(principal, policy.capability)) {
-      throw new ApiError(403, say.missingCapability(policy.capability));
-    }
-  }
-  if (policy.botParam) {
-    const botId = param(policy.botParam);
-    if (botId === undefined || !canReachBot(principal, botId)) throw new ApiError(403, say.noBotAccess());
-  }
+/** Enforces `policy` for `caller`: the shared rules' refusal becomes the api's error answer. */
+function enforce(policy: RoutePolicy, caller: Caller, botId?: string): void {
+  const refusal = refusalOf(policy, caller, botId);
+  if (refusal) throw new ApiError(refusal.status, refusal.phrase);
 }
 
 /**
@@ -67,16 +43,17 @@ export function authorization(lookup: PolicyLookup, authenticate: Authenticator)
     const policy = route && lookup(route.method, route.path);
     if (!route || !policy) return next();
     if (policy.access === 'public') {
-      if (policy.sessionOnly && apiKeyFromHeaders(c.req.header('authorization'), c.req.header('x-api-key'))) {
-        throw new ApiError(403, say.apiKeysNotHere());
-      }
+      // Nobody is looked up on a public route; only whether the request brings a key matters.
+      const key = apiKeyFromHeaders(c.req.header('authorization'), c.req.header('x-api-key'));
+      enforce(policy, { credential: key ? 'api-key' : undefined });
       return next();
     }
     const principal = await authenticate(c);
-    if (!principal) throw new ApiError(401, say.notSignedIn());
-    const params = routeParams(route.path, c.req.path);
-    check(policy, principal, (name) => params[name]);
-    c.set('principal', principal);
+    const botId =
+      policy.botParam === undefined ? undefined : routeParams(route.path, c.req.path)[policy.botParam];
+    enforce(policy, principal ? { credential: principal.credential.kind, subject: principal } : {}, botId);
+    // `enforce` refused the anonymous caller of a route that is not public.
+    if (principal) c.set('principal', principal);
     return next();
   };
 }

@@ -25,15 +25,6 @@ export interface Principal {
   guestPermissions?: GuestPermissions;
 }
 
-export function canReachBot(principal: Principal, botId: string): boolean {
-  if (principal.role === 'admin' || principal.bots === 'all') return true;
-  return principal.bots.includes(botId);
-}
-
-export function hasCapability(principal: Principal, capability: Capability): boolean {
-  return principal.role === 'admin' || principal.capabilities.includes(capability);
-}
-
 export function actorOf(principal: Principal): Actor {
   return { id: principal.userId, username: principal.username, role: principal.role };
 }

@@ -3,8 +3,10 @@
  * and what a WebSocket is greeted with. One prepared read of the stored bots (stored-bots.ts), and
  * each status from the status view, which asks a daemon only for a bot it has not heard of lately.
  */
+
+import { canReachBot } from '../../shared/access/route-access';
 import type { BotStatus } from '../../shared/domain/schemas';
-import { actorOf, canReachBot, type Principal } from '../auth/principal';
+import { actorOf, type Principal } from '../auth/principal';
 import type { AppDeps } from '../env';
 import type { BotStatusView } from './status-view';
 import { storedBots } from './stored-bots';

@@ -18,6 +18,8 @@ import type { BotStatus } from '../../shared/domain/schemas';
 import { actorOf, type Principal, principalOf } from '../auth/principal';
 import type { AppDeps, AppEnv } from '../env';
 import { validationHook } from '../errors';
+import { requestLocale } from '../locale';
+import { receiptBody } from '../receipt-body';
 import { type BotClient, offlineStatus } from './bot-client';
 import { type BotRow, findBot } from './find-bot';
 
@@ -123,8 +125,8 @@ export function botConfigRoutes({ db, bus }: AppDeps, client: BotClient) {
     })
 
     .openapi(startBot, async (c) => {
-      const { data } = await client.call(c.req.valid('param').id, 'start', {}, actorOf(principalOf(c)));
-      return c.json(data, 200);
+      const { data, said } = await client.call(c.req.valid('param').id, 'start', {}, actorOf(principalOf(c)));
+      return c.json({ ...data, ...receiptBody(said, requestLocale(c)) }, 200);
     })
     .openapi(stopBot, async (c) => {
       const { data } = await client.call(c.req.valid('param').id, 'stop', {}, actorOf(principalOf(c)));

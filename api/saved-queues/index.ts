@@ -10,19 +10,13 @@ import {
   loadSavedQueue,
   saveQueue,
 } from '../../openapi/routes/saved-queues';
+import { canReachBot, hasCapability } from '../../shared/access/route-access';
 import { savedQueues } from '../../shared/db/schema';
 import { SHARED_QUEUE_OWNER } from '../../shared/domain/constants';
 import { type Song, SongSchema } from '../../shared/domain/schemas';
 import { say } from '../../shared/i18n/phrases';
 import { readSettings } from '../../shared/settings/settings';
-import {
-  actorOf,
-  canReachBot,
-  hasCapability,
-  type Principal,
-  principalOf,
-  requesterOf,
-} from '../auth/principal';
+import { actorOf, type Principal, principalOf, requesterOf } from '../auth/principal';
 import type { BotClient } from '../bots/bot-client';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';

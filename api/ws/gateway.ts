@@ -7,12 +7,14 @@
  * subscription to `bot.*.state` (a wildcard, so a bot that is rebuilt or restarted keeps reaching
  * sockets that were open before); the hello lists bots from that same view.
  */
+
+import { canReachBot } from '../../shared/access/route-access';
 import type { Bus, Subscription } from '../../shared/bus/bus';
 import { type BotStateEvent, BotsEventSchema, GuestModeEventSchema } from '../../shared/bus/messages';
 import { BOTS_EVENTS, GUEST_MODE_EVENTS } from '../../shared/bus/subjects';
 import { logger } from '../../shared/logger';
 import { WS_CLOSE_GUEST_MODE_DISABLED, type WsMessage } from '../../shared/ws-messages';
-import { canReachBot, type Principal } from '../auth/principal';
+import type { Principal } from '../auth/principal';
 import type { BotLister } from '../bots/bot-list';
 import type { BotStatusView } from '../bots/status-view';
 

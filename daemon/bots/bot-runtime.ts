@@ -35,6 +35,7 @@ import { BotPlayer, type ResumePoint } from './bot-player';
 import { BotLifecycle, type ConnectionState } from './connection/bot-lifecycle';
 import { ConnectionSession } from './connection/connection-session';
 import { EntersStateError, entersState } from './connection/enters-state';
+import { configuredChannel } from './connection/joined-channel';
 import type { Ts3Options } from './connection/ts3-options';
 import { Ts3VoiceSink } from './connection/ts3-voice-sink';
 import { ListenFeed } from './listen/listen-feed';
@@ -101,6 +102,8 @@ export class BotRuntime implements BotContext {
   private readonly sink = new Ts3VoiceSink();
   private readonly snapshots: QueueSnapshotStore;
   private session: ConnectionSession | undefined;
+  /** The channel the current client was told to join (the configuration may change meanwhile). */
+  private requestedChannel: number | string | undefined;
   /** Where to continue once connected again (after a reconnect or a restored snapshot). */
   private resumePoint: ResumePoint | undefined;
   private queueVersion = 0;
@@ -204,6 +207,8 @@ export class BotRuntime implements BotContext {
       listeners: this.listenFeed.listeners,
     };
     if (now?.effectiveDuration !== undefined) status.effectiveDuration = now.effectiveDuration;
+    const channel = this.lifecycle.connected ? this.session?.joinedChannel(this.requestedChannel) : undefined;
+    if (channel) status.channel = channel;
     return status;
   }
 
@@ -266,7 +271,13 @@ export class BotRuntime implements BotContext {
         timedOut ? say.startTimedOut(BOT_START_DEADLINE_MS / 1000) : say.startFailed(reason),
       );
     }
-    return done(say.started(), this.status());
+    const status = this.status();
+    const { channel } = status;
+    // The server puts a bot whose channel it lacks into its default channel; the receipt says so.
+    const said = channel?.missing
+      ? [say.started(), say.channelMissing(channel.missing, channel.name)]
+      : say.started();
+    return done(said, status);
   }
 
   /** Disconnects and clears the player state (queue included); profile defaults are written back first. */
@@ -364,13 +375,13 @@ export class BotRuntime implements BotContext {
 
   private createClient(): Ts3Client {
     const c = this.config;
-    const channelId = c.channelId && /^\d+$/.test(c.channelId) ? Number(c.channelId) : undefined;
+    this.requestedChannel = configuredChannel(c);
     return new Ts3Client({
       address: c.serverAddress,
       port: c.serverPort,
       nickname: c.nickname,
       serverPassword: c.serverPassword ?? undefined,
-      defaultChannel: channelId ?? (c.defaultChannel || undefined),
+      defaultChannel: this.requestedChannel,
       channelPassword: c.channelPassword ?? undefined,
       identity: storedIdentity(c.identity, this.log),
       connectTimeoutMs: CLIENT_CONNECT_TIMEOUT_MS,

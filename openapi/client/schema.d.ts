@@ -1756,7 +1756,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["BotStatus"];
+                        "application/json": components["schemas"]["BotStarted"];
                     };
                 };
                 /** @description Missing or malformed parameter */
@@ -11633,7 +11633,17 @@ export interface components {
         };
         /** @description `all`, or the ids of the bots granted */
         BotScope: "all" | string[];
+        /** @description The status and the receipt ("Connected."; when the configured channel does not exist, a second sentence in `more` names it and the channel joined instead). The receipt fields are an addition. */
+        BotStarted: components["schemas"]["BotStatus"] & {
+            code: components["schemas"]["PhraseCode"];
+            /** @example Volume set to 54. */
+            message: string;
+            /** @description The sentences after the first, when the call said several */
+            more?: components["schemas"]["Phrase"][];
+            params: components["schemas"]["PhraseParams"];
+        };
         BotStatus: {
+            channel?: components["schemas"]["JoinedChannel"];
             connected: boolean;
             currentSong: components["schemas"]["QueuedSong"] | null;
             /** @description Actual play length of the current track (the preview length for a preview). */
@@ -11734,6 +11744,14 @@ export interface components {
             /** @description The song id within its platform: with `platform`, enough to queue it again */
             songId: string;
         };
+        /** @description The channel the bot is in, while connected (an addition: older daemons leave it out). */
+        JoinedChannel: {
+            /** @description Channel id on the voice server. */
+            id: number;
+            /** @description The configured channel (`channelId` or `defaultChannel`) when the server has no such channel: the server put the bot in its default channel instead. */
+            missing?: string;
+            name: string;
+        };
         Me: {
             bots: components["schemas"]["BotScope"];
             capabilities: components["schemas"]["Capability"][];
@@ -11782,7 +11800,7 @@ export interface components {
          * @description A stable name of the sentence, whatever the language: a client may word it itself from `params`. Generic codes of a status (`badRequest`, `notFound`, …) carry the English sentence as `detail`.
          * @enum {string}
          */
-        PhraseCode: "notConnected" | "nowPlaying" | "playingNext" | "added" | "loaded" | "loadedOf" | "nothingPlayable" | "emptyList" | "personalFmLabel" | "playlistLabel" | "albumLabel" | "paused" | "resumed" | "nothingToResume" | "nothingPlaying" | "liveCannotSeek" | "stopped" | "skipped" | "endOfQueue" | "skipVotes" | "skipVotesPassed" | "skipVoteRepeated" | "skipVoteNotInChannel" | "startOfQueue" | "cleared" | "removed" | "moved" | "volume" | "mode" | "seeked" | "indexOutOfRange" | "started" | "startFailed" | "startTimedOut" | "alreadyConnected" | "disconnected" | "playbackFailed" | "playbackStopped" | "streamStalled" | "requestedBy" | "noResults" | "sourceNotEnabled" | "queueSaved" | "savedQueueLoaded" | "noSavedQueue" | "noSavedQueues" | "requestFailed" | "said" | "chatUnknownCommand" | "chatUsage" | "chatAdminOnly" | "chatQueueEmpty" | "chatQueueMore" | "chatNowPlaying" | "chatVolumeIs" | "chatModeIs" | "chatNoLyrics" | "chatHelp" | "badRequest" | "unauthorized" | "forbidden" | "notFound" | "conflict" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "notImplemented" | "badGateway" | "serviceUnavailable" | "insufficientStorage" | "fieldInvalid" | "fieldMissing" | "fieldTooSmall" | "fieldTooBig" | "fieldsUnknown" | "fieldIllFormed" | "bodyNotJson" | "bodyNotJsonType" | "noRoute" | "invalidApiKey" | "notSignedIn" | "wrongCredentials" | "apiKeysNotHere" | "notForGuests" | "guestsMayNot" | "adminOnly" | "missingCapability" | "noBotAccess" | "crossSite" | "guestModeDisabled" | "savedQueuesDisabled" | "localAudioDisabled" | "botNotFound" | "songNotFound" | "userNotFound" | "noDaemon" | "daemonSlow" | "busDown" | "uploadTooLarge" | "uploadTypeRefused" | "lyricsTooLarge" | "lyricsTypeRefused" | "uploadNoBody" | "uploadInterrupted" | "uploadNotAudio" | "uploadBadName";
+        PhraseCode: "notConnected" | "nowPlaying" | "playingNext" | "added" | "loaded" | "loadedOf" | "nothingPlayable" | "emptyList" | "personalFmLabel" | "playlistLabel" | "albumLabel" | "paused" | "resumed" | "nothingToResume" | "nothingPlaying" | "liveCannotSeek" | "stopped" | "skipped" | "endOfQueue" | "skipVotes" | "skipVotesPassed" | "skipVoteRepeated" | "skipVoteNotInChannel" | "startOfQueue" | "cleared" | "removed" | "moved" | "volume" | "mode" | "seeked" | "indexOutOfRange" | "started" | "channelMissing" | "startFailed" | "startTimedOut" | "alreadyConnected" | "disconnected" | "playbackFailed" | "playbackStopped" | "streamStalled" | "requestedBy" | "noResults" | "sourceNotEnabled" | "queueSaved" | "savedQueueLoaded" | "noSavedQueue" | "noSavedQueues" | "requestFailed" | "said" | "chatUnknownCommand" | "chatUsage" | "chatAdminOnly" | "chatQueueEmpty" | "chatQueueMore" | "chatNowPlaying" | "chatVolumeIs" | "chatModeIs" | "chatNoLyrics" | "chatHelp" | "badRequest" | "unauthorized" | "forbidden" | "notFound" | "conflict" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "notImplemented" | "badGateway" | "serviceUnavailable" | "insufficientStorage" | "fieldInvalid" | "fieldMissing" | "fieldTooSmall" | "fieldTooBig" | "fieldsUnknown" | "fieldIllFormed" | "bodyNotJson" | "bodyNotJsonType" | "noRoute" | "invalidApiKey" | "notSignedIn" | "wrongCredentials" | "apiKeysNotHere" | "notForGuests" | "guestsMayNot" | "adminOnly" | "missingCapability" | "noBotAccess" | "crossSite" | "guestModeDisabled" | "savedQueuesDisabled" | "localAudioDisabled" | "botNotFound" | "songNotFound" | "userNotFound" | "noDaemon" | "daemonSlow" | "busDown" | "uploadTooLarge" | "uploadTypeRefused" | "lyricsTooLarge" | "lyricsTypeRefused" | "uploadNoBody" | "uploadInterrupted" | "uploadNotAudio" | "uploadBadName";
         /**
          * @description What the sentence is about, by placeholder name
          * @example {

@@ -1,7 +1,7 @@
 /** Bot configuration and avatar routes (SPEC.md "Bots: /api/bot" and "Bot configuration"). */
 import { z } from '@hono/zod-openapi';
 import { BotStatusSchema } from '../../shared/domain/schemas';
-import { errors, jsonBody, jsonResponse } from '../errors';
+import { errors, jsonBody, jsonResponse, receiptFields } from '../errors';
 import { defineRoute } from '../policy';
 import { IdParamSchema, SuccessSchema } from './common';
 
@@ -181,7 +181,17 @@ export const startBot = defineRoute({
     'Waits for the handshake up to 15 seconds; past that the instance is torn down and the call answers 500.',
   policy: manageBot,
   request: { params },
-  responses: { 200: jsonResponse(BotStatusSchema, 'Connected'), ...errors(401, 403, 404, 500, 503) },
+  responses: {
+    200: jsonResponse(
+      BotStatusSchema.extend(receiptFields).openapi('BotStarted', {
+        description:
+          'The status and the receipt ("Connected."; when the configured channel does not exist, a second ' +
+          'sentence in `more` names it and the channel joined instead). The receipt fields are an addition.',
+      }),
+      'Connected',
+    ),
+    ...errors(401, 403, 404, 500, 503),
+  },
 });
 
 export const stopBot = defineRoute({

@@ -4,6 +4,7 @@
  * chat command replies with.
  */
 import { z } from '@hono/zod-openapi';
+import type { RoutePolicy } from '../../shared/access/route-access';
 import type { GuestPermission } from '../../shared/domain/constants';
 import {
   BotStatusSchema,
@@ -13,7 +14,7 @@ import {
   SongSchema,
 } from '../../shared/domain/schemas';
 import { errors, jsonBody, jsonResponse, receiptFields } from '../errors';
-import { defineRoute, type RoutePolicy } from '../policy';
+import { defineRoute } from '../policy';
 import { BotIdParamSchema, TimestampSchema } from './common';
 
 export const MessageSchema = z.object(receiptFields).openapi('Message');

@@ -95,6 +95,22 @@ export const SkipTallySchema = z
   .openapi('SkipTally');
 export type SkipTally = z.infer<typeof SkipTallySchema>;
 
+export const JoinedChannelSchema = z
+  .object({
+    id: z.number().int().openapi({ description: 'Channel id on the voice server.' }),
+    name: z.string(),
+    missing: z
+      .string()
+      .optional()
+      .openapi({
+        description:
+          'The configured channel (`channelId` or `defaultChannel`) when the server has no such channel: ' +
+          'the server put the bot in its default channel instead.',
+      }),
+  })
+  .openapi('JoinedChannel');
+export type JoinedChannel = z.infer<typeof JoinedChannelSchema>;
+
 export const BotStatusSchema = z
   .object({
     id: z.string(),
@@ -116,6 +132,9 @@ export const BotStatusSchema = z
     skipVotes: SkipTallySchema,
     listeners: z.number().int().min(0).openapi({
       description: 'How many listen along in a browser or player (GET /api/player/{botId}/listen).',
+    }),
+    channel: JoinedChannelSchema.optional().openapi({
+      description: 'The channel the bot is in, while connected (an addition: older daemons leave it out).',
     }),
   })
   .openapi('BotStatus');

@@ -46,6 +46,8 @@ const en = {
   seeked: 'Jumped to {time}.',
   indexOutOfRange: 'There is no such song in the queue (it has {size}).',
   started: 'Connected.',
+  // joined channel
+  channelMissing: 'Channel {requested} does not exist; joined {joined}.',
   startFailed: 'Could not connect: {reason}',
   startTimedOut: 'Could not connect: the voice server did not complete the handshake within {seconds} s.',
   alreadyConnected: 'Already connected.',
@@ -174,6 +176,8 @@ const zh: Record<PhraseCode, string> = {
   seeked: '已跳转到 {time}。',
   indexOutOfRange: '队列中没有这首歌（共 {size} 首）。',
   started: '已连接。',
+  // joined channel
+  channelMissing: '频道 {requested} 不存在，已进入 {joined}。',
   startFailed: '无法连接：{reason}',
   startTimedOut: '无法连接：语音服务器未在 {seconds} 秒内完成握手。',
   alreadyConnected: '已经连接。',
@@ -344,6 +348,8 @@ export const say = {
   seeked: (seconds: number) => p('seeked', { time: formatTime(seconds) }),
   indexOutOfRange: (size: number) => p('indexOutOfRange', { size }),
   started: () => p('started'),
+  // joined channel
+  channelMissing: (requested: string, joined: string) => p('channelMissing', { requested, joined }),
   startFailed: (reason: string) => p('startFailed', { reason }),
   startTimedOut: (seconds: number) => p('startTimedOut', { seconds }),
   alreadyConnected: () => p('alreadyConnected'),

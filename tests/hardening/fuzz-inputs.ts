@@ -10,7 +10,7 @@
  * Sampling: every class is applied to every operation, but a class with many values (hostile strings,
  * numeric limits) cycles its values over the fields instead of crossing every value with every field.
  */
-import type { RoutePolicy } from '../../openapi/policy';
+import type { RoutePolicy } from '../../shared/access/route-access';
 
 export interface JsonSchema {
   type?: string | string[];

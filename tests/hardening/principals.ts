@@ -8,7 +8,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { RoutePolicy } from '../../openapi/policy';
+import type { RoutePolicy } from '../../shared/access/route-access';
 import { apiKeys } from '../../shared/db/schema';
 import { CAPABILITIES, GUEST_PERMISSION_DEFAULTS, type GuestPermission } from '../../shared/domain/constants';
 import { SERVICE_TOKEN_HEADER } from '../../shared/service-headers';

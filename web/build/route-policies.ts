@@ -5,13 +5,26 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Plugin } from 'vite';
-import type { RoutePolicy } from '../../openapi/policy';
+import type { RoutePolicies } from '../../shared/access/page-access';
+import type { RoutePolicy } from '../../shared/access/route-access';
 
 const MODULE_ID = 'virtual:route-policies';
 const RESOLVED_ID = `\0${MODULE_ID}`;
 
-interface OpenApiDocument {
+export interface OpenApiDocument {
   paths: Record<string, Record<string, { 'x-policy'?: RoutePolicy }>>;
+}
+
+/** The policy of every operation of the document, keyed `METHOD /path` as the page asks for it. */
+export function routePoliciesOf(document: OpenApiDocument): RoutePolicies {
+  const policies: Record<string, RoutePolicy> = {};
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const policy = operation['x-policy'];
+      if (policy) policies[`${method.toUpperCase()} ${path}`] = policy;
+    }
+  }
+  return policies;
 }
 
 export function routePolicies(documentPath: string): Plugin {
@@ -22,14 +35,7 @@ export function routePolicies(documentPath: string): Plugin {
       if (id !== RESOLVED_ID) return undefined;
       this.addWatchFile(documentPath);
       const document = JSON.parse(readFileSync(documentPath, 'utf8')) as OpenApiDocument;
-      const policies: Record<string, RoutePolicy> = {};
-      for (const [path, operations] of Object.entries(document.paths)) {
-        for (const [method, operation] of Object.entries(operations)) {
-          const policy = operation['x-policy'];
-          if (policy) policies[`${method.toUpperCase()} ${path}`] = policy;
-        }
-      }
-      return `export default ${JSON.stringify(policies)};`;
+      return `export default ${JSON.stringify(routePoliciesOf(document))};`;
     },
   };
 }

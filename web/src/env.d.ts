@@ -2,6 +2,6 @@
 
 declare module 'virtual:route-policies' {
   /** `METHOD /api/path` → the access policy the api enforces (see web/build/route-policies.ts). */
-  const policies: Record<string, import('@openapi/policy').RoutePolicy>;
+  const policies: import('@shared/access/page-access').RoutePolicies;
   export default policies;
 }

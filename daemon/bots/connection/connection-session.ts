@@ -4,6 +4,7 @@
  * commands, and the chat notes about songs that failed. Built when the bot connects, disposed when it disconnects.
  */
 import type { ProfileConfigRow } from '../../../shared/db/schema';
+import type { JoinedChannel } from '../../../shared/domain/schemas';
 import type { Logger } from '../../../shared/logger';
 import { receipts } from '../../../shared/receipts';
 import type { StoredSettings } from '../../../shared/settings/settings';
@@ -14,6 +15,7 @@ import type { BotPlayer, PlayFailure } from '../bot-player';
 import type { PlayableSong } from '../playable-song';
 import { type ProfileClient, ProfileUpdater, type ProfileUpdaterOptions } from '../profile/profile-updater';
 import { ChannelWatch } from './channel-watch';
+import { joinedChannel } from './joined-channel';
 import type { Ts3VoiceSink } from './ts3-voice-sink';
 
 const MS_PER_MINUTE = 60_000;
@@ -84,6 +86,12 @@ export class ConnectionSession {
       .clientsInChannel()
       .filter((c) => c.id !== client.clientId && c.type === VOICE_CLIENT)
       .map((c) => c.uid);
+  }
+
+  /** The channel the bot is in; `missing` names `configured` when the server has no such channel. */
+  joinedChannel(configured: number | string | undefined): JoinedChannel | undefined {
+    const { client } = this.options;
+    return joinedChannel(client.book, client.channelId, configured);
   }
 
   applySettings(settings: StoredSettings): void {

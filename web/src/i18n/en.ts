@@ -89,6 +89,8 @@ export const en = {
   'dashboard.emptyAdmin': 'No bots yet. Add one to start playing music.',
   'dashboard.summary': '{queue} in the queue · volume {volume}% · {listeners} listening in browsers',
   'dashboard.openPlayer': 'Open the player',
+  // joined channel
+  'dashboard.channel': 'Channel: {name}',
   'botState.offline': 'disconnected',
   'botState.idle': 'idle',
   'botState.playing': 'playing',

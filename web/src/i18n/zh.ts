@@ -92,6 +92,8 @@ export const zh: Record<MessageKey, string> = {
   'dashboard.emptyAdmin': '还没有机器人。添加一个开始播放音乐吧。',
   'dashboard.summary': '队列中 {queue} 首 · 音量 {volume}% · {listeners} 人在浏览器收听',
   'dashboard.openPlayer': '打开播放器',
+  // joined channel
+  'dashboard.channel': '频道：{name}',
   'botState.offline': '未连接',
   'botState.idle': '空闲',
   'botState.playing': '播放中',
