@@ -6,6 +6,7 @@
 import { NatsBus } from '../shared/bus/nats-bus';
 import type { AppConfig } from '../shared/config';
 import type { Backends } from '../shared/process';
+import { raiseClockThreadPriority } from '../shared/thread-priority';
 import { ts3OptionsFor } from './bots/connection/ts3-options';
 import { type ChatApiFactory, chatApiFactory } from './chat/chat-api';
 import { Daemon } from './daemon';
@@ -31,6 +32,8 @@ async function leasesFor(config: AppConfig, bus: Backends['bus']): Promise<Owner
 }
 
 export async function startDaemon(config: AppConfig, { db, bus }: Backends, chatApi?: ChatApiFactory) {
+  // This thread runs the 20 ms frame clock: it goes first when the system allows (shared/thread-priority.ts).
+  raiseClockThreadPriority();
   const chat = chatFor(config, chatApi);
   const ownership = await leasesFor(config, bus);
   const daemon = new Daemon({

@@ -23,7 +23,7 @@ import { type AppConfig, loadConfig } from '../../shared/config';
 import { configureThread } from '../../shared/configure-thread';
 import { type Db, migrateDb, openDb } from '../../shared/db/client';
 import { bots } from '../../shared/db/schema';
-import { API_NICENESS, lowerThreadPriority } from '../../shared/thread-priority';
+import { API_NICENESS, lowerThreadPriority, raiseClockThreadPriority } from '../../shared/thread-priority';
 import { botRow } from '../../tests/helpers/bot-row';
 import { epochMs } from './epoch-clock';
 import type { LatenessSummary } from './lateness';
@@ -162,6 +162,8 @@ serveRpc(BOT_PROCESS_OPS, {
     });
     configureThread(config);
     if (!serveApi) {
+      // As daemon/process.ts does for the thread that runs the clock.
+      raiseClockThreadPriority();
       const here = await daemonHere(config, db, bus, root.value);
       running = { db, bus, bots: here, api: undefined, serverPort, botIds: new Map() };
       return { engine: benchEngineName(config) };
