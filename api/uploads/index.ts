@@ -1,16 +1,17 @@
 /**
- * POST /api/music/local/upload and GET /api/music/local/cover/{id}: the HTTP side of local uploads.
+ * POST /api/music/local/upload, GET /api/music/local/uploads and GET /api/music/local/cover/{id}: the
+ * HTTP side of local uploads.
  * The file handling itself (streaming to disk, probing, keeping a video's audio, retention) lives in
  * shared/sources/local/.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
-import { getLocalCover, uploadLocalAudio } from '../../openapi/routes/uploads';
+import { getLocalCover, listLocalUploads, uploadLocalAudio } from '../../openapi/routes/uploads';
 import { uploads } from '../../shared/db/schema';
 import { say } from '../../shared/i18n/phrases';
 import { type FfmpegLocation, locateFfmpeg, locateFfprobe } from '../../shared/media/ffmpeg-locator';
 import { readSettings } from '../../shared/settings/settings';
-import { uploadToSong } from '../../shared/sources/local/local-catalog';
+import { LocalCatalog, uploadToSong } from '../../shared/sources/local/local-catalog';
 import { attachLyricsFile, LYRICS_FILE_MAX_BYTES } from '../../shared/sources/local/lyrics-upload';
 import { type MediaTools, takeInUpload, UPLOAD_MAX_BYTES } from '../../shared/sources/local/upload-intake';
 import { LYRICS_EXTENSION, parseUploadName } from '../../shared/sources/local/upload-name';
@@ -113,6 +114,13 @@ export function uploadRoutes({ db, config }: AppDeps, options: UploadRouteOption
       return c.json({ song: uploadToSong(upload) }, 200);
     })
 
+    .openapi(listLocalUploads, async (c) => {
+      const { limit, offset } = c.req.valid('query');
+      // An empty search word matches every upload (LocalCatalog.search), newest first.
+      const songs = await new LocalCatalog(db).search('', limit, offset);
+      if (!songs.ok) throw new ApiError(500, songs.error);
+      return c.json({ songs: songs.value }, 200);
+    })
     .openapi(getLocalCover, async (c) => {
       const [cover] = await db
         .select({ type: uploads.coverType, data: uploads.coverData })

@@ -4079,6 +4079,79 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/music/local/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Browse the uploaded songs, newest first
+         * @description An addition to SPEC: every upload as a Song (platform `local`), newest first, so a page can list them without a search word (`/api/music/search` needs one).
+         *
+         *     **Access:** Authenticated.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Default 50 */
+                    limit?: number;
+                    /** @description Default 0 */
+                    offset?: number | null;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The uploads */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UploadedSongs"];
+                    };
+                };
+                /** @description Missing or malformed parameter */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not authenticated, or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (a defect; logged with the request id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/music/lyrics/{id}": {
         parameters: {
             query?: never;
@@ -12121,6 +12194,9 @@ export interface components {
         };
         UploadedSong: {
             song: components["schemas"]["Song"];
+        };
+        UploadedSongs: {
+            songs: components["schemas"]["Song"][];
         };
         User: {
             /**

@@ -75,6 +75,27 @@ export const uploadLocalAudio = defineRoute({
   },
 });
 
+export const listLocalUploads = defineRoute({
+  method: 'get',
+  path: '/api/music/local/uploads',
+  tags,
+  summary: 'Browse the uploaded songs, newest first',
+  description:
+    'An addition to SPEC: every upload as a Song (platform `local`), newest first, so a page can list ' +
+    'them without a search word (`/api/music/search` needs one).',
+  policy: { access: 'authenticated' },
+  request: {
+    query: z.object({
+      limit: z.coerce.number().int().min(1).max(100).default(50).openapi({ description: 'Default 50' }),
+      offset: z.coerce.number().int().min(0).default(0).openapi({ description: 'Default 0' }),
+    }),
+  },
+  responses: {
+    200: jsonResponse(z.object({ songs: z.array(SongSchema) }).openapi('UploadedSongs'), 'The uploads'),
+    ...errors(400, 401),
+  },
+});
+
 export const getLocalCover = defineRoute({
   method: 'get',
   path: '/api/music/local/cover/{id}',

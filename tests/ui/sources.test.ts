@@ -1,19 +1,21 @@
 /**
  * The browser UI's music platforms and uploads against the real service, its daemon and a TS3 test
  * server, with NetEase's login endpoints and a Jellyfin server stood in by msw (in the api's process,
- * where the platform calls are made): a file uploaded through the Upload tab and played from the
- * search results, the sources screen (a source switched off, qualities offered per platform, the NetEase QR
+ * where the platform calls are made): files uploaded through the Upload tab (listed at once, sent in
+ * turn, cancelled; a finished one by its tags, kept over a reload and played from there), the sources screen (a source switched off, qualities offered per platform, the NetEase QR
  * login walked to confirmed, a code that expires, Jellyfin's connection test, the Spotify app's
  * client id, secret, bitrate and device name entered and stored), the setup wizard's
  * layout, a phone-sized screen and axe-core scans of the new screens.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { qualitiesOf } from '../../shared/domain/platforms';
 import { type Session, setupAdmin } from '../helpers/accounts';
+import { FFMPEG } from '../helpers/audio-signals';
 import { ALICE, JELLYFIN_URL, useJellyfinApi } from '../helpers/jellyfin-api';
 import { LISTENER, useNeteaseLoginApi } from '../helpers/netease-login-api';
 import { plainWav } from '../uploads/media-files';
@@ -56,21 +58,45 @@ const sourceCard = (name: string) =>
   page.getByRole('listitem').filter({ has: page.getByRole('heading', { name }) });
 
 describe('upload', () => {
-  it('uploads a file through the Upload tab and plays it from the search results', async () => {
-    const wav = plainWav(mkdtempSync(join(tmpdir(), 'ui-upload-')), 20);
-    const file = join(mkdtempSync(join(tmpdir(), 'ui-upload-')), 'Harbour Probe.wav');
-    writeFileSync(file, wav);
+  it('lists files at once, sends them in turn with a percentage, and cancels one waiting or under way', async () => {
     await page.getByRole('link', { name: 'Music', exact: true }).click();
     await page.getByRole('tab', { name: 'Upload' }).click();
+    // Held requests: the first file stays under way and the second waits its turn, as on a slow link.
+    const held: string[] = [];
+    await page.route('**/api/music/local/upload', (route) => {
+      held.push(route.request().headers()['x-filename'] ?? '');
+    });
+    const wav = plainWav(mkdtempSync(join(tmpdir(), 'ui-upload-')), 1);
+    await page.getByLabel('Choose files').setInputFiles([
+      { name: 'first.wav', mimeType: 'audio/wav', buffer: wav },
+      { name: 'second.wav', mimeType: 'audio/wav', buffer: wav },
+    ]);
+    const pending = page.getByRole('list', { name: 'Uploads on their way' });
+    await pending.getByText('Waiting its turn').waitFor();
+    await expect.poll(() => pending.locator('.upload-progress').textContent()).toMatch(/\d+ %/);
+    await page.getByRole('button', { name: 'Cancel the upload of second.wav' }).click();
+    await page.getByRole('button', { name: 'Cancel the upload of first.wav' }).click();
+    await pending.waitFor({ state: 'detached' });
+    expect(held).toEqual(['first.wav']);
+    await page.unroute('**/api/music/local/upload');
+  });
+
+  it('shows an upload by its tags, keeps the list over a reload, and plays it from there', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ui-upload-'));
+    const file = join(dir, 'track01.mp3');
+    // 20 s: long enough to see the position move once it plays.
+    const tagged = ['-metadata', 'title=Harbour Probe', '-metadata', 'artist=Quay Band'];
+    spawnSync(FFMPEG, ['-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=d=20', ...tagged, file]);
     await page.getByLabel('Choose files').setInputFiles(file);
-    await page.getByText('Uploaded', { exact: true }).waitFor();
+    const stored = page.locator('.uploaded');
+    await stored.getByText('Harbour Probe', { exact: true }).waitFor();
+    await stored.getByText('Quay Band').first().waitFor();
+    expect(await stored.getByText('track01').count()).toBe(0);
     await screenshot(page, 'sources-01-uploaded');
 
-    await page.getByRole('tab', { name: 'Search' }).click();
-    await page.getByLabel('Search for songs, albums or playlists').fill('Harbour Probe');
-    await page.getByLabel('Source').selectOption('local');
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await page.getByRole('button', { name: /^Play: Harbour Probe/ }).click();
+    await page.reload();
+    await page.getByRole('tab', { name: 'Upload' }).click();
+    await stored.getByRole('button', { name: /^Play: Harbour Probe/ }).click();
     await page.getByText(/Now playing: Harbour Probe/).waitFor();
 
     await page.getByRole('link', { name: 'Player', exact: true }).click();

@@ -9,12 +9,15 @@ import { type CallResult, errorText } from './client';
 
 export const UPLOAD_PATH = '/api/music/local/upload';
 
-export function uploadFile(
-  file: File,
-  onProgress: (fraction: number) => void,
-): Promise<CallResult<{ song: Schemas['Song'] }>> {
-  return new Promise((resolve) => {
-    const xhr = new XMLHttpRequest();
+/** An upload under way: its answer, and a way to stop it (the answer is then a refusal with status 0). */
+export interface RunningUpload {
+  result: Promise<CallResult<{ song: Schemas['Song'] }>>;
+  cancel(): void;
+}
+
+export function uploadFile(file: File, onProgress: (fraction: number) => void): RunningUpload {
+  const xhr = new XMLHttpRequest();
+  const result = new Promise<CallResult<{ song: Schemas['Song'] }>>((resolve) => {
     xhr.open('POST', `${apiBaseUrl}${UPLOAD_PATH}`);
     xhr.setRequestHeader('content-type', file.type || 'application/octet-stream');
     // Header values are ASCII: the server decodes the percent-encoded name.
@@ -34,6 +37,8 @@ export function uploadFile(
       else resolve({ ok: false, status: xhr.status, error: errorText(body, xhr.status) });
     };
     xhr.onerror = () => resolve({ ok: false, status: 0, error: t('error.unreachable') });
+    xhr.onabort = () => resolve({ ok: false, status: 0, error: t('upload.cancelled') });
     xhr.send(file);
   });
+  return { result, cancel: () => xhr.abort() };
 }

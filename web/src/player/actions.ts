@@ -35,14 +35,25 @@ export const stop = async (botId: string) =>
 export const clear = async (botId: string) =>
   report(await call(api.POST('/api/player/{botId}/clear', bot(botId))));
 
+/**
+ * The volume last asked for, per bot, while its request is on its way: a step (arrow keys) counts from
+ * it, not from the shown volume, which a status push of an earlier step may have set back meanwhile.
+ */
+const volumeTargets = new Map<string, number>();
+
 export async function setVolume(botId: string, volume: number) {
   const target = Math.round(Math.min(100, Math.max(0, volume)));
+  volumeTargets.set(botId, target);
   setLocalVolume(botId, target);
-  return report(
-    await call(api.POST('/api/player/{botId}/volume', { ...bot(botId), body: { volume: target } })),
-    `volume:${botId}`,
+  const answer = await call(
+    api.POST('/api/player/{botId}/volume', { ...bot(botId), body: { volume: target } }),
   );
+  if (volumeTargets.get(botId) === target) volumeTargets.delete(botId);
+  return report(answer, `volume:${botId}`);
 }
+
+export const stepVolume = (botId: string, shownVolume: number, step: number) =>
+  setVolume(botId, (volumeTargets.get(botId) ?? shownVolume) + step);
 
 export const setMode = async (botId: string, mode: PlayMode) =>
   report(
