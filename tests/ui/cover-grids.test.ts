@@ -4,7 +4,8 @@
  * (in the api's process, where the platform calls are made): tiles with lazy covers of a fixed size and
  * accessible names, grey tiles while a shelf loads, a play button on hover and focus (no movement when
  * less motion is asked for), the keyboard, two columns on a phone, both languages, and axe-core with no
- * violation of any impact in both themes.
+ * violation of any impact in both themes. A playlist's and an album's page open with a large cover
+ * header: name, artist, song count, total length, and play all / add all.
  */
 import { delay, HttpResponse } from 'msw';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
@@ -211,4 +212,71 @@ describe('cover grids', () => {
     await page.evaluate(() => localStorage.setItem('tsmb.theme', 'light'));
     expect(found).toEqual([]);
   }, 40_000);
+});
+
+describe('collection pages', () => {
+  const header = () => page.locator('header.collection-head');
+
+  it("opens a playlist's page with a large cover header: name, song count, total length and its actions", async () => {
+    await page.goto(`${ui.baseUrl}/music/playlist/music_a/7000000001`);
+    await page.getByRole('heading', { name: 'Evening Mix', level: 1 }).waitFor();
+    await header().getByText('Playlist · NetEase Cloud Music').waitFor();
+    // Paper Boats 4:05.76, Member Song 3:21, Gone Tune 3:00: 10 minutes 26.76 seconds.
+    await header().getByText('3 songs · 10 min', { exact: true }).waitFor();
+    await header().getByText('A made-up playlist for tests.').waitFor();
+    const cover = header().locator('.cover.large');
+    await expect.poll(() => cover.locator('img').count()).toBe(1);
+    const box = (await cover.boundingBox())!;
+    expect(box.width).toBeGreaterThanOrEqual(200);
+    expect(box.height).toBe(box.width);
+    const playAll = header().getByRole('button', { name: 'Play all: Evening Mix' });
+    expect(await playAll.getAttribute('class')).toContain('primary');
+    await header().getByRole('button', { name: 'Add all to the queue: Evening Mix' }).waitFor();
+    await header().getByRole('button', { name: 'Add Evening Mix to favorites' }).waitFor();
+    await screenshot(page, 'cover-04-playlist');
+  }, 30_000);
+
+  it("opens an album's page with its artist, and in Chinese, and on a phone", async () => {
+    await page.goto(`${ui.baseUrl}/music/album/music_a/150000001`);
+    await page.getByRole('heading', { name: 'Harbour Lights', level: 1 }).waitFor();
+    await header().getByText('Album · NetEase Cloud Music').waitFor();
+    await header().getByText('by River Lane', { exact: false }).waitFor();
+    // Paper Boats 4:05.76, Late Track 3:19.5: 7 minutes 25.26 seconds.
+    await header().getByText('2 songs · 7 min', { exact: true }).waitFor();
+    await header().getByRole('button', { name: 'Play all: Harbour Lights' }).waitFor();
+    await screenshot(page, 'cover-05-album');
+
+    const phone = await ui.phonePage(page);
+    await standInCovers(phone.context());
+    await phone.goto(`${ui.baseUrl}/music/album/music_a/150000001`);
+    await phone.getByRole('heading', { name: 'Harbour Lights', level: 1 }).waitFor();
+    await phone.locator('.song-row').first().waitFor();
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(phone, 'cover-06-album-phone');
+    await phone.context().close();
+
+    await page.evaluate(() => localStorage.setItem('tsmb.locale', 'zh'));
+    onTestFinished(() => page.evaluate(() => localStorage.setItem('tsmb.locale', 'en')));
+    await page.reload();
+    await header().getByText('专辑 · 网易云音乐').waitFor();
+    await header().getByText('2 首 · 7 分钟', { exact: true }).waitFor();
+    await header().getByRole('button', { name: '全部播放: Harbour Lights' }).waitFor();
+  }, 30_000);
+
+  it('has no axe-core violation of any impact on a collection page, in both themes', async () => {
+    const found: string[] = [];
+    for (const theme of ['light', 'dark']) {
+      await page.evaluate((value) => localStorage.setItem('tsmb.theme', value), theme);
+      for (const path of ['/music/playlist/music_a/7000000001', '/music/album/music_a/150000001']) {
+        await page.goto(`${ui.baseUrl}${path}`);
+        await page.locator('.song-row').first().waitFor();
+        for (const v of await axeViolations(page))
+          found.push(
+            `${theme} ${path}: ${v.id} (${v.impact}: ${v.help}) ${JSON.stringify(v.nodes.slice(0, 3))}`,
+          );
+      }
+    }
+    await page.evaluate(() => localStorage.setItem('tsmb.theme', 'light'));
+    expect(found).toEqual([]);
+  }, 30_000);
 });

@@ -428,6 +428,10 @@ export const en = {
   'personal.link': 'Link with a QR code',
   'personal.relink': 'Link again',
   'personal.unlink': 'Unlink',
+  // cover grids
+  'collection.by': 'by {artist}',
+  'collection.minutes': '{minutes} min',
+  'collection.hours': '{hours} h {minutes} min',
 } as const;
 
 export type MessageKey = keyof typeof en;

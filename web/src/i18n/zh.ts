@@ -424,4 +424,8 @@ export const zh: Record<MessageKey, string> = {
   'personal.link': '扫码绑定',
   'personal.relink': '重新绑定',
   'personal.unlink': '解除绑定',
+  // cover grids
+  'collection.by': '{artist}',
+  'collection.minutes': '{minutes} 分钟',
+  'collection.hours': '{hours} 小时 {minutes} 分钟',
 };
