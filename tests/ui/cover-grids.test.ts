@@ -207,6 +207,8 @@ describe('cover grids', () => {
       await openDiscover(page);
       await shelf(page, 'NetEase Cloud Music', 'Recommended playlists').getByRole('link').first().waitFor();
       await shelvesLoaded(page);
+      await shelf(page, 'NetEase Cloud Music', 'Recommended playlists').getByRole('link').first().hover();
+      await screenshot(page, `cover-07-home-${theme}`);
       for (const v of await axeViolations(page))
         found.push(`${theme}: ${v.id} (${v.impact}: ${v.help}) ${JSON.stringify(v.nodes.slice(0, 3))}`);
     }
