@@ -104,7 +104,9 @@ describe('music home', () => {
     await recommended.getByText('80 songs').waitFor();
     // Without a shared login NetEase has no daily songs for anyone: the shelf says so in words.
     await shelf('NetEase Cloud Music', 'Songs of the day')
-      .getByText(/^Not available right now: music_a: .*log/i)
+      .getByText(
+        /^NetEase Cloud Music: The daily recommendation needs a NetEase Cloud Music login; log in first\.$/,
+      )
       .waitFor();
     await source('NetEase Cloud Music')
       .getByRole('button', { name: 'Personal FM: NetEase Cloud Music' })
@@ -192,7 +194,7 @@ describe('search and collections', () => {
     await page.getByRole('heading', { name: 'Harbour Lights', level: 1 }).waitFor();
     await page
       .locator('.collection-text')
-      .getByText(/^River Lane/)
+      .getByText(/^by River Lane/)
       .waitFor();
     await expect
       .poll(() => page.locator('.song-row .song-title').allTextContents())

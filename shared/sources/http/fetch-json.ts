@@ -6,6 +6,7 @@
  * platform that sends its headers and then stalls is given up on too.
  */
 import { err, ok, type Result } from '../../result';
+import { timedOutSentence, unreachableSentence } from './unreachable';
 
 const TIMEOUT_MS = 10_000;
 
@@ -99,8 +100,8 @@ export async function fetchJson(service: string, url: string, init: RequestInit)
 
 function unreachable(service: string, error: unknown): string {
   if (error instanceof Error && error.name === 'TimeoutError')
-    return `${service} did not answer within ${TIMEOUT_MS / 1000} s`;
-  return `${service} could not be reached (${error instanceof Error ? error.message : 'network error'})`;
+    return timedOutSentence(service, TIMEOUT_MS / 1000);
+  return unreachableSentence(service, error instanceof Error ? error.message : 'network error');
 }
 
 function tooLarge(service: string): string {

@@ -13,6 +13,7 @@
 import { z } from 'zod';
 import { err, ok, type Result } from '../../result';
 import { parseJsonLoosely, readText } from '../http/fetch-json';
+import { unreachableSentence } from '../http/unreachable';
 
 /** One device for every process of this bot: a login on the same device ends the previous token. */
 export const JELLYFIN_DEVICE_ID = 'ts3-music-bot';
@@ -76,7 +77,7 @@ export async function callJellyfin(
     const text = await readText(`Jellyfin at ${serverUrl}`, response);
     return text.ok ? ok({ status: response.status, body: parseJsonLoosely(text.value) }) : text;
   } catch (error) {
-    return err(`Jellyfin at ${serverUrl} could not be reached (${failure(error)})`);
+    return err(unreachableSentence(`Jellyfin at ${serverUrl}`, failure(error)));
   }
 }
 

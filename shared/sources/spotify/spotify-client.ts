@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import { err, ok, type Result } from '../../result';
 import { parseJsonLoosely, readText } from '../http/fetch-json';
+import { unreachableSentence } from '../http/unreachable';
 import {
   configuredSpotify,
   type SpotifySettings,
@@ -191,7 +192,7 @@ async function send(
     const text = await readText('Spotify', response);
     return text.ok ? ok({ status: response.status, body: parseJsonLoosely(text.value) }) : text;
   } catch (error) {
-    return err(`Spotify could not be reached (${error instanceof Error ? error.message : 'network error'})`);
+    return err(unreachableSentence('Spotify', error instanceof Error ? error.message : 'network error'));
   }
 }
 

@@ -13,6 +13,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { err, ok, type Result } from '../../result';
 import { parseJsonLoosely, readText } from '../http/fetch-json';
+import { unreachableSentence } from '../http/unreachable';
 import { AccountsErrorSchema, type TokenAnswer, TokenAnswerSchema } from './spotify-schemas';
 
 export const AUTHORIZE_URL = 'https://accounts.spotify.com/authorize';
@@ -110,7 +111,7 @@ async function requestTokens(
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (error) {
-    return err(`Spotify could not be reached (${error instanceof Error ? error.message : 'network error'})`);
+    return err(unreachableSentence('Spotify', error instanceof Error ? error.message : 'network error'));
   }
   const text = await readText('Spotify', response);
   if (!text.ok) return text;

@@ -5,6 +5,7 @@
 import { createApiClient } from '@api/index';
 import { apiBaseUrl } from '../base';
 import { locale, t, tPhrase } from '../i18n';
+import { platformFailure, platformFailureText } from './platform-errors';
 
 export const api = createApiClient({ baseUrl: apiBaseUrl });
 // Whatever the server words itself (a phrase this page does not know yet) comes in the page's language.
@@ -57,10 +58,15 @@ export function receiptText(body: unknown): string {
   return parts.every(Boolean) ? parts.join(' ') : message;
 }
 
-/** The readable text of an error body: the API always answers `{error, code, params}` (sometimes with `message`). */
+/**
+ * The readable text of an error body: the API always answers `{error, code, params}` (sometimes with
+ * `message`); a music platform's failure is worded for people (platform-errors.ts).
+ */
 export function errorText(body: unknown, status: number): string {
   if (body && typeof body === 'object') {
-    const { error } = body as { error?: unknown };
+    const { error, code, params } = body as Worded & { error?: unknown };
+    const failure = platformFailure(code, params);
+    if (failure) return platformFailureText(failure);
     if (typeof error === 'string' && error) return wordPhrase(body as Worded, error);
   }
   return t('error.status', { status });

@@ -231,7 +231,6 @@ export const en = {
   'home.genres': 'Genres',
   'home.popularVideos': 'Popular videos',
   'home.fm': 'Personal FM',
-  'home.unavailable': 'Not available right now: {error}',
   'home.empty': 'Nothing here yet.',
   'home.nothing': 'This source has nothing to recommend.',
   'home.noSources': 'No music source is enabled.',
@@ -448,6 +447,14 @@ export const en = {
   'personal.link': 'Link with a QR code',
   'personal.relink': 'Link again',
   'personal.unlink': 'Unlink',
+  // cover grids
+  'collection.by': 'by {artist}',
+  'collection.minutes': '{minutes} min',
+  'collection.hours': '{hours} h {minutes} min',
+  'platformError.unreachable': 'This server cannot reach {platform} right now.',
+  'platformError.refused': '{platform}: {reason}',
+  'platformError.offline': 'This server cannot reach {platform} right now, so it has nothing to show here.',
+  'error.details': 'Details',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -232,7 +232,6 @@ export const zh: Record<MessageKey, string> = {
   'home.genres': '流派',
   'home.popularVideos': '热门视频',
   'home.fm': '私人 FM',
-  'home.unavailable': '暂时不可用：{error}',
   'home.empty': '暂无内容。',
   'home.nothing': '此来源没有推荐内容。',
   'home.noSources': '没有启用任何音乐来源。',
@@ -444,4 +443,12 @@ export const zh: Record<MessageKey, string> = {
   'personal.link': '扫码绑定',
   'personal.relink': '重新绑定',
   'personal.unlink': '解除绑定',
+  // cover grids
+  'collection.by': '{artist}',
+  'collection.minutes': '{minutes} 分钟',
+  'collection.hours': '{hours} 小时 {minutes} 分钟',
+  'platformError.unreachable': '本服务器暂时无法访问{platform}。',
+  'platformError.refused': '{platform}拒绝了这个请求。',
+  'platformError.offline': '本服务器暂时无法访问{platform}，这里没有可显示的内容。',
+  'error.details': '详细信息',
 };

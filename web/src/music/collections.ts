@@ -6,6 +6,8 @@
  */
 import type { Schemas } from '@api/index';
 import type { RouteLocationNormalizedLoaded, RouteLocationRaw } from 'vue-router';
+import { t } from '../i18n';
+import { canPlayer, playAlbum, playPlaylist } from '../player/actions';
 import type { Platform } from './platforms';
 
 export type CollectionKind = 'album' | 'playlist';
@@ -27,6 +29,18 @@ export const playlistCollection = (playlist: Schemas['Playlist']): Collection =>
   artist: '',
   ...playlist,
 });
+
+/** The line under a collection's name in a list: its artist (albums) and how many songs it holds. */
+export const collectionSummary = (item: Collection): string =>
+  [item.artist, t('music.songCount', { count: item.songCount })].filter(Boolean).join(' · ');
+
+/** Whether the principal may replace the bot's queue with the collection (play all). */
+export const canPlayCollection = (botId: string, item: Collection): boolean =>
+  botId !== '' && canPlayer(botId, item.kind === 'playlist' ? 'play-playlist' : 'play-album');
+
+/** Play all: the bot's queue becomes the collection's songs. */
+export const playCollection = (botId: string, item: Collection) =>
+  item.kind === 'playlist' ? playPlaylist(botId, item.id, item.platform) : playAlbum(botId, item);
 
 /** The collection's page, under `/bot/<id>` when the UI is locked to a bot. */
 export function collectionRoute(current: RouteLocationNormalizedLoaded, item: Collection): RouteLocationRaw {

@@ -15,3 +15,11 @@ export function formatDuration(seconds: number): string {
   const rest = String(whole % 60).padStart(2, '0');
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`;
 }
+
+/** How long songs last together, in minutes (hours and minutes from an hour on): a collection's length. */
+export function formatLength(seconds: number): string {
+  const minutes = Math.round(Math.max(0, seconds) / 60);
+  return minutes >= 60
+    ? t('collection.hours', { hours: Math.floor(minutes / 60), minutes: minutes % 60 })
+    : t('collection.minutes', { minutes });
+}

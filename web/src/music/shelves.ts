@@ -21,6 +21,8 @@ export interface Shelf {
   key: string;
   title: MessageKey;
   load: () => Promise<CallResult<ShelfContent>>;
+  /** Whether it shows a grid of covers (grey tiles while it loads); genres are a row of buttons. */
+  covers: boolean;
 }
 
 const RECOMMENDED = 12;
@@ -41,7 +43,7 @@ export const isEmptyShelf = (content: ShelfContent): boolean =>
   (content.kind === 'songs' ? content.songs : content.kind === 'collections' ? content.items : content.genres)
     .length === 0;
 
-type ShelfRequest = Shelf & { path: string };
+type ShelfRequest = Omit<Shelf, 'covers'> & { path: string };
 const library = (limit: number) => ({ params: { query: { limit } } });
 
 /** How each kind of shelf is asked for; the platform's registry row says which kinds it has. */
@@ -111,6 +113,9 @@ const SHELVES: Record<ShelfKind, (platform: Platform) => ShelfRequest> = {
 /** The shelves the platform has (its registry row) that this principal may load. */
 export function shelvesOf(platform: Platform): Shelf[] {
   return platformFacts(platform)
-    .shelves.map((kind) => SHELVES[kind](platform))
+    .shelves.map((kind): Shelf & { path: string } => ({
+      ...SHELVES[kind](platform),
+      covers: kind !== 'genres',
+    }))
     .filter((s) => can('GET', s.path));
 }

@@ -1,0 +1,142 @@
+/**
+ * The browser UI of a member (not an admin: no sources' status to ask) on a server that cannot reach
+ * the internet: every platform host is a network error (msw, in the api's process where the platform
+ * calls are made), Jellyfin excepted in the last test. The music home says once that the server cannot
+ * reach the internet instead of an error per shelf; a platform's failure reads as a sentence with the
+ * platform's name (no internal value, no "fetch failed"), in English and Chinese; an admin can open
+ * what the platform said. One platform out while another answers: its shelves fold into one notice.
+ * axe-core finds no violation of any impact in either theme; a phone shows it too.
+ */
+import { HttpResponse, http } from 'msw';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { createMember, type Session, setupAdmin } from '../helpers/accounts';
+import { ALICE_LOGIN, useJellyfinApi } from '../helpers/jellyfin-api';
+import { useMswServer } from '../helpers/msw-server';
+import { axeViolations, screenshot, signedInPage, startUiHarness, type UiHarness } from './ui-harness';
+
+/** A loopback port nothing listens on: a connection there is refused, as a host off the network is. */
+const CLOSED_PORT = 'http://127.0.0.1:9/';
+// Jellyfin answers; every other platform request is sent on to the closed port and fails there.
+useJellyfinApi();
+useMswServer(http.all(/^https:\/\//, () => HttpResponse.redirect(CLOSED_PORT, 307)));
+
+const OFFLINE = 'This server cannot reach the internet';
+const UNREACHABLE_NETEASE = 'This server cannot reach NetEase Cloud Music right now.';
+
+let ui: UiHarness;
+let admin: Session;
+let member: Page;
+
+beforeAll(async () => {
+  ui = await startUiHarness();
+  admin = await setupAdmin(ui.t, 'owner');
+  const { username } = await createMember(ui.t, admin);
+  member = await signedInPage(ui, username);
+}, 90_000);
+
+afterAll(async () => {
+  await ui?.close();
+});
+
+async function openDiscover(page: Page) {
+  await page.goto(`${ui.baseUrl}/music`);
+  await page.getByRole('tab', { name: /^(Discover|发现)$/ }).click();
+}
+
+async function searchNetease(page: Page) {
+  await page.goto(`${ui.baseUrl}/music`);
+  await page.getByLabel('Search for songs, albums or playlists').fill('paper');
+  await page.getByLabel('Source').selectOption('music_a');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+}
+
+describe('a member on a server without internet', () => {
+  it('sees one notice on the music home instead of an error per shelf', async () => {
+    await openDiscover(member);
+    await member.getByRole('status').filter({ hasText: OFFLINE }).waitFor();
+    expect(await member.getByText(OFFLINE).count()).toBe(1);
+    expect(await member.locator('.home-section').count()).toBe(0);
+    expect(await member.getByText(/music_a|fetch failed|could not be reached/).count()).toBe(0);
+    await screenshot(member, 'offline-01-member-home');
+
+    await member.evaluate(() => localStorage.setItem('tsmb.locale', 'zh'));
+    onTestFinished(() => member.evaluate(() => localStorage.setItem('tsmb.locale', 'en')));
+    await openDiscover(member);
+    await member.getByRole('status').filter({ hasText: '本服务器无法访问互联网' }).waitFor();
+    expect(await member.locator('.home-section').count()).toBe(0);
+  }, 30_000);
+
+  it("reads a platform's failure as a sentence with the platform's name, in English and Chinese", async () => {
+    await searchNetease(member);
+    const alert = member.getByRole('alert').filter({ hasText: UNREACHABLE_NETEASE });
+    await alert.waitFor();
+    expect(await alert.innerText()).toBe(UNREACHABLE_NETEASE);
+    // The platform's own words are for admins.
+    expect(await member.getByText('Details').count()).toBe(0);
+    await screenshot(member, 'offline-02-member-search');
+
+    await member.evaluate(() => localStorage.setItem('tsmb.locale', 'zh'));
+    onTestFinished(() => member.evaluate(() => localStorage.setItem('tsmb.locale', 'en')));
+    await member.goto(`${ui.baseUrl}/music`);
+    await member.getByLabel('搜索歌曲、专辑或歌单').fill('paper');
+    await member.getByLabel('音乐源').selectOption('music_a');
+    await member.getByRole('button', { name: '搜索', exact: true }).click();
+    await member.getByRole('alert').filter({ hasText: '本服务器暂时无法访问网易云音乐。' }).waitFor();
+  }, 30_000);
+
+  it('lets an admin open what the platform said', async () => {
+    const page = await signedInPage(ui, 'owner');
+    onTestFinished(() => page.context().close());
+    await searchNetease(page);
+    const alert = page.getByRole('alert').filter({ hasText: UNREACHABLE_NETEASE });
+    await alert.waitFor();
+    await alert.getByText('Details').click();
+    await alert.getByText(/^music_a: NetEase Cloud Music could not be reached \(.+\)$/).waitFor();
+    await screenshot(page, 'offline-03-admin-details');
+  }, 30_000);
+
+  it('has no axe-core violation of any impact, in both themes, and fits a phone', async () => {
+    const found: string[] = [];
+    for (const theme of ['light', 'dark']) {
+      await member.evaluate((value) => localStorage.setItem('tsmb.theme', value), theme);
+      await openDiscover(member);
+      await member.getByRole('status').filter({ hasText: OFFLINE }).waitFor();
+      for (const v of await axeViolations(member))
+        found.push(`${theme} home: ${v.id} (${v.impact}: ${v.help})`);
+      await searchNetease(member);
+      await member.getByRole('alert').filter({ hasText: UNREACHABLE_NETEASE }).waitFor();
+      for (const v of await axeViolations(member))
+        found.push(`${theme} search: ${v.id} (${v.impact}: ${v.help})`);
+    }
+    await member.evaluate(() => localStorage.setItem('tsmb.theme', 'light'));
+    expect(found).toEqual([]);
+
+    const phone = await ui.phonePage(member);
+    onTestFinished(() => phone.context().close());
+    await openDiscover(phone);
+    await phone.getByRole('status').filter({ hasText: OFFLINE }).waitFor();
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(phone, 'offline-04-member-phone');
+  }, 40_000);
+
+  it("folds one platform's shelves into one notice while another platform answers", async () => {
+    const saved = await admin.api.POST('/api/bot/settings', {
+      body: { enabledProviders: ['music_a', 'library_a'], defaultPlatform: 'music_a', jellyfin: ALICE_LOGIN },
+    });
+    expect(saved.response.status).toBe(200);
+    await openDiscover(member);
+    const netease = member.getByRole('region', { name: 'NetEase Cloud Music', exact: true });
+    await netease
+      .getByRole('status')
+      .filter({
+        hasText: 'This server cannot reach NetEase Cloud Music right now, so it has nothing to show here.',
+      })
+      .waitFor();
+    expect(await netease.locator('.home-section').count()).toBe(0);
+    const jellyfin = member.getByRole('region', { name: 'Jellyfin', exact: true });
+    await jellyfin.getByRole('link', { name: 'Crossings' }).waitFor();
+    expect(await member.getByText(OFFLINE).count()).toBe(0);
+    await screenshot(member, 'offline-05-one-platform');
+  }, 30_000);
+});

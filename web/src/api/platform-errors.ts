@@ -1,0 +1,49 @@
+/**
+ * A music platform's failure in plain words. The API sends it as a 502 or 503 phrase (`badGateway`,
+ * `serviceUnavailable`) whose detail is "<platform>: <sentence>" (api/music: the platform's value, then
+ * what its adapter said), e.g. "music_a: NetEase Cloud Music could not be reached (fetch failed)". A
+ * person is told which service, by the name they know, and what it means for them; the detail itself
+ * stays for admins (ErrorNotice's disclosure).
+ */
+import { PLATFORMS, type Platform } from '@shared/domain/platforms';
+import { saysUnreachable } from '@shared/sources/http/unreachable';
+import { t } from '../i18n';
+
+const PLATFORM_PHRASES = new Set(['badGateway', 'serviceUnavailable']);
+
+export interface PlatformFailure {
+  platform: Platform;
+  /** The platform never answered (network, deadline), as opposed to answering with a refusal. */
+  unreachable: boolean;
+  /** What the platform's adapter said, without the platform's value in front. */
+  reason: string;
+  /** The detail as the API sent it, for admins. */
+  detail: string;
+}
+
+const isPlatform = (value: string): value is Platform => (PLATFORMS as readonly string[]).includes(value);
+
+/** The platform failure an error phrase (`code`, `params`) carries, if it is one. */
+export function platformFailure(code: unknown, params: unknown): PlatformFailure | undefined {
+  if (typeof code !== 'string' || !PLATFORM_PHRASES.has(code)) return undefined;
+  const detail = (params as { detail?: unknown } | undefined)?.detail;
+  if (typeof detail !== 'string') return undefined;
+  const match = /^(\w+): (.+)$/s.exec(detail);
+  if (!match || !isPlatform(match[1]!)) return undefined;
+  const reason = match[2]!;
+  return { platform: match[1], unreachable: saysUnreachable(reason), reason, detail };
+}
+
+/** The reason as a sentence of its own: capital first letter, full stop. */
+const asSentence = (text: string) =>
+  `${text[0]!.toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}`;
+
+/**
+ * The failure as a person reads it: "This server cannot reach NetEase Cloud Music right now." A refusal
+ * says which platform and, where the catalog words reasons (English), the adapter's reason.
+ */
+export function platformFailureText(failure: PlatformFailure): string {
+  const platform = t(`platform.${failure.platform}`);
+  if (failure.unreachable) return t('platformError.unreachable', { platform });
+  return t('platformError.refused', { platform, reason: asSentence(failure.reason) });
+}
