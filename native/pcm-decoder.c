@@ -148,6 +148,10 @@ int main(int argc, char **argv) {
   struct options o = {.duration_seconds = -1, .threads = 1};
   parse_arguments(argc, argv, &o);
   av_log_set_level(AV_LOG_ERROR);
+  /* stdio gives a pipe 4 KB writes, two or three per decoded frame, each waking the reader (a worker
+   * thread of the daemon); 32 KB at a time, as ffmpeg's own output buffer, wakes it a tenth as often. */
+  static char out_buffer_storage[32 * 1024];
+  setvbuf(stdout, out_buffer_storage, _IOFBF, sizeof out_buffer_storage);
 
   const char *url = strcmp(o.input, "pipe:0") ? o.input : "pipe:0";
   const AVInputFormat *format = NULL;
