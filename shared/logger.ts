@@ -35,13 +35,39 @@ export interface LoggingConfig {
 }
 
 function createRootLogger({ level, pretty }: LoggingConfig): Logger {
-  return pino({
-    level,
-    redact: { paths: redactPaths, censor: '[redacted]' },
-    ...(pretty
-      ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'HH:MM:ss.l' } } }
-      : {}),
-  });
+  const options = { level, redact: { paths: redactPaths, censor: '[redacted]' } };
+  if (pretty) {
+    return pino({
+      ...options,
+      transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'HH:MM:ss.l' } },
+    });
+  }
+  return pino(options, stdoutDestination());
+}
+
+/**
+ * Set once the process is about to exit (markExiting). pino writes stdout asynchronously and flushes
+ * what is left synchronously at exit; when whoever reads stdout has stopped reading (a supervisor or a
+ * test runner going away first), sonic-boom 4 retries that synchronous write forever, so the process
+ * never exits. Past this point a stdout that takes no more gets no more: the lines left are dropped.
+ */
+let exiting = false;
+
+export function markExiting(): void {
+  exiting = true;
+}
+
+function stdoutDestination() {
+  const destination = pino.destination({ dest: 1, sync: false, retryEAGAIN: () => !exiting });
+  const flushSync = destination.flushSync;
+  destination.flushSync = function flushSyncUnlessStuck(this: typeof destination) {
+    try {
+      flushSync.call(this);
+    } catch {
+      // The rest did not fit (EAGAIN with retries refused): dropped, as above.
+    }
+  };
+  return destination;
 }
 
 /**

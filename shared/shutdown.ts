@@ -13,7 +13,7 @@
 import { constants } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import { logger } from './logger';
+import { logger, markExiting } from './logger';
 import type { Backends } from './process';
 import { settleWithin } from './settle-within';
 
@@ -66,15 +66,20 @@ export function onShutdown(parts: ProcessParts): void {
     const now = performance.now();
     if (!first) {
       first = { signal, at: now };
-      void shutDown(stepsOf(parts), signal).then((code) => process.exit(code));
+      void shutDown(stepsOf(parts), signal).then(exit);
       return;
     }
     if (signal === first.signal && now - first.at < RELAYED_COPY_MS) return;
     log.warn({ signal }, 'second signal: exiting now, the shutdown left unfinished');
-    process.exit(128 + constants.signals[signal]);
+    exit(128 + constants.signals[signal]);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+}
+
+function exit(code: number): never {
+  markExiting();
+  process.exit(code);
 }
 
 async function shutDown(steps: Step[], signal: NodeJS.Signals): Promise<number> {
@@ -110,7 +115,11 @@ const { workerData } = require('node:worker_threads');
 const { writeSync } = require('node:fs');
 setTimeout(() => {
   const msg = 'shutdown deadline passed with the main thread stuck: killing the process';
-  writeSync(2, JSON.stringify({ level: 50, time: Date.now(), pid: workerData.pid, name: 'shutdown', msg }) + '\\n');
+  try {
+    writeSync(2, JSON.stringify({ level: 50, time: Date.now(), pid: workerData.pid, name: 'shutdown', msg }) + '\\n');
+  } catch {
+    // stderr gone or full (its reader went away): the kill matters more than the line.
+  }
   process.kill(workerData.pid, 'SIGKILL');
 }, workerData.killAt - Date.now());
 `;

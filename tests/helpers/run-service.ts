@@ -141,14 +141,34 @@ function killGroup(child: ChildProcess): Promise<void> {
   });
 }
 
-function stopGroup(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null || !child.pid) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    process.kill(-child.pid!, 'SIGTERM');
-  });
+/**
+ * SIGTERM to the group, then SIGKILL to whatever of it is left after STOP_GRACE_MS. The group, not the
+ * leader: a wrapper (npx, make) can exit at once and leave the entry it started still shutting down.
+ */
+async function stopGroup(child: ChildProcess): Promise<void> {
+  if (!child.pid || groupGone(child.pid)) return;
+  process.kill(-child.pid, 'SIGTERM');
+  if (await groupGoneWithin(child.pid, STOP_GRACE_MS)) return;
+  process.kill(-child.pid, 'SIGKILL');
+  await groupGoneWithin(child.pid, 1000);
+}
+
+const STOP_GRACE_MS = 10_000;
+
+async function groupGoneWithin(pgid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!groupGone(pgid)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return true;
+}
+
+function groupGone(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return false;
+  } catch {
+    return true;
+  }
 }
