@@ -70,7 +70,7 @@ async function daemonHere(
     ts3: { licenseRoot },
     ffmpeg: config.ffmpeg,
     audioEngine: config.audioEngine,
-    encoder: { build: config.opusBuild },
+    encoder: { choice: config.opusEncoder },
   });
   await daemon.start();
   let missedSoFar = 0;

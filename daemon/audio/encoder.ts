@@ -18,6 +18,7 @@
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import type { OpusEncoderChoice } from '../../shared/config';
 import { withEncoderLock } from './encoder-lock';
 import { OPUS } from './opus-wasm';
 import { PCM_FORMAT, SAMPLES_PER_FRAME } from './pcm-format';
@@ -25,10 +26,8 @@ import { PCM_FORMAT, SAMPLES_PER_FRAME } from './pcm-format';
 export const OPUS_MUSIC_BITRATE_BPS = 96_000;
 export const DEFAULT_OPUS_COMPLEXITY = 5;
 
-/** What the configuration asks for: `native` takes the first native encoder that loads. */
-export type OpusBuild = 'native' | 'wasm';
 /** What encodes: the system libopus through our addon, @evan/opus's native addon, or its WASM build. */
-export type OpusEngine = 'libopus' | 'evan-native' | 'wasm';
+export type OpusEngine = 'libopus' | 'bundled' | 'wasm';
 
 /** The raw encoder class of either build of @evan/opus (what its own `Encoder` wraps). */
 interface RawEncoder {
@@ -52,7 +51,7 @@ interface LibopusAddon {
 const requireHere = createRequire(import.meta.url);
 const ADDON_PATH = fileURLToPath(new URL('../../build/opus-encoder.node', import.meta.url));
 const EVAN_MODULES: Record<Exclude<OpusEngine, 'libopus'>, string> = {
-  'evan-native': '@evan/opus/node/index.js',
+  bundled: '@evan/opus/node/index.js',
   wasm: '@evan/opus/wasm/index.js',
 };
 const loaded = new Map<OpusEngine, unknown>();
@@ -74,14 +73,12 @@ function load<T>(engine: OpusEngine): T | undefined {
 }
 
 /**
- * The engine an encoder asked for `wanted` gets: the first native one that loads (unless the WASM
- * build is asked for, `OPUS_FORCE_WASM`), the WASM build otherwise.
+ * The engine an encoder with this choice (`OPUS_ENCODER`) gets: `auto` the first that loads, `bundled`
+ * the first after our addon (what a machine where it could not be built gets), `wasm` the WASM build.
  */
-export function opusEngine(wanted: OpusBuild = 'native'): OpusEngine {
-  if (wanted === 'native') {
-    if (load('libopus')) return 'libopus';
-    if (load('evan-native')) return 'evan-native';
-  }
+export function opusEngine(choice: OpusEncoderChoice = 'auto'): OpusEngine {
+  if (choice === 'auto' && load('libopus')) return 'libopus';
+  if (choice !== 'wasm' && load('bundled')) return 'bundled';
   return 'wasm';
 }
 
@@ -93,15 +90,15 @@ export function opusEngine(wanted: OpusBuild = 'native'): OpusEngine {
  * the main thread under the daemon's thread).
  */
 export function holdNativeOpus(): void {
-  if (opusEngine() === 'evan-native') load('evan-native');
+  if (opusEngine() === 'bundled') load('bundled');
 }
 
 export interface OpusEncoderOptions {
   bitrateBps?: number;
   /** 0-10; see the header for what the default gives up. */
   complexity?: number;
-  /** `wasm` encodes with the WASM build even where the native addon loads (the configuration's choice). */
-  build?: OpusBuild;
+  /** The configuration's choice of engine (`OPUS_ENCODER`); `auto` when not given. */
+  choice?: OpusEncoderChoice;
 }
 
 export class OpusEncoder {
@@ -110,7 +107,7 @@ export class OpusEncoder {
   private release: () => void;
 
   constructor(options: OpusEncoderOptions = {}) {
-    this.engine = opusEngine(options.build);
+    this.engine = opusEngine(options.choice);
     const bitrateBps = options.bitrateBps ?? OPUS_MUSIC_BITRATE_BPS;
     const complexity = options.complexity ?? DEFAULT_OPUS_COMPLEXITY;
     if (this.engine === 'libopus') {
@@ -133,7 +130,7 @@ export class OpusEncoder {
     encoder.ctl(OPUS.SET_COMPLEXITY_REQUEST, complexity);
     // @evan/opus's native build copies the packet out of its shared buffer before the lock is let go.
     this.encodeFrame =
-      this.engine === 'evan-native'
+      this.engine === 'bundled'
         ? (pcm) => withEncoderLock(() => encoder.encode(pcm))
         : (pcm) => encoder.encode(pcm);
     this.release = () => encoder.drop?.();
