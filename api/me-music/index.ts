@@ -13,6 +13,7 @@ import type { SourceContext } from '../../shared/sources/platform-table';
 import { type Principal, principalOf } from '../auth/principal';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
+import { platformFailure } from '../music/platform-failure';
 import { loginWay } from '../platform-auth/platform-logins';
 import { QrAttempts } from '../platform-auth/qr-attempts';
 
@@ -48,7 +49,7 @@ export function meMusicRoutes({ db, config }: AppDeps) {
       const row = await db.query.personalLinks.findFirst({ where: ownLink(ownerOf(principalOf(c))) });
       if (!row) return c.json({ linked: false, loggedIn: false }, 200);
       const status = await neteaseCookieStatus(row.credential);
-      if (!status.ok) throw new ApiError(502, `${PLATFORM}: ${status.error}`);
+      if (!status.ok) throw platformFailure(PLATFORM, status.error);
       return c.json({ linked: true, ...status.value }, 200);
     })
 

@@ -13,6 +13,7 @@ import type { CatalogOf, Catalogs } from '../../shared/sources/platform-table';
 import { principalOf } from '../auth/principal';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
+import { platformFailure } from './platform-failure';
 import type { SongFinder } from './song-finder';
 import { SourceStatusChecker } from './source-status';
 
@@ -45,7 +46,7 @@ export function musicRoutes({ db, bus }: AppDeps, finder: SongFinder, catalogs: 
   ): Promise<T> => {
     await finder.catalog(platform);
     const answer = await call(catalogs.of(platform) as NonNullable<CatalogOf<P>>);
-    if (!answer.ok) throw new ApiError(502, `${platform}: ${answer.error}`);
+    if (!answer.ok) throw platformFailure(platform, answer.error);
     return answer.value;
   };
 

@@ -21,6 +21,7 @@ import type { Catalogs } from '../../shared/sources/platform-table';
 import type { CatalogFailure, SongCatalog, SongList } from '../../shared/sources/song-catalog';
 import type { AppDeps } from '../env';
 import { ApiError } from '../errors';
+import { platformFailure } from './platform-failure';
 
 export interface SearchResults {
   songs: Song[];
@@ -188,6 +189,6 @@ async function searchCatalog(catalog: SongCatalog, query: string, limit: number)
 function answered<T>(platform: Platform, result: Result<T, CatalogFailure>): T {
   if (result.ok) return result.value;
   const { error } = result;
-  if (typeof error === 'string') throw new ApiError(502, `${platform}: ${error}`);
+  if (typeof error === 'string') throw platformFailure(platform, error);
   throw new ApiError(400, error.refused);
 }

@@ -14,6 +14,7 @@ import type { Catalogs, SourceContext } from '../../shared/sources/platform-tabl
 import type { AccountStatus } from '../../shared/sources/song-catalog';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
+import { platformFailure } from '../music/platform-failure';
 import { loginWay, storeSharedLogin } from './platform-logins';
 import { QrAttempts } from './qr-attempts';
 
@@ -25,7 +26,7 @@ export function platformAuthRoutes({ db, config }: AppDeps, catalogs: Catalogs) 
     const pending = catalogs.get(platform)?.accountStatus?.();
     if (!pending) return { loggedIn: false };
     const status = await pending;
-    if (!status.ok) throw new ApiError(502, `${platform}: ${status.error}`);
+    if (!status.ok) throw platformFailure(platform, status.error);
     return status.value;
   };
 
@@ -54,7 +55,7 @@ export function platformAuthRoutes({ db, config }: AppDeps, catalogs: Catalogs) 
 
     .openapi(routes.sendSmsCode, async (c) => {
       const sent = await loginWay('music_a', 'sms', ctx).send(c.req.valid('json').phone);
-      if (!sent.ok) throw new ApiError(502, `music_a: ${sent.error}`);
+      if (!sent.ok) throw platformFailure('music_a', sent.error);
       return c.json({ success: true as const }, 200);
     })
 

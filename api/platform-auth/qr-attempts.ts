@@ -10,8 +10,10 @@ import { and, eq, isNull, lt } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import type { Db } from '../../shared/db/client';
 import { qrLogins } from '../../shared/db/schema';
+import type { Platform } from '../../shared/domain/platforms';
 import type { LoginProfile, QrLogin, QrStatus } from '../../shared/sources/platform-login';
 import { ApiError } from '../errors';
+import { platformFailure } from '../music/platform-failure';
 
 /** How long a code may be scanned: the platforms' own codes last about 2 to 5 minutes. */
 export const QR_ATTEMPT_LIFETIME_MS = 5 * 60_000;
@@ -31,9 +33,9 @@ export type QrOwner = string | null;
 export class QrAttempts {
   constructor(private readonly db: Db) {}
 
-  async start(platform: string, login: QrLogin, owner: QrOwner): Promise<QrCode> {
+  async start(platform: Platform, login: QrLogin, owner: QrOwner): Promise<QrCode> {
     const started = await login.start();
-    if (!started.ok) throw new ApiError(502, `${platform}: ${started.error}`);
+    if (!started.ok) throw platformFailure(platform, started.error);
     const { qrUrl, qrImg, state } = started.value;
     const key = randomBytes(KEY_BYTES).toString('base64url');
     const now = Date.now();
@@ -50,7 +52,7 @@ export class QrAttempts {
    */
   async poll(
     key: string,
-    platform: string,
+    platform: Platform,
     owner: QrOwner,
     login: QrLogin,
     confirmed: (credential: string, profile: LoginProfile) => Promise<void>,
@@ -66,7 +68,7 @@ export class QrAttempts {
     if (row.status === 'confirmed' || row.status === 'expired') return row.status;
     if (Date.now() - row.createdAt.getTime() > QR_ATTEMPT_LIFETIME_MS) return this.mark(key, 'expired');
     const polled = await login.poll(row.state);
-    if (!polled.ok) throw new ApiError(502, `${platform}: ${polled.error}`);
+    if (!polled.ok) throw platformFailure(platform, polled.error);
     const answer = polled.value;
     if (answer.status === 'confirmed') await confirmed(answer.credential, answer.profile);
     return answer.status === row.status ? answer.status : this.mark(key, answer.status);

@@ -1,5 +1,12 @@
 /** Small schemas several route files share. */
 import { z } from '@hono/zod-openapi';
+import {
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  USERNAME_MAX,
+  USERNAME_MIN,
+  USERNAME_PATTERN,
+} from '../../shared/domain/account-rules';
 import { CAPABILITIES, ROLES } from '../../shared/domain/constants';
 
 export const IdParamSchema = z.object({
@@ -33,11 +40,11 @@ export const TimestampSchema = z
 export const UsernameSchema = z
   .string()
   .trim()
-  .min(3, 'username must be 3 to 32 characters')
-  .max(32, 'username must be 3 to 32 characters')
-  .regex(/^[\p{L}\p{N}_.-]+$/u, 'username may contain letters, digits, _ . and - only');
+  .min(USERNAME_MIN, `username must be ${USERNAME_MIN} to ${USERNAME_MAX} characters`)
+  .max(USERNAME_MAX, `username must be ${USERNAME_MIN} to ${USERNAME_MAX} characters`)
+  .regex(USERNAME_PATTERN, 'username may contain letters, digits, _ . and - only');
 
 export const NewPasswordSchema = z
   .string()
-  .min(8, 'password must be at least 8 characters')
-  .max(256, 'password must be at most 256 characters');
+  .min(PASSWORD_MIN, `password must be at least ${PASSWORD_MIN} characters`)
+  .max(PASSWORD_MAX, `password must be at most ${PASSWORD_MAX} characters`);

@@ -11,6 +11,7 @@
  * Pure data and functions: the web bundle imports it (no Node modules).
  */
 import type { PlayMode } from '../domain/constants';
+import { PLATFORMS, type Platform, platformFacts } from '../domain/platforms';
 
 const en = {
   // Player receipts (also the chat replies of the matching commands).
@@ -91,6 +92,16 @@ const en = {
   notImplemented: '{detail}',
   badGateway: '{detail}',
   serviceUnavailable: '{detail}',
+  // A platform's refusal of a common kind (shared/sources/http/refusals.ts); `detail` is its own words.
+  platformLoginNeeded:
+    '{platform} needs a logged-in account for this; an admin can log in under Settings, Music platforms.',
+  platformLoginExpired:
+    'The login to {platform} has expired; an admin can log in again under Settings, Music platforms.',
+  platformPaidOnly: '{platform} plays this only for VIP or paying accounts.',
+  platformRegionBlocked: '{platform} does not offer this in the region of this server.',
+  platformNotFound: '{platform} does not have this, or no longer has it.',
+  platformRateLimited: '{platform} is limiting how often this server asks; try again in a minute.',
+  platformCopyright: '{platform} does not offer this, for copyright reasons.',
   insufficientStorage: '{detail}',
   // Validation: `field` is the request field's path, `detail` the schema's own English sentence.
   fieldInvalid: '{field}: {detail}',
@@ -217,6 +228,13 @@ const zh: Record<PhraseCode, string> = {
   notImplemented: '这个音源不支持此功能。',
   badGateway: '无法连接音乐平台，或平台拒绝了请求。',
   serviceUnavailable: '服务暂时不可用，请稍后再试。',
+  platformLoginNeeded: '{platform}需要登录账号才能这样做；管理员可在“设置 → 音乐平台”中登录。',
+  platformLoginExpired: '{platform}的登录已过期；管理员可在“设置 → 音乐平台”中重新登录。',
+  platformPaidOnly: '{platform}只允许 VIP 或付费账号播放这项内容。',
+  platformRegionBlocked: '{platform}在本服务器所在的地区不提供这项内容。',
+  platformNotFound: '{platform}上没有这项内容，或已被删除。',
+  platformRateLimited: '{platform}正在限制本服务器的请求频率，请一分钟后再试。',
+  platformCopyright: '{platform}因版权原因不提供这项内容。',
   insufficientStorage: '服务器存储空间已满，没有做任何更改。',
   fieldInvalid: '{field} 的值无效。',
   fieldMissing: '缺少 {field}。',
@@ -265,10 +283,24 @@ export const PHRASE_CODES = Object.keys(en) as [PhraseCode, ...PhraseCode[]];
 
 /** Param values that are themselves words: rendered through the locale's names for them. */
 const VALUE_NAMES: Record<Locale, Record<string, Record<string, string>>> = {
-  en: { mode: { seq: 'sequential', loop: 'loop', random: 'shuffle', rloop: 'shuffle loop' } },
+  en: {
+    mode: { seq: 'sequential', loop: 'loop', random: 'shuffle', rloop: 'shuffle loop' },
+    platform: Object.fromEntries(PLATFORMS.map((platform) => [platform, platformFacts(platform).name])),
+  },
   zh: {
     mode: { seq: '顺序播放', loop: '列表循环', random: '随机播放', rloop: '随机循环' },
     requester: { Guest: '访客' },
+    platform: {
+      music_a: '网易云音乐',
+      music_b: 'QQ 音乐',
+      music_c: '酷狗音乐',
+      video_a: '哔哩哔哩',
+      video_b: 'YouTube',
+      library_a: 'Jellyfin',
+      streaming_a: 'Spotify',
+      local: '上传的文件',
+      stream: '网络电台与音频链接',
+    } satisfies Record<Platform, string>,
   },
 };
 
@@ -313,6 +345,9 @@ export function formatTime(seconds: number): string {
 const p = (code: PhraseCode, params: PhraseParams = {}): Phrase => ({ code, params });
 const detail = (code: PhraseCode) => (text: string) => p(code, { detail: text });
 const field = (code: PhraseCode) => (path: string, text: string) => p(code, { field: path, detail: text });
+/** A platform's refusal: the platform's value (worded by VALUE_NAMES), its words as `<platform>: …`. */
+const refused = (code: PhraseCode) => (platform: Platform, sentence: string) =>
+  p(code, { platform, detail: `${platform}: ${sentence}` });
 
 /** The builders: one per code, taking what the sentence is about. */
 export const say = {
@@ -390,6 +425,13 @@ export const say = {
   notImplemented: detail('notImplemented'),
   badGateway: detail('badGateway'),
   serviceUnavailable: detail('serviceUnavailable'),
+  platformLoginNeeded: refused('platformLoginNeeded'),
+  platformLoginExpired: refused('platformLoginExpired'),
+  platformPaidOnly: refused('platformPaidOnly'),
+  platformRegionBlocked: refused('platformRegionBlocked'),
+  platformNotFound: refused('platformNotFound'),
+  platformRateLimited: refused('platformRateLimited'),
+  platformCopyright: refused('platformCopyright'),
   insufficientStorage: detail('insufficientStorage'),
   fieldInvalid: field('fieldInvalid'),
   fieldMissing: field('fieldMissing'),

@@ -38,13 +38,39 @@ describe('music_a through the api', () => {
   });
 
   it('answers 502 with the reason when NetEase refuses', async () => {
-    api.answer('/eapi/cloudsearch/pc', { code: 405, message: '操作频繁' });
+    api.answer('/eapi/cloudsearch/pc', { code: 401, message: '无权限访问' });
     const { error, response } = await admin.api.GET('/api/music/search', {
       params: { query: { q: 'paper', platform: 'music_a' } },
     });
     expect(response.status).toBe(502);
     expect(error).toMatchObject({
-      error: 'music_a: NetEase Cloud Music refused /eapi/cloudsearch/pc (code 405: 操作频繁)',
+      error: 'music_a: NetEase Cloud Music refused /eapi/cloudsearch/pc (code 401: 无权限访问)',
+      code: 'badGateway',
+    });
+  });
+
+  it('answers its rate limit (code 405) with the phrase of that kind, in the caller language', async () => {
+    api.answer('/eapi/cloudsearch/pc', { code: 405, message: '操作频繁' });
+    const search = (language: string) =>
+      admin.api.GET('/api/music/search', {
+        params: { query: { q: 'paper', platform: 'music_a' } },
+        headers: { 'accept-language': language },
+      });
+    const english = await search('en');
+    expect(english.response.status).toBe(502);
+    expect(english.error).toEqual({
+      error: 'NetEase Cloud Music is limiting how often this server asks; try again in a minute.',
+      code: 'platformRateLimited',
+      params: {
+        platform: 'music_a',
+        detail:
+          'music_a: NetEase Cloud Music is limiting how often we ask; try again in a minute (code 405: 操作频繁)',
+      },
+    });
+    const chinese = await search('zh');
+    expect(chinese.error).toMatchObject({
+      error: '网易云音乐正在限制本服务器的请求频率，请一分钟后再试。',
+      code: 'platformRateLimited',
     });
   });
 

@@ -119,7 +119,7 @@ describe('Kugou refusals', () => {
       await source.resolveStream({ id: '00000000000000000000000000000000', platform: 'music_c' }),
     ).toEqual({
       ok: false,
-      error: 'Kugou Music does not know the song 00000000000000000000000000000000',
+      error: 'Kugou Music has no such song (00000000000000000000000000000000)',
     });
   });
 

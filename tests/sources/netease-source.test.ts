@@ -88,7 +88,7 @@ describe('NetEase source', () => {
     });
     expect(await source.resolveStream({ ...SONG, id: 'x1' })).toEqual({
       ok: false,
-      error: 'NetEase Cloud Music has no song x1',
+      error: 'NetEase Cloud Music has no such song (x1)',
     });
     expect(api.requests).toHaveLength(1);
   });

@@ -185,7 +185,7 @@ describe('when librespot cannot play', () => {
   it('names an unknown track before starting anything', async () => {
     expect(await source.resolveStream({ id: '4TrackUnknown000000000', platform: 'streaming_a' })).toEqual({
       ok: false,
-      error: 'Spotify does not know the track 4TrackUnknown000000000',
+      error: 'Spotify has no such track (4TrackUnknown000000000)',
     });
   });
 });

@@ -8,7 +8,14 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Session, setupAdmin } from '../helpers/accounts';
 import { addToneUpload } from '../helpers/tone-uploads';
-import { connectedBot, screenshot, signedInPage, startUiHarness, type UiHarness } from './ui-harness';
+import {
+  connectedBot,
+  fieldError,
+  screenshot,
+  signedInPage,
+  startUiHarness,
+  type UiHarness,
+} from './ui-harness';
 
 let ui: UiHarness;
 let admin: Session;
@@ -98,11 +105,9 @@ describe('a 中文 walk', () => {
     await page.getByLabel('服务器地址').fill('ts example org');
     await page.getByRole('button', { name: '创建' }).click();
     const address = page.getByLabel('服务器地址');
-    await expect.poll(() => address.getAttribute('aria-invalid')).toBe('true');
-    const described = await address.getAttribute('aria-describedby');
-    expect(await page.locator(`[id="${described}"]`).textContent()).toBe(
-      '请输入 TeamSpeak 服务器的主机名或 IP 地址，例如 ts.example.com。',
-    );
+    await expect
+      .poll(() => fieldError(address))
+      .toBe('请输入 TeamSpeak 服务器的主机名或 IP 地址，例如 ts.example.com。');
     await screenshot(page, 'language-03-zh-field-error');
   });
 

@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { parseLicenseRoot } from '../../daemon/ts3';
 import { ensureWebBuild } from '../../scripts/build-web';
@@ -97,6 +97,18 @@ export async function signedInPage(ui: UiHarness, username: string): Promise<Pag
  */
 export const resumeSetupWizard = (ui: UiHarness, page: Page) =>
   page.context().addCookies([{ name: SETUP_WIZARD_COOKIE, value: '1', url: ui.baseUrl }]);
+
+/**
+ * The error a form says beside `field`: the text its `aria-describedby` points at while it is marked
+ * `aria-invalid`, else null.
+ */
+export async function fieldError(field: Locator): Promise<string | null> {
+  if ((await field.getAttribute('aria-invalid')) !== 'true') return null;
+  const described = await field.getAttribute('aria-describedby');
+  return described ? field.page().locator(`[id="${described}"]`).textContent() : null;
+}
+
+export const hasFocus = (field: Locator) => field.evaluate((element) => element === document.activeElement);
 
 export const screenshot = (page: Page, name: string) =>
   page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });

@@ -25,7 +25,7 @@ export const LOGIN_SERVICE_ORIGIN = 'https://login.user.kugou.com';
 export const LYRICS_ORIGIN = 'https://lyrics.kugou.com';
 /** The app's own User-Agent: the gateway serves app requests. */
 export const ANDROID_USER_AGENT = 'Android15-1070-11083-46-0-DiscoveryDRADProtocol-wifi';
-const SERVICE = 'Kugou Music';
+export const SERVICE = 'Kugou Music';
 /** The marks the app puts on every request, by which Kugou's servers tell its traffic apart. */
 export const APP_HEADERS = {
   'kg-rc': '1',

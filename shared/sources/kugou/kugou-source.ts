@@ -14,8 +14,9 @@
  */
 import { QUALITIES, type Quality } from '../../domain/constants';
 import { err, ok, type Result } from '../../result';
+import { refusal as refused } from '../http/refusals';
 import type { MusicSource, ResolvedStream, StreamRequest } from '../music-source';
-import { GATEWAY_ORIGIN, type KugouClient } from './kugou-client';
+import { GATEWAY_ORIGIN, type KugouClient, SERVICE } from './kugou-client';
 import { isLogin, type KugouDevice, type KugouLogin, randomDfid, UNREGISTERED_DFID } from './kugou-login';
 import { fetchPrivilege } from './kugou-privilege';
 import { type Good, type PrivilegeItem, SongUrlSchema } from './kugou-schemas';
@@ -56,10 +57,9 @@ export class KugouSource implements MusicSource {
     const found = await fetchPrivilege(this.client, song.id, login);
     if (!found.ok) return found;
     const item = found.value;
-    if (!item) return err(`Kugou Music does not know the song ${song.id}`);
+    if (!item) return err(refused.notFound(SERVICE, 'song', song.id));
     const title = splitName(item.name).title;
-    if (item.privilege === VIP_PRIVILEGE && !login)
-      return err(`${title} is a VIP song on Kugou Music; log in with a Kugou Music VIP account to play it`);
+    if (item.privilege === VIP_PRIVILEGE && !login) return err(refused.paidOnly(SERVICE, title));
     const file = fileFor(item, song.quality ? kugouQualityFor(song.quality) : this.quality);
     const sender = await this.client.sender(login);
     // The tracker wants a device fingerprint; a device Kugou never registered sends a fresh one.

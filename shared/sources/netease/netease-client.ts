@@ -12,6 +12,7 @@
  */
 import { z } from 'zod';
 import { err, ok, type Result } from '../../result';
+import { refusal as refused } from '../http/refusals';
 import { anonymousDevice } from './netease-device';
 import type { LoginLookup, NeteaseLogin } from './netease-login';
 import { SERVICE, send } from './netease-transport';
@@ -20,12 +21,14 @@ const OK_CODE = 200;
 const NEEDS_LOGIN_CODE = 301;
 const NOT_FOUND_CODE = 404;
 const RISKY_NETWORK_CODE = -460;
+/** "操作频繁": asked too often. */
+const TOO_OFTEN_CODE = 405;
 
 const NOT_FOUND: ReadonlySet<number> = new Set([NOT_FOUND_CODE]);
 const NOT_FOUND_OR_LOGGED_OUT: ReadonlySet<number> = new Set([NOT_FOUND_CODE, NEEDS_LOGIN_CODE]);
 
 /** What every caller says when the stored cookie no longer logs in. */
-export const EXPIRED_LOGIN = `the ${SERVICE} login has expired; log in again`;
+export const EXPIRED_LOGIN = refused.loginExpired(SERVICE);
 /** NetEase's -460: it took this server's requests for a bot's. */
 export const RISKY_NETWORK = `${SERVICE} refused this server's requests as coming from a risky network (code -460), as it often does for servers abroad or in data centres without a login; log in to ${SERVICE} with the QR code, or try again later`;
 
@@ -95,6 +98,8 @@ export class NeteaseClient {
 export function refusal(what: string, answer: z.output<typeof EnvelopeSchema>): string {
   if (answer.code === RISKY_NETWORK_CODE) return RISKY_NETWORK;
   const reason = answer.message || answer.msg;
+  if (answer.code === TOO_OFTEN_CODE)
+    return refused.rateLimited(SERVICE, `code ${answer.code}${reason ? `: ${reason}` : ''}`);
   return `${SERVICE} refused ${what} (code ${answer.code}${reason ? `: ${reason}` : ''})`;
 }
 
@@ -109,8 +114,7 @@ function readAnswer<T extends z.ZodType>(
   if (!envelope.success) return err(`${SERVICE} answered ${path} in an unexpected shape`);
   const { code } = envelope.data;
   if (absentCodes.has(code)) return ok(undefined);
-  if (code === NEEDS_LOGIN_CODE)
-    return err(loggedIn ? EXPIRED_LOGIN : `${SERVICE} needs a login for this; log in first`);
+  if (code === NEEDS_LOGIN_CODE) return err(loggedIn ? EXPIRED_LOGIN : refused.loginNeeded(SERVICE));
   if (code !== OK_CODE) return err(refusal(path, envelope.data));
   const data = schema.safeParse(json);
   return data.success ? ok(data.data) : err(`${SERVICE} answered ${path} in an unexpected shape`);

@@ -14,12 +14,13 @@
 import type { Quality } from '../../domain/constants';
 import { err, ok, type Result } from '../../result';
 import { BROWSER_USER_AGENT } from '../http/browser';
+import { refusal as refused } from '../http/refusals';
 import type { MusicSource, ResolvedStream, StreamRequest } from '../music-source';
 import type { NeteaseClient } from './netease-client';
 import type { NeteaseLogin } from './netease-login';
 import { SongUrlSchema } from './netease-schemas';
 import { isVipFee, neteaseId } from './netease-tracks';
-import { NETEASE_REFERER } from './netease-transport';
+import { NETEASE_REFERER, SERVICE } from './netease-transport';
 
 /** DECISIONS.md quality strings, with the `level` NetEase names each. */
 export const NETEASE_LEVELS = {
@@ -45,7 +46,7 @@ export class NeteaseSource implements MusicSource {
 
   async resolveStream(song: StreamRequest): Promise<Result<ResolvedStream>> {
     const id = neteaseId(song.id);
-    if (id === undefined) return err(`NetEase Cloud Music has no song ${song.id}`);
+    if (id === undefined) return err(refused.notFound(SERVICE, 'song', song.id));
     const login = await this.client.currentLogin();
     // `direct` (an untouched original) is no NetEase level: the default serves it.
     const quality = isNeteaseQuality(song.quality) ? song.quality : this.quality;
@@ -57,7 +58,7 @@ export class NeteaseSource implements MusicSource {
     );
     if (!answer.ok) return answer;
     const file = answer.value.data.find((entry) => entry.id === id);
-    if (!file) return err(`NetEase Cloud Music has no song ${song.id}`);
+    if (!file) return err(refused.notFound(SERVICE, 'song', song.id));
     if (!file.url) return err(refusal(isVipFee(file.fee) || song.vip === true, login));
     const trial = file.freeTrialInfo;
     return ok({
@@ -79,7 +80,7 @@ function refusal(vip: boolean, login: NeteaseLogin | undefined): string {
   if (vip)
     return login
       ? 'it needs a NetEase Cloud Music VIP account, and the stored login is not one; log in with a VIP account'
-      : 'it is a VIP song on NetEase Cloud Music; log in with a NetEase Cloud Music VIP account to play it';
+      : refused.paidOnly(SERVICE, 'it');
   return login
     ? 'NetEase Cloud Music gave no audio for it (copyright or region restriction); try another platform'
     : 'NetEase Cloud Music gave no audio for it without a login (copyright or region restriction); log in to NetEase Cloud Music, or try another platform';

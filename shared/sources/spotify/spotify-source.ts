@@ -10,6 +10,7 @@
  * playback from each other (Spotify's rule, not ours).
  */
 import { err, ok, type Result } from '../../result';
+import { refusal } from '../http/refusals';
 import type { MusicSource, ResolvedStream, StreamRequest } from '../music-source';
 import { DEFAULT_LIBRESPOT } from './librespot';
 import { type LibrespotOptions, startLibrespot } from './librespot-run';
@@ -48,9 +49,8 @@ export class SpotifySource implements MusicSource {
     if (!sidecar.available) return err(sidecar.reason);
     const track = await this.client.find(`/tracks/${trackId}`, { market: 'from_token' }, TrackSchema);
     if (!track.ok) return track;
-    if (!track.value) return err(`Spotify does not know the track ${trackId}`);
-    if (track.value.is_playable === false)
-      return err(`Spotify cannot play the track ${trackId} in this country`);
+    if (!track.value) return err(refusal.notFound('Spotify', 'track', trackId));
+    if (track.value.is_playable === false) return err(refusal.regionBlocked('Spotify', `track ${trackId}`));
     const url = await this.relay.urlFor({ trackId, durationMs: track.value.duration_ms });
     return ok({ input: { kind: 'url', url, servedLocally: true } });
   }

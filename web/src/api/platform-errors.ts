@@ -1,15 +1,18 @@
 /**
- * A music platform's failure in plain words. The API sends it as a 502 or 503 phrase (`badGateway`,
- * `serviceUnavailable`) whose detail is "<platform>: <sentence>" (api/music: the platform's value, then
- * what its adapter said), e.g. "music_a: NetEase Cloud Music could not be reached (fetch failed)". A
- * person is told which service, by the name they know, and what it means for them; the detail itself
- * stays for admins (ErrorNotice's disclosure).
+ * A music platform's failure in plain words. The API sends it as a 502 or 503 phrase whose detail is
+ * "<platform>: <sentence>" (api/music: the platform's value, then what its adapter said), e.g.
+ * "music_a: NetEase Cloud Music could not be reached (fetch failed)": a refusal of a common kind with
+ * that kind's phrase (`platformLoginNeeded`, …, worded from the shared catalog), any other failure as
+ * `badGateway` or `serviceUnavailable`. A person is told which service, by the name they know, and
+ * what it means for them; the detail itself stays for admins (ErrorNotice's disclosure).
  */
 import { PLATFORMS, type Platform } from '@shared/domain/platforms';
+import { REFUSAL_CODES } from '@shared/sources/http/refusals';
 import { saysUnreachable } from '@shared/sources/http/unreachable';
-import { t } from '../i18n';
+import { t, tPhrase } from '../i18n';
 
-const PLATFORM_PHRASES = new Set(['badGateway', 'serviceUnavailable']);
+const KIND_PHRASES = new Set<string>(Object.values(REFUSAL_CODES));
+const PLATFORM_PHRASES = new Set(['badGateway', 'serviceUnavailable', ...KIND_PHRASES]);
 
 export interface PlatformFailure {
   platform: Platform;
@@ -19,6 +22,8 @@ export interface PlatformFailure {
   reason: string;
   /** The detail as the API sent it, for admins. */
   detail: string;
+  /** The phrase of a refusal of a common kind (a login needed, VIP only, …), worded in any language. */
+  kind?: { code: string; params: Record<string, string> };
 }
 
 const isPlatform = (value: string): value is Platform => (PLATFORMS as readonly string[]).includes(value);
@@ -29,9 +34,11 @@ export function platformFailure(code: unknown, params: unknown): PlatformFailure
   const detail = (params as { detail?: unknown } | undefined)?.detail;
   if (typeof detail !== 'string') return undefined;
   const match = /^(\w+): (.+)$/s.exec(detail);
-  if (!match || !isPlatform(match[1]!)) return undefined;
+  const platform = match?.[1];
+  if (!match || !platform || !isPlatform(platform)) return undefined;
   const reason = match[2]!;
-  return { platform: match[1], unreachable: saysUnreachable(reason), reason, detail };
+  const kind = KIND_PHRASES.has(code) ? { code, params: { platform, detail } } : undefined;
+  return { platform, unreachable: saysUnreachable(reason), reason, detail, ...(kind ? { kind } : {}) };
 }
 
 /** The reason as a sentence of its own: capital first letter, full stop. */
@@ -40,10 +47,12 @@ const asSentence = (text: string) =>
 
 /**
  * The failure as a person reads it: "This server cannot reach NetEase Cloud Music right now." A refusal
- * says which platform and, where the catalog words reasons (English), the adapter's reason.
+ * of a common kind says its kind's sentence; any other says which platform and, where the catalog
+ * words reasons (English), the adapter's reason.
  */
 export function platformFailureText(failure: PlatformFailure): string {
   const platform = t(`platform.${failure.platform}`);
   if (failure.unreachable) return t('platformError.unreachable', { platform });
+  if (failure.kind) return tPhrase(failure.kind, asSentence(failure.reason));
   return t('platformError.refused', { platform, reason: asSentence(failure.reason) });
 }

@@ -455,6 +455,26 @@ export const en = {
   'platformError.refused': '{platform}: {reason}',
   'platformError.offline': 'This server cannot reach {platform} right now, so it has nothing to show here.',
   'error.details': 'Details',
+  // forms
+  'bot.invalid.serverPort': "Enter a port from 1 to 65535 (TeamSpeak's usual one is 9987).",
+  'forms.username': 'Enter a user name of 3 to 32 characters: letters, digits, _ . and -.',
+  'forms.newPassword': 'Enter a password of 8 to 256 characters.',
+  'forms.signInUsername': 'Enter your user name.',
+  'forms.signInPassword': 'Enter your password.',
+  'forms.currentPassword': 'Enter your current password.',
+  'forms.keyName': 'Give the key a name of 1 to 64 characters.',
+  'forms.queueName': 'Give the queue a name of 1 to 64 characters.',
+  'forms.idleMinutes': 'Enter whole minutes from 0 to 1440 (0 never disconnects).',
+  'forms.percent': 'Enter a whole number from 0 to 100.',
+  'forms.jellyfinUrl': "Enter the server's full address, e.g. https://media.example.com.",
+  'forms.jellyfinUsername': 'Use at most 128 characters for the user name.',
+  'forms.jellyfinSecret': 'Use at most 256 characters.',
+  'forms.spotifyClientId': 'Paste the client id of your Spotify app (at most 256 characters).',
+  'forms.spotifySecret': 'Paste the client secret of your Spotify app (at most 256 characters).',
+  'forms.deviceName': 'Give the device a name of 1 to 64 characters.',
+  'forms.cookie': 'Paste the cookie from a signed-in browser.',
+  'forms.phone': 'Enter the phone number as 5 to 20 digits, without spaces or +86.',
+  'forms.smsCode': 'Enter the code from the text message: 4 to 8 digits.',
 } as const;
 
 export type MessageKey = keyof typeof en;
