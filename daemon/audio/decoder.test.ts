@@ -180,7 +180,8 @@ describe('Decoder on a platform stream', () => {
     expect(lines.some((line) => line.includes('ffmpeg') && line.includes('127.0.0.1'))).toBe(true);
     for (const secret of ['c00kie5ecret', 't0ken5ecret', 'UA/1'])
       expect(lines.filter((line) => line.includes(secret))).toEqual([]);
-    await vi.waitFor(() => expect(mp3.requests.length).toBeGreaterThan(0));
+    // ffmpeg's first request can take a while on a loaded machine: waitFor's 1 s default is too tight.
+    await vi.waitFor(() => expect(mp3.requests.length).toBeGreaterThan(0), { timeout: 10_000 });
     expect(mp3.requests.at(-1)?.headers).toMatchObject({
       cookie: SECRETS.cookie,
       authorization: SECRETS.authorization,
