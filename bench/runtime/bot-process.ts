@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ApiProcess, startApi } from '../../api/process';
+import { opusEngine } from '../../daemon/audio/encoder';
 import { locateDecoder } from '../../daemon/audio/ffmpeg-locator';
 import { Daemon } from '../../daemon/daemon';
 import { type DaemonThread, startDaemonThread } from '../../daemon/thread/daemon-thread-host';
@@ -138,11 +139,20 @@ async function command(botId: string, op: string, args?: object): Promise<void> 
   if (!reply.ok) throw new Error(`${op} failed: ${reply.message}`);
 }
 
-/** The engine as the bench names it: `+ffmpeg` when tracks decode with ffmpeg rather than pcm-decoder. */
+/**
+ * The engine as the bench names it, with what runs instead of the project's own native parts:
+ * `+ffmpeg` when tracks decode with ffmpeg rather than pcm-decoder, `+bundled-opus` (or `+wasm-opus`)
+ * when Opus is encoded with @evan/opus rather than our libopus addon.
+ */
 function benchEngineName(config: AppConfig): string {
   const decoder = locateDecoder(config.ffmpeg);
   const viaFfmpeg = !decoder.ok || basename(decoder.value) !== 'pcm-decoder';
-  return viaFfmpeg ? `${config.audioEngine}+ffmpeg` : config.audioEngine;
+  const opus = opusEngine(config.opusEncoder);
+  return [
+    config.audioEngine,
+    ...(viaFfmpeg ? ['ffmpeg'] : []),
+    ...(opus === 'libopus' ? [] : [`${opus}-opus`]),
+  ].join('+');
 }
 
 serveRpc(BOT_PROCESS_OPS, {
