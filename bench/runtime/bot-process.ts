@@ -24,6 +24,7 @@ import { type AppConfig, loadConfig } from '../../shared/config';
 import { configureThread } from '../../shared/configure-thread';
 import { type Db, migrateDb, openDb } from '../../shared/db/client';
 import { bots } from '../../shared/db/schema';
+import { BotStatusSchema } from '../../shared/domain/schemas';
 import { API_NICENESS, lowerThreadPriority, raiseClockThreadPriority } from '../../shared/thread-priority';
 import { botRow } from '../../tests/helpers/bot-row';
 import { epochMs } from './epoch-clock';
@@ -128,7 +129,7 @@ const state = (): Running => {
   return running;
 };
 
-async function command(botId: string, op: string, args?: object): Promise<void> {
+async function command(botId: string, op: string, args?: object): Promise<unknown> {
   const reply = BotReplySchema.parse(
     await state().bus.request(
       botCommandSubject(botId),
@@ -137,6 +138,22 @@ async function command(botId: string, op: string, args?: object): Promise<void> 
     ),
   );
   if (!reply.ok) throw new Error(`${op} failed: ${reply.message}`);
+  return reply.data;
+}
+
+/**
+ * Waits until the bot has sent audio of its track (`elapsed` counts frames actually sent): a step's
+ * window is to measure bots playing, not their decoders starting (a spawn from a process of a few
+ * hundred MB takes tens of ms of the worker that makes it).
+ */
+async function untilSendingAudio(botId: string): Promise<void> {
+  const deadline = Date.now() + COMMAND_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    const status = BotStatusSchema.parse(await command(botId, 'status'));
+    if (status.elapsed > 0) return;
+    await sleep(100);
+  }
+  throw new Error(`bot ${botId} sent no audio within ${COMMAND_TIMEOUT_MS / 1000} s of its play command`);
 }
 
 /**
@@ -213,6 +230,7 @@ serveRpc(BOT_PROCESS_OPS, {
     await Promise.all(
       rows.map((row, i) => command(row.id, 'playSong', { song: specs[i]!.song, requestedBy: 'bench' })),
     );
+    await Promise.all(rows.map((row) => untilSendingAudio(row.id)));
     return { retriedStarts };
   },
 
