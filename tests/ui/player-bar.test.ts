@@ -211,6 +211,8 @@ describe('screens', () => {
     await phoneBar.getByRole('button', { name: 'Next song' }).waitFor();
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(await phoneBar.getByRole('slider', { name: 'Volume' }).count()).toBe(0);
+    // The song's name keeps a row of its own beside the transport buttons, room for a name to be read.
+    expect((await phoneBar.locator('.bar-title').boundingBox())!.width).toBeGreaterThan(120);
     await phoneBar.getByRole('button', { name: 'Queue' }).click();
     await phone
       .getByRole('complementary', { name: 'Queue' })
