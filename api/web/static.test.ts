@@ -1,12 +1,15 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETUP_WIZARD_COOKIE } from '../../shared/setup-wizard';
 import { webRoutes } from './static';
 
 let distDir: string;
+/** A script large enough to be worth compressing. */
+const BIG_SCRIPT = `export const songs = [${Array.from({ length: 400 }, (_, i) => `'song ${i}'`).join(', ')}];`;
 
 beforeAll(() => {
   distDir = mkdtempSync(join(tmpdir(), 'tsmb-web-'));
@@ -17,6 +20,7 @@ beforeAll(() => {
   );
   writeFileSync(join(distDir, 'assets', 'index-abc.js'), 'console.log(1)');
   writeFileSync(join(distDir, 'favicon.svg'), '<svg/>');
+  writeFileSync(join(distDir, 'assets', 'big-abc.js'), BIG_SCRIPT);
 });
 afterAll(() => rmSync(distDir, { recursive: true, force: true }));
 
@@ -84,5 +88,35 @@ describe('web routes', () => {
     expect(await page('tsmb_session=abc')).toContain('<html><head>');
     expect(await page('tsmb_guest=abc')).toContain('<html><head>');
     expect(await page('other=1')).toContain('<html data-signed-out>');
+  });
+
+  it('compresses text assets for browsers that take it: brotli first, gzip else, never when refused', async () => {
+    const asset = (acceptEncoding?: string) =>
+      app().request('/assets/big-abc.js', {
+        headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {},
+      });
+    const br = await asset('gzip, deflate, br');
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(br.headers.get('vary')).toBe('accept-encoding');
+    expect(br.headers.get('cache-control')).toContain('immutable');
+    const brBody = Buffer.from(await br.arrayBuffer());
+    expect(brBody.length).toBeLessThan(BIG_SCRIPT.length / 4);
+    expect(brotliDecompressSync(brBody).toString()).toBe(BIG_SCRIPT);
+    // The second answer is the kept copy, byte for byte.
+    expect(Buffer.from(await (await asset('br')).arrayBuffer()).equals(brBody)).toBe(true);
+
+    const gz = await asset('gzip');
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+    expect(gunzipSync(Buffer.from(await gz.arrayBuffer())).toString()).toBe(BIG_SCRIPT);
+
+    for (const refused of [undefined, 'identity', 'br;q=0, gzip;q=0']) {
+      const plain = await asset(refused);
+      expect(plain.headers.get('content-encoding')).toBeNull();
+      expect(await plain.text()).toBe(BIG_SCRIPT);
+    }
+    // A file too small to gain from it is sent as it is.
+    const small = await app().request('/assets/index-abc.js', { headers: { 'accept-encoding': 'br' } });
+    expect(small.headers.get('content-encoding')).toBeNull();
+    expect(await small.text()).toBe('console.log(1)');
   });
 });

@@ -1,9 +1,10 @@
 /**
  * Serves the built browser UI (`web/dist`) with history-mode routing: hashed assets with a year-long
- * immutable cache, and `index.html` (never cached, so a rebuild shows at once) for every other GET that
- * accepts HTML and is not under `/api` or `/ws`. The reverse-proxy sub-path (`BASE_PATH`) is written
- * into the page's `<base href>` at serve time, so one build works at any path: the bundle refers to
- * its assets relatively and reads its base from the document.
+ * immutable cache (text files brotli- or gzip-compressed where the browser takes it, compressed.ts), and
+ * `index.html` (never cached, so a rebuild shows at once) for every other GET that accepts HTML and is
+ * not under `/api` or `/ws`. The reverse-proxy sub-path (`BASE_PATH`) is written into the page's
+ * `<base href>` at serve time, so one build works at any path: the bundle refers to its assets
+ * relatively and reads its base from the document.
  * Until the bundle exists (`make run` builds it first) the root leads to the API's try-it page.
  * `/setup` after first-run setup leads to the dashboard (or, signed out, on to sign-in), unless this
  * browser is still walking the wizard (shared/setup-wizard.ts).
@@ -16,6 +17,7 @@ import { getCookie } from 'hono/cookie';
 import { SETUP_WIZARD_COOKIE } from '../../shared/setup-wizard';
 import { GUEST_SESSION_COOKIE, MEMBER_SESSION_COOKIE } from '../auth/sessions';
 import type { AppEnv } from '../env';
+import { CompressedCopies, chooseEncoding, isCompressible } from './compressed';
 
 export const WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -57,6 +59,7 @@ const isServiceRoute = (path: string) =>
 export function webRoutes({ basePath, distDir = WEB_DIST_DIR, setupDone }: WebRoutesOptions) {
   const indexPath = join(distDir, 'index.html');
   let cachedIndex: { mtimeMs: number; html: string } | undefined;
+  const compressed = new CompressedCopies();
 
   /** index.html with the base path written in; re-read only when a rebuild changed the file. */
   async function indexHtml(): Promise<string | undefined> {
@@ -70,7 +73,9 @@ export function webRoutes({ basePath, distDir = WEB_DIST_DIR, setupDone }: WebRo
   }
 
   /** A file inside the bundle, or undefined (also for any path that would leave it). */
-  async function bundleFile(path: string): Promise<{ body: Buffer; type: string } | undefined> {
+  async function bundleFile(
+    path: string,
+  ): Promise<{ body: Buffer; type: string; mtimeMs: number } | undefined> {
     const file = normalize(join(distDir, decodeURIComponent(path)));
     if (!file.startsWith(distDir + sep) || file === indexPath) return undefined;
     const info = await stat(file).catch(() => undefined);
@@ -78,6 +83,7 @@ export function webRoutes({ basePath, distDir = WEB_DIST_DIR, setupDone }: WebRo
     return {
       body: await readFile(file),
       type: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+      mtimeMs: info.mtimeMs,
     };
   }
 
@@ -88,7 +94,12 @@ export function webRoutes({ basePath, distDir = WEB_DIST_DIR, setupDone }: WebRo
     if (file) {
       c.header('content-type', file.type);
       c.header('cache-control', path.startsWith('/assets/') ? IMMUTABLE_CACHE : SHORT_CACHE);
-      return c.body(new Uint8Array(file.body));
+      if (!isCompressible(file.type, file.body.length)) return c.body(new Uint8Array(file.body));
+      c.header('vary', 'accept-encoding');
+      const encoding = chooseEncoding(c.req.header('accept-encoding'));
+      if (!encoding) return c.body(new Uint8Array(file.body));
+      c.header('content-encoding', encoding);
+      return c.body(new Uint8Array(await compressed.get(path, file.mtimeMs, encoding, file.body)));
     }
     const accept = c.req.header('accept') ?? '';
     const wantsPage = path === '/' || accept.includes('text/html');

@@ -185,6 +185,14 @@ describe('cover grids', () => {
     // The play button is always there on a touch screen.
     expect(await opacity(grid.getByRole('button', { name: 'Play all: Rainy Day Piano' }))).toBe('1');
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // The music page's tabs stay one row (a wrapped row left one tab alone under the underline).
+    const tabTops = await phone
+      .getByRole('tablist')
+      .first()
+      .getByRole('tab')
+      .evaluateAll((tabs) => tabs.map((tab) => Math.round(tab.getBoundingClientRect().top)));
+    expect(tabTops.length).toBeGreaterThan(2);
+    expect(new Set(tabTops).size).toBe(1);
     await screenshot(phone, 'cover-03-phone');
     await phone.context().close();
   }, 30_000);

@@ -156,12 +156,25 @@ describe('search and collections', () => {
     const results = page.locator('#result-panel');
     await results.getByText('Paper Boats').waitFor();
     await results.getByText('Member Song').waitFor();
+    // Songs stay rows; albums and playlists are cover tiles, as on Discover.
+    expect(await results.locator('.song-row').count()).toBeGreaterThan(1);
+    expect(await results.locator('.cover-grid').count()).toBe(0);
     await page.getByRole('tab', { name: 'Albums (2)' }).click();
     await results.getByRole('link', { name: 'Harbour Lights' }).waitFor();
     await results.getByRole('link', { name: 'Paper Boats (Single)' }).waitFor();
+    expect(await results.locator('.cover-grid').getByRole('listitem').count()).toBe(2);
+    expect(await results.locator('.song-row').count()).toBe(0);
+    await results.getByRole('button', { name: 'Play all: Harbour Lights' }).waitFor();
     await page.getByRole('tab', { name: 'Playlists (2)' }).click();
     await results.getByRole('link', { name: 'Evening Mix' }).waitFor();
     await results.getByRole('link', { name: 'Paper & Ink' }).waitFor();
+    expect(await results.locator('.cover-grid').getByRole('listitem').count()).toBe(2);
+    // Keyboard: from the tile's name, Shift+Tab reaches its play button (shown on focus).
+    await results.getByRole('link', { name: 'Evening Mix' }).focus();
+    await page.keyboard.press('Shift+Tab');
+    const focused = await page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+    expect(focused).toBe('Play all: Evening Mix');
+    expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'discover-03-search-playlists');
   });
 

@@ -60,6 +60,10 @@ describe('the channel a bot actually joined, on its card', () => {
     await quill.getByRole('button', { name: /^Connect/ }).click();
     await quill.getByText('Channel: Quiet').waitFor();
     expect(await quill.getByText(/does not exist/).count()).toBe(0);
+    // The channel and the queue summary read as one block of lines, with no empty band between them.
+    const channel = await quill.getByText('Channel: Quiet').boundingBox();
+    const summary = await quill.getByText(/in the queue/).boundingBox();
+    expect(summary!.y - (channel!.y + channel!.height)).toBeLessThan(8);
   });
 
   it('says the same in 中文 on a phone, the toast included', async () => {

@@ -71,6 +71,20 @@ describe('the bot a browser shows', () => {
     await bar(page, 'Zulu').getByRole('link', { name: 'Alpha Tone' }).waitFor();
   });
 
+  it("marks the page's section in the navigation, below its own path too", async () => {
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    const current = () => nav.locator('[aria-current="page"]').allTextContents();
+    for (const [path, section] of [
+      ['/', 'Dashboard'],
+      [`/player/${zulu}`, 'Player'],
+      ['/music', 'Music'],
+      ['/settings/keys', 'Settings'],
+    ]) {
+      await page.goto(`${ui.baseUrl}${path}`);
+      await expect.poll(current).toEqual([section]);
+    }
+  });
+
   it('remembers the bot chosen in this browser across pages and visits', async () => {
     await page.goto(`${ui.baseUrl}/player`);
     await page.getByRole('combobox', { name: /^Bot/ }).selectOption({ label: 'Able' });
@@ -211,6 +225,8 @@ describe('screens', () => {
     await phoneBar.getByRole('button', { name: 'Next song' }).waitFor();
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(await phoneBar.getByRole('slider', { name: 'Volume' }).count()).toBe(0);
+    // The song's name keeps a row of its own beside the transport buttons, room for a name to be read.
+    expect((await phoneBar.locator('.bar-title').boundingBox())!.width).toBeGreaterThan(120);
     await phoneBar.getByRole('button', { name: 'Queue' }).click();
     await phone
       .getByRole('complementary', { name: 'Queue' })
