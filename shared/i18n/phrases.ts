@@ -281,26 +281,35 @@ export const isLocale = (value: string): value is Locale => Object.hasOwn(CATALO
 export const isPhraseCode = (value: string): value is PhraseCode => Object.hasOwn(en, value);
 export const PHRASE_CODES = Object.keys(en) as [PhraseCode, ...PhraseCode[]];
 
+/** The platforms' names per locale: English is the registry's, the others are worded here. */
+const PLATFORM_NAMES: Record<Locale, Record<Platform, string>> = {
+  en: Object.fromEntries(PLATFORMS.map((p) => [p, platformFacts(p).name])) as Record<Platform, string>,
+  zh: {
+    music_a: '网易云音乐',
+    music_b: 'QQ 音乐',
+    music_c: '酷狗音乐',
+    video_a: '哔哩哔哩',
+    video_b: 'YouTube',
+    library_a: 'Jellyfin',
+    streaming_a: 'Spotify',
+    local: '上传的文件',
+    stream: '网络电台与音频链接',
+  },
+};
+
+/** A platform's name in `locale`: what phrases call it and what the browser UI labels it with. */
+export const platformName = (platform: Platform, locale: Locale): string => PLATFORM_NAMES[locale][platform];
+
 /** Param values that are themselves words: rendered through the locale's names for them. */
 const VALUE_NAMES: Record<Locale, Record<string, Record<string, string>>> = {
   en: {
     mode: { seq: 'sequential', loop: 'loop', random: 'shuffle', rloop: 'shuffle loop' },
-    platform: Object.fromEntries(PLATFORMS.map((platform) => [platform, platformFacts(platform).name])),
+    platform: PLATFORM_NAMES.en,
   },
   zh: {
     mode: { seq: '顺序播放', loop: '列表循环', random: '随机播放', rloop: '随机循环' },
     requester: { Guest: '访客' },
-    platform: {
-      music_a: '网易云音乐',
-      music_b: 'QQ 音乐',
-      music_c: '酷狗音乐',
-      video_a: '哔哩哔哩',
-      video_b: 'YouTube',
-      library_a: 'Jellyfin',
-      streaming_a: 'Spotify',
-      local: '上传的文件',
-      stream: '网络电台与音频链接',
-    } satisfies Record<Platform, string>,
+    platform: PLATFORM_NAMES.zh,
   },
 };
 

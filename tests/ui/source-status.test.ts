@@ -20,7 +20,7 @@ useMswServer(
 );
 
 /** What the English UI calls the platforms enabled by default (all on the internet). */
-const LABELS = ['NetEase Cloud Music', 'QQ Music', 'Bilibili', 'YouTube', 'Kugou'];
+const LABELS = ['NetEase Cloud Music', 'QQ Music', 'Bilibili', 'YouTube', 'Kugou Music'];
 
 let ui: UiHarness;
 let page: Page;

@@ -10,6 +10,7 @@ import { PLATFORMS, type Platform } from '@shared/domain/platforms';
 import { REFUSAL_CODES } from '@shared/sources/http/refusals';
 import { saysUnreachable } from '@shared/sources/http/unreachable';
 import { t, tPhrase } from '../i18n';
+import { platformLabel } from '../music/platforms';
 
 const KIND_PHRASES = new Set<string>(Object.values(REFUSAL_CODES));
 const PLATFORM_PHRASES = new Set(['badGateway', 'serviceUnavailable', ...KIND_PHRASES]);
@@ -51,7 +52,7 @@ const asSentence = (text: string) =>
  * words reasons (English), the adapter's reason.
  */
 export function platformFailureText(failure: PlatformFailure): string {
-  const platform = t(`platform.${failure.platform}`);
+  const platform = platformLabel(failure.platform);
   if (failure.unreachable) return t('platformError.unreachable', { platform });
   if (failure.kind) return tPhrase(failure.kind, asSentence(failure.reason));
   return t('platformError.refused', { platform, reason: asSentence(failure.reason) });

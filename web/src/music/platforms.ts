@@ -1,12 +1,14 @@
 /** Platform values as the API speaks them (SPEC), with the services' names as labels. */
 import type { Schemas } from '@api/index';
 import { PLATFORMS } from '@shared/domain/constants';
-import { t } from '../i18n';
+import { platformName } from '@shared/i18n/phrases';
+import { locale, t } from '../i18n';
 
 export type Platform = Schemas['Platform'];
 export { PLATFORMS };
 
-export const platformLabel = (platform: Platform): string => t(`platform.${platform}`);
+/** The name a person knows the platform by, in the page's language (the shared catalog's, as the API's). */
+export const platformLabel = (platform: Platform): string => platformName(platform, locale.value);
 
 export function formatDuration(seconds: number): string {
   const whole = Math.max(0, Math.floor(seconds));
