@@ -8,7 +8,7 @@
  * header: name, artist, song count, total length, and play all / add all.
  */
 import { delay, HttpResponse } from 'msw';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { setupAdmin } from '../helpers/accounts';
 import { ALICE_LOGIN, useJellyfinApi } from '../helpers/jellyfin-api';
