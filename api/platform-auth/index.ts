@@ -7,6 +7,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import * as routes from '../../openapi/routes/platform-auth';
 import type { Platform } from '../../shared/domain/constants';
 import { logsInBy } from '../../shared/domain/platforms';
+import { renderPhrase } from '../../shared/i18n/phrases';
 import { readSettings } from '../../shared/settings/settings';
 import { testJellyfinConnection } from '../../shared/sources/jellyfin/jellyfin-connection-test';
 import { SMS_REFUSED } from '../../shared/sources/netease/netease-sms-login';
@@ -14,6 +15,7 @@ import type { Catalogs, SourceContext } from '../../shared/sources/platform-tabl
 import type { AccountStatus } from '../../shared/sources/song-catalog';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
+import { requestLocale } from '../locale';
 import { platformFailure } from '../music/platform-failure';
 import { loginWay, storeSharedLogin } from './platform-logins';
 import { QrAttempts } from './qr-attempts';
@@ -33,7 +35,14 @@ export function platformAuthRoutes({ db, config }: AppDeps, catalogs: Catalogs) 
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
     .openapi(routes.getAccountStatus, async (c) => {
       const { platform } = c.req.valid('query');
-      return c.json({ platform, ...(await accountStatus(platform)) }, 200);
+      const { phrase, ...status } = await accountStatus(platform);
+      // A status worded by the server (yt-dlp's) in the caller's language, with the phrase beside it.
+      const worded = phrase && {
+        nickname: renderPhrase(phrase, requestLocale(c)),
+        code: phrase.code,
+        params: phrase.params,
+      };
+      return c.json({ platform, ...status, ...worded }, 200);
     })
 
     .openapi(routes.startQrLogin, async (c) => {

@@ -6,7 +6,7 @@
 import { z } from '@hono/zod-openapi';
 import { QR_PLATFORMS } from '../../shared/domain/platforms';
 import { PlatformSchema } from '../../shared/domain/schemas';
-import { errors, jsonBody, jsonResponse } from '../errors';
+import { errors, jsonBody, jsonResponse, PhraseCodeSchema, PhraseParamsSchema } from '../errors';
 import { defineRoute } from '../policy';
 import { SuccessSchema } from './common';
 
@@ -23,8 +23,15 @@ export const AccountStatusSchema = z
   .object({
     platform: PlatformSchema,
     loggedIn: z.boolean(),
-    nickname: z.string().optional(),
+    nickname: z.string().optional().openapi({
+      description:
+        "The account's name; for `video_b` the yt-dlp status, worded in the language of `Accept-Language`",
+    }),
     avatarUrl: z.string().optional(),
+    code: PhraseCodeSchema.optional().openapi({
+      description: 'Where `nickname` is a sentence of the server (`video_b`): the phrase it was worded from',
+    }),
+    params: PhraseParamsSchema.optional(),
   })
   .openapi('PlatformAccountStatus');
 

@@ -71,6 +71,12 @@ export interface PlatformFacts {
   probeUrl?: string;
 }
 
+/**
+ * The shelves that exist only for a signed-in account (the platform's shared login): without one the
+ * platform refuses them, so the music home does not ask.
+ */
+export const ACCOUNT_SHELVES: readonly ShelfKind[] = ['dailySongs', 'accountPlaylists'];
+
 const CATALOG_SEARCH = ['songs', 'albums', 'playlists'] as const;
 const PERSONAL_PAGES = ['recommendedPlaylists', 'dailySongs', 'accountPlaylists'] as const;
 

@@ -4,7 +4,12 @@
  * while: an upgrade or a fresh install shows without a restart, and a busy server does not spawn
  * `--version` for every request.
  */
-export type ToolStatus = { available: true; version: string } | { available: false; reason: string };
+import type { Phrase } from '../i18n/phrases';
+
+export type ToolStatus =
+  | { available: true; version: string }
+  /** `phrase`: the reason as a phrase, where the tool's runner has one. */
+  | { available: false; reason: string; phrase?: Phrase };
 
 /** How long an answer is trusted before the tool is asked again. */
 export const STATUS_MAX_AGE_MS = 30_000;

@@ -144,6 +144,12 @@ const en = {
   uploadInterrupted: 'the upload was interrupted before the whole file arrived',
   uploadNotAudio: 'the file holds no audio that can be played',
   uploadBadName: '{detail}',
+  // gaps: yt-dlp's state, which stands in for YouTube's login status.
+  ytDlpVersion: 'yt-dlp {version}',
+  ytDlpMissing: 'yt-dlp is not installed (no yt-dlp on PATH; install it or set YTDLP_PATH)',
+  ytDlpMissingAt: 'yt-dlp is not installed (nothing at {path}; fix YTDLP_PATH)',
+  /** Why yt-dlp cannot run (it is not executable, it prints no version…), in English. */
+  ytDlpUnusable: '{detail}',
 } as const;
 
 export type PhraseCode = keyof typeof en;
@@ -272,6 +278,11 @@ const zh: Record<PhraseCode, string> = {
   uploadInterrupted: '上传在文件传完之前中断了。',
   uploadNotAudio: '这个文件不是可以播放的音频。',
   uploadBadName: '文件名无效，或不是支持的文件类型。',
+  // gaps
+  ytDlpVersion: 'yt-dlp {version}',
+  ytDlpMissing: '未安装 yt-dlp（PATH 中找不到 yt-dlp；请安装它或设置 YTDLP_PATH）',
+  ytDlpMissingAt: '未安装 yt-dlp（{path} 处没有它；请修正 YTDLP_PATH）',
+  ytDlpUnusable: 'yt-dlp 无法在本服务器运行：{detail}',
 };
 
 const CATALOGS = { en, zh } as const satisfies Record<string, Record<PhraseCode, string>>;
@@ -479,6 +490,11 @@ export const say = {
   uploadInterrupted: () => p('uploadInterrupted'),
   uploadNotAudio: () => p('uploadNotAudio'),
   uploadBadName: detail('uploadBadName'),
+  // gaps
+  ytDlpVersion: (version: string) => p('ytDlpVersion', { version }),
+  ytDlpMissing: () => p('ytDlpMissing'),
+  ytDlpMissingAt: (path: string) => p('ytDlpMissingAt', { path }),
+  ytDlpUnusable: detail('ytDlpUnusable'),
 } as const satisfies Record<PhraseCode, (...args: never[]) => Phrase>;
 
 /** The generic phrase of an HTTP error status, for a sentence thrown without a code of its own. */

@@ -11,6 +11,7 @@
  * CatalogFailure with `refused`: an address this server will not fetch), which the api answers 400.
  */
 import type { Album, Playlist, PlaylistDetail, Song } from '../domain/schemas';
+import type { Phrase } from '../i18n/phrases';
 import type { Result } from '../result';
 
 /** A collection's songs. `totalCount` is set when the source dropped unplayable ones: the count before. */
@@ -27,7 +28,9 @@ export interface SongList {
 /** Who the platform's login is, as shown to people (never the credential itself). */
 export interface AccountStatus {
   loggedIn: boolean;
+  /** In English; `phrase` is the same words as a phrase where they are not a person's name. */
   nickname?: string;
+  phrase?: Phrase;
   avatarUrl?: string;
 }
 

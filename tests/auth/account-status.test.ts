@@ -35,10 +35,23 @@ describe('GET /api/auth/status without stored logins', () => {
     expect((await status('local')).data).toEqual({ platform: 'local', loggedIn: true, nickname: 'uploads' });
   });
 
-  it('reports a missing yt-dlp for video_b in the nickname', async () => {
+  it('reports a missing yt-dlp for video_b in the nickname, with its phrase, in the asked language', async () => {
     const { data } = await status('video_b');
-    expect(data).toMatchObject({ platform: 'video_b', loggedIn: false });
-    expect(data?.nickname).toMatch(/not installed|not found/i);
+    expect(data).toEqual({
+      platform: 'video_b',
+      loggedIn: false,
+      nickname: 'yt-dlp is not installed (nothing at /nonexistent/yt-dlp; fix YTDLP_PATH)',
+      code: 'ytDlpMissingAt',
+      params: { path: '/nonexistent/yt-dlp' },
+    });
+    const zh = await admin.api.GET('/api/auth/status', {
+      params: { query: { platform: 'video_b' } },
+      headers: { 'accept-language': 'zh-CN' },
+    });
+    expect(zh.data).toMatchObject({
+      nickname: '未安装 yt-dlp（/nonexistent/yt-dlp 处没有它；请修正 YTDLP_PATH）',
+      code: 'ytDlpMissingAt',
+    });
   });
 
   it('refuses an unknown platform with 400', async () => {

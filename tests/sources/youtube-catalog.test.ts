@@ -165,7 +165,11 @@ describe('YouTube catalog', () => {
   it('reports whether yt-dlp runs as the login status', async () => {
     expect(await catalog.accountStatus()).toEqual({
       ok: true,
-      value: { loggedIn: true, nickname: 'yt-dlp 2025.01.26' },
+      value: {
+        loggedIn: true,
+        nickname: 'yt-dlp 2025.01.26',
+        phrase: expect.objectContaining({ code: 'ytDlpVersion' }),
+      },
     });
   });
 

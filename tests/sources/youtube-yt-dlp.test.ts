@@ -38,18 +38,25 @@ describe('yt-dlp detection', () => {
   it('reports the version of an installed yt-dlp, from `yt-dlp --version`', async () => {
     expect(await ytDlpStatus(FAKE_YTDLP)).toEqual({ available: true, version: '2025.01.26' });
     expect(fake.runs().map((run) => run.args)).toEqual([['--version']]);
-    expect(await ytDlpAccountStatus(FAKE_YTDLP)).toEqual({ loggedIn: true, nickname: 'yt-dlp 2025.01.26' });
+    expect(await ytDlpAccountStatus(FAKE_YTDLP)).toEqual({
+      loggedIn: true,
+      nickname: 'yt-dlp 2025.01.26',
+      phrase: { code: 'ytDlpVersion', params: { version: '2025.01.26' } },
+    });
   });
 
   it('says yt-dlp is not installed when YTDLP_PATH points nowhere, without throwing', async () => {
     const nowhere = join(freshDir(), 'yt-dlp');
+    const phrase = { code: 'ytDlpMissingAt', params: { path: nowhere } };
     expect(await ytDlpStatus(nowhere)).toEqual({
       available: false,
       reason: `yt-dlp is not installed (nothing at ${nowhere}; fix YTDLP_PATH)`,
+      phrase,
     });
     expect(await ytDlpAccountStatus(nowhere)).toEqual({
       loggedIn: false,
       nickname: `yt-dlp is not installed (nothing at ${nowhere}; fix YTDLP_PATH)`,
+      phrase,
     });
   });
 

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, login, type Session, setupAdmin } from '../helpers/accounts';
 import { addToneUpload } from '../helpers/tone-uploads';
-import { connectedBot, signedInPage, startUiHarness, type UiHarness } from './ui-harness';
+import { connectedBot, consoleErrors, signedInPage, startUiHarness, type UiHarness } from './ui-harness';
 
 let ui: UiHarness;
 let admin: Session;
@@ -26,19 +26,6 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(() => ui?.close());
-
-/** Every console error and uncaught exception of `page`, with the page it happened on. */
-function consoleErrors(page: Page): string[] {
-  const seen: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') seen.push(`${page.url()}: ${message.text()} ${message.location().url}`);
-  });
-  page.on('pageerror', (error) => seen.push(`${page.url()}: ${error.message}`));
-  page.on('response', (response) => {
-    if (response.status() >= 400) seen.push(`${page.url()}: ${response.status()} ${response.url()}`);
-  });
-  return seen;
-}
 
 /** Opens each path and lets its requests settle. */
 async function walk(page: Page, paths: string[]): Promise<void> {

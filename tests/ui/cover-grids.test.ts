@@ -8,7 +8,7 @@
  * header: name, artist, song count, total length, and play all / add all.
  */
 import { delay, HttpResponse } from 'msw';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { setupAdmin } from '../helpers/accounts';
 import { ALICE_LOGIN, useJellyfinApi } from '../helpers/jellyfin-api';
@@ -18,6 +18,7 @@ import {
   connectedBot,
   screenshot,
   signedInPage,
+  standInCovers,
   startUiHarness,
   type UiHarness,
 } from './ui-harness';
@@ -33,18 +34,6 @@ useJellyfinApi();
 
 let ui: UiHarness;
 let page: Page;
-
-/** The platforms' picture hosts (NetEase's CDN, the Jellyfin server), whose covers the browser loads. */
-const COVER_HOSTS = /^https:\/\/(p\d\.music\.126\.net|media\.example\.test)\//;
-
-/** Answers every cover the browser asks those hosts for with a square of a colour of its own. */
-async function standInCovers(context: BrowserContext) {
-  await context.route(COVER_HOSTS, (route) => {
-    const hue = [...route.request().url()].reduce((sum, c) => (sum * 31 + c.charCodeAt(0)) % 360, 0);
-    const body = `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="300"><defs><linearGradient id="g" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue} 70% 55%)"/><stop offset="1" stop-color="hsl(${(hue + 60) % 360} 60% 30%)"/></linearGradient></defs><rect width="300" height="300" fill="url(#g)"/></svg>`;
-    return route.fulfill({ contentType: 'image/svg+xml', body });
-  });
-}
 
 beforeAll(async () => {
   ui = await startUiHarness();

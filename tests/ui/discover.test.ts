@@ -2,7 +2,8 @@
  * The browser UI's music home, collection pages and lyrics against the real service, its daemon and a
  * TS3 test server, with NetEase's weapi and a Jellyfin server stood in by msw (in the api's process,
  * where the platform calls are made) and NetEase's audio CDN by a loopback tone server: the home's
- * NetEase and Jellyfin shelves (one that fails says why), a NetEase search with its songs, albums and
+ * NetEase and Jellyfin shelves (NetEase's account shelves neither asked for nor failing without a login:
+ * the admin reads where to sign in, in English and Chinese, a member nothing), a NetEase search with its songs, albums and
  * playlists, a playlist's and an album's page with play all and favorites, a lyrics line that seeks,
  * the full-screen lyrics (bar button and L key, line centred, click to seek, phone)
  * the bot there, axe-core scans of the new views in both themes and a phone-sized home.
@@ -10,15 +11,17 @@
 import { HttpResponse } from 'msw';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Session, setupAdmin } from '../helpers/accounts';
+import { createMember, login, type Session, setupAdmin } from '../helpers/accounts';
 import { type AudioCdn, startAudioCdn } from '../helpers/audio-cdn';
 import { ALICE_LOGIN, useJellyfinApi } from '../helpers/jellyfin-api';
 import { neteaseFixture, useNeteaseApi } from '../helpers/netease-api';
 import {
   connectedBot,
+  consoleErrors,
   screenshot,
   seriousViolations,
   signedInPage,
+  standInCovers,
   startUiHarness,
   type UiHarness,
 } from './ui-harness';
@@ -56,6 +59,7 @@ beforeAll(async () => {
   expect(saved.response.status).toBe(200);
   botId = await connectedBot(ui, admin, 'Deck');
   page = await signedInPage(ui, 'owner');
+  await standInCovers(page.context());
 }, 90_000);
 
 afterAll(async () => {
@@ -90,24 +94,42 @@ const scrollTo = (target: Page, where: 'top' | 'bottom') =>
     where === 'bottom',
   );
 
-async function waitForShelves(target: Page) {
-  await target.getByText('Loading…').first().waitFor({ state: 'detached' });
+async function waitForShelves(target: Page, loading = 'Loading…') {
+  await target.getByText(loading).first().waitFor({ state: 'detached' });
+}
+
+/** The shelves that exist only for a platform's signed-in account. */
+const ACCOUNT_SHELF_PATHS = /\/api\/music\/(recommend\/songs|user\/playlists)\b/;
+
+/** Every request of `page` from now on whose address matches `path`. */
+function requestsFor(target: Page, path: RegExp): string[] {
+  const seen: string[] = [];
+  target.on('request', (request) => {
+    if (path.test(request.url())) seen.push(request.url());
+  });
+  return seen;
 }
 
 describe('music home', () => {
-  it("shows NetEase's recommended playlists, says why daily songs are unavailable, and the library shelves", async () => {
+  it("shows NetEase's recommended playlists, asks for no account shelf without a login, and the library shelves", async () => {
+    const errors = consoleErrors(page);
+    const accountRequests = requestsFor(page, ACCOUNT_SHELF_PATHS);
     await page.getByRole('link', { name: 'Music', exact: true }).click();
     await page.getByRole('tab', { name: 'Discover' }).click();
     const recommended = shelf('NetEase Cloud Music', 'Recommended playlists');
     for (const name of ['Rainy Day Piano', 'Road Trip Anthems', 'Quiet Study'])
       await recommended.getByRole('link', { name }).waitFor();
     await recommended.getByText('80 songs').waitFor();
-    // Without a shared login NetEase has no daily songs for anyone: the shelf says so in words.
-    await shelf('NetEase Cloud Music', 'Songs of the day')
-      .getByText(
-        /^NetEase Cloud Music: The daily recommendation needs a NetEase Cloud Music login; log in first\.$/,
-      )
+    // Without a shared login NetEase has no daily songs nor account playlists: the admin reads where to
+    // sign in, and neither shelf is asked for.
+    await source('NetEase Cloud Music')
+      .getByRole('link', {
+        name: 'Sign in to NetEase Cloud Music in Settings → Music platforms to see your daily songs and playlists.',
+      })
       .waitFor();
+    expect(
+      await source('NetEase Cloud Music').getByRole('heading', { name: 'Songs of the day' }).count(),
+    ).toBe(0);
     await source('NetEase Cloud Music')
       .getByRole('button', { name: 'Personal FM: NetEase Cloud Music' })
       .waitFor();
@@ -121,7 +143,43 @@ describe('music home', () => {
     await waitForShelves(page);
     await scrollTo(page, 'top');
     await screenshot(page, 'discover-01-home');
+    expect(accountRequests).toEqual([]);
+    expect(errors).toEqual([]);
   }, 30_000);
+
+  it('in Chinese the admin reads the same line; a member reads nothing of it, and neither asks', async () => {
+    await page.evaluate(() => localStorage.setItem('tsmb.locale', 'zh'));
+    const errors = consoleErrors(page);
+    const accountRequests = requestsFor(page, ACCOUNT_SHELF_PATHS);
+    await page.goto(`${ui.baseUrl}/music`);
+    await page.getByRole('tab', { name: '发现' }).click();
+    const hint = page.getByRole('link', {
+      name: '在“设置 → 音乐平台”中登录网易云音乐，即可查看每日推荐和你的歌单。',
+    });
+    await hint.waitFor();
+    await waitForShelves(page, '加载中…');
+    await scrollTo(page, 'top');
+    await screenshot(page, 'discover-01b-home-zh');
+    await hint.click();
+    await page.waitForURL(/\/settings\/sources$/);
+    await page.evaluate(() => localStorage.setItem('tsmb.locale', 'en'));
+
+    const member = await createMember(ui.t, admin, { bots: [botId] });
+    await login(ui.t, member.username);
+    const memberPage = await signedInPage(ui, member.username);
+    await standInCovers(memberPage.context());
+    const memberErrors = consoleErrors(memberPage);
+    const memberRequests = requestsFor(memberPage, ACCOUNT_SHELF_PATHS);
+    await memberPage.goto(`${ui.baseUrl}/music`);
+    await memberPage.getByRole('tab', { name: 'Discover' }).click();
+    await memberPage.getByRole('link', { name: 'Rainy Day Piano' }).waitFor();
+    await scrollTo(memberPage, 'bottom');
+    await waitForShelves(memberPage);
+    expect(await memberPage.getByText(/Sign in to/).count()).toBe(0);
+    await memberPage.context().close();
+    expect([...accountRequests, ...memberRequests]).toEqual([]);
+    expect([...errors, ...memberErrors]).toEqual([]);
+  }, 40_000);
 
   it('has no serious axe-core violation on the home, in both themes, and fits a phone', async () => {
     const found: string[] = [];

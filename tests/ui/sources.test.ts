@@ -290,6 +290,16 @@ describe('layout', () => {
       expect(box.x + box.width, (await tab.textContent()) ?? '').toBeLessThanOrEqual(390);
     }
     await screenshot(phone, 'sources-08-phone-music');
+
+    // YouTube's status is yt-dlp's, which the server words: in Chinese on a 中文 screen (none on PATH here).
+    await phone.evaluate(() => localStorage.setItem('tsmb.locale', 'zh'));
+    await phone.goto(`${ui.baseUrl}/settings/sources`);
+    const youtube = phone
+      .getByRole('listitem')
+      .filter({ has: phone.getByRole('heading', { name: 'YouTube' }) });
+    await youtube.getByText('未安装 yt-dlp（PATH 中找不到 yt-dlp；请安装它或设置 YTDLP_PATH）').waitFor();
+    await youtube.scrollIntoViewIfNeeded();
+    await screenshot(phone, 'sources-09-phone-zh');
     await phone.context().close();
   });
 });

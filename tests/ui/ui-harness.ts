@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { parseLicenseRoot } from '../../daemon/ts3';
 import { ensureWebBuild } from '../../scripts/build-web';
@@ -109,6 +109,37 @@ export async function fieldError(field: Locator): Promise<string | null> {
 }
 
 export const hasFocus = (field: Locator) => field.evaluate((element) => element === document.activeElement);
+
+/**
+ * Every console error, uncaught exception and failed request (4xx/5xx) of `page` from now on, each with
+ * the page it happened on: normal use logs none (issue 22 defect 10).
+ */
+export function consoleErrors(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') seen.push(`${page.url()}: ${message.text()} ${message.location().url}`);
+  });
+  page.on('pageerror', (error) => seen.push(`${page.url()}: ${error.message}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) seen.push(`${page.url()}: ${response.status()} ${response.url()}`);
+  });
+  return seen;
+}
+
+/**
+ * The platforms' picture hosts in the fixtures (NetEase's CDN, the Jellyfin server), whose covers the
+ * browser loads straight from them: this sandbox cannot resolve them.
+ */
+const COVER_HOSTS = /^https:\/\/(p\d\.music\.126\.net|media\.example\.test)\//;
+
+/** Answers every cover the browser asks those hosts for with a square of a colour of its own. */
+export async function standInCovers(context: BrowserContext) {
+  await context.route(COVER_HOSTS, (route) => {
+    const hue = [...route.request().url()].reduce((sum, c) => (sum * 31 + c.charCodeAt(0)) % 360, 0);
+    const body = `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="300"><defs><linearGradient id="g" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue} 70% 55%)"/><stop offset="1" stop-color="hsl(${(hue + 60) % 360} 60% 30%)"/></linearGradient></defs><rect width="300" height="300" fill="url(#g)"/></svg>`;
+    return route.fulfill({ contentType: 'image/svg+xml', body });
+  });
+}
 
 export const screenshot = (page: Page, name: string) =>
   page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });

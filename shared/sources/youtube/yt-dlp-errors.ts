@@ -18,9 +18,12 @@
  */
 
 /** A run that did not give an answer. `notFound` marks yt-dlp saying the video or playlist does not exist. */
+import type { Phrase } from '../../i18n/phrases';
 export interface YtDlpFailure {
   message: string;
   notFound: boolean;
+  /** The failure as a phrase where it has one (yt-dlp not installed), for a page in another language. */
+  phrase?: Phrase;
 }
 
 interface Trouble {

@@ -5,7 +5,9 @@
  * restart. `/api/auth/status` reports it for `video_b` (SPEC: when missing, `loggedIn` is false and the
  * nickname says the tool is not installed).
  */
+
 import { cachedToolStatus, STATUS_MAX_AGE_MS, type ToolStatus } from '../../exec/tool-status';
+import { renderPhrase, say } from '../../i18n/phrases';
 import type { AccountStatus } from '../song-catalog';
 import { DEFAULT_YTDLP, YtDlp } from './yt-dlp';
 
@@ -24,15 +26,21 @@ export const ytDlpStatus = (path: string = DEFAULT_YTDLP): Promise<YtDlpStatus> 
 /** The `video_b` login status: yt-dlp needs no login, so "logged in" means "yt-dlp runs". */
 export async function ytDlpAccountStatus(path?: string): Promise<AccountStatus> {
   const status = await ytDlpStatus(path);
-  return status.available
-    ? { loggedIn: true, nickname: `yt-dlp ${status.version}` }
-    : { loggedIn: false, nickname: status.reason };
+  const phrase = status.available
+    ? say.ytDlpVersion(status.version)
+    : (status.phrase ?? say.ytDlpUnusable(status.reason));
+  return { loggedIn: status.available, nickname: renderPhrase(phrase, 'en'), phrase };
 }
 
 async function askVersion(path: string): Promise<YtDlpStatus> {
   const ytDlp = new YtDlp(path, { timeoutMs: VERSION_TIMEOUT_MS, maxOutputBytes: VERSION_OUTPUT_BYTES });
   const output = await ytDlp.run(['--version']);
-  if (!output.ok) return { available: false, reason: output.error.message };
+  if (!output.ok)
+    return {
+      available: false,
+      reason: output.error.message,
+      ...(output.error.phrase && { phrase: output.error.phrase }),
+    };
   const version = output.value.trim().split(/\r?\n/)[0]?.trim();
   return version
     ? { available: true, version }

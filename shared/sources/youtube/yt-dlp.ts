@@ -8,6 +8,7 @@
  */
 import type { z } from 'zod';
 import { type ProcessLimits, runBounded } from '../../exec/bounded-process';
+import { renderPhrase, say } from '../../i18n/phrases';
 import { logger } from '../../logger';
 import { err, ok, type Result } from '../../result';
 import { copyCookies } from './yt-dlp-cookies';
@@ -65,7 +66,7 @@ export class YtDlp {
     const outcome = await runBounded(this.path, args, this.limits);
     switch (outcome.kind) {
       case 'notStarted':
-        return failure(notStartedMessage(this.path, outcome.code, outcome.message));
+        return notStarted(this.path, outcome.code, outcome.message);
       case 'timedOut':
         return failure(`yt-dlp did not answer within ${Math.round(this.limits.timeoutMs / 1000)} s`);
       case 'outputTooLarge':
@@ -109,11 +110,12 @@ function failure(message: string): Result<never, YtDlpFailure> {
   return err({ message, notFound: false });
 }
 
-function notStartedMessage(path: string, code: string, message: string): string {
-  if (code === 'ENOENT')
-    return path === DEFAULT_YTDLP
-      ? 'yt-dlp is not installed (no yt-dlp on PATH; install it or set YTDLP_PATH)'
-      : `yt-dlp is not installed (nothing at ${path}; fix YTDLP_PATH)`;
-  if (code === 'EACCES') return `yt-dlp at ${path} is not executable`;
-  return `yt-dlp could not be started (${message})`;
+/** A missing executable says so as a phrase (the sources page words it in its language). */
+function notStarted(path: string, code: string, message: string): Result<never, YtDlpFailure> {
+  if (code === 'ENOENT') {
+    const phrase = path === DEFAULT_YTDLP ? say.ytDlpMissing() : say.ytDlpMissingAt(path);
+    return err({ message: renderPhrase(phrase, 'en'), notFound: false, phrase });
+  }
+  if (code === 'EACCES') return failure(`yt-dlp at ${path} is not executable`);
+  return failure(`yt-dlp could not be started (${message})`);
 }

@@ -438,6 +438,11 @@ export const en = {
   'personal.link': 'Link with a QR code',
   'personal.relink': 'Link again',
   'personal.unlink': 'Unlink',
+  // gaps
+  'home.signInDaily':
+    'Sign in to {platform} in Settings → Music platforms to see your daily songs and playlists.',
+  'home.signInPlaylists': 'Sign in to {platform} in Settings → Music platforms to see your playlists.',
+  // gaps end
   // cover grids
   'collection.by': 'by {artist}',
   'collection.minutes': '{minutes} min',

@@ -434,6 +434,10 @@ export const zh: Record<MessageKey, string> = {
   'personal.link': '扫码绑定',
   'personal.relink': '重新绑定',
   'personal.unlink': '解除绑定',
+  // gaps
+  'home.signInDaily': '在“设置 → 音乐平台”中登录{platform}，即可查看每日推荐和你的歌单。',
+  'home.signInPlaylists': '在“设置 → 音乐平台”中登录{platform}，即可查看你的歌单。',
+  // gaps end
   // cover grids
   'collection.by': '{artist}',
   'collection.minutes': '{minutes} 分钟',

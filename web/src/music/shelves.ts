@@ -2,10 +2,11 @@
  * The shelves of the music home for one source: what each asks the API for, and what it shows —
  * songs, albums or playlists (as collections), or genres. A source has the shelves its registry row
  * names: the personal pages (recommended playlists, daily songs, the account's playlists; the last two
- * never for guests), the library's newest albums, most played songs and genres, the videos' popular ones.
+ * never for guests, and asked only while the platform has a signed-in account), the library's newest
+ * albums, most played songs and genres, the videos' popular ones.
  */
 import type { Schemas } from '@api/index';
-import { platformFacts, type ShelfKind } from '@shared/domain/platforms';
+import { ACCOUNT_SHELVES, platformFacts, type ShelfKind } from '@shared/domain/platforms';
 import { api, type CallResult, call } from '../api/client';
 import type { MessageKey } from '../i18n';
 import { can } from '../stores/session';
@@ -110,12 +111,20 @@ const SHELVES: Record<ShelfKind, (platform: Platform) => ShelfRequest> = {
   }),
 };
 
-/** The shelves the platform has (its registry row) that this principal may load. */
-export function shelvesOf(platform: Platform): Shelf[] {
-  return platformFacts(platform)
-    .shelves.map((kind): Shelf & { path: string } => ({
-      ...SHELVES[kind](platform),
-      covers: kind !== 'genres',
-    }))
-    .filter((s) => can('GET', s.path));
+/** The shelves of the platform's registry row this principal may load, with or without an account. */
+const permittedShelves = (platform: Platform): ShelfKind[] =>
+  platformFacts(platform).shelves.filter((kind) => can('GET', SHELVES[kind](platform).path));
+
+/**
+ * The shelves the platform has (its registry row) that this principal may load; those of an account
+ * only when the platform has a signed-in one (the platform refuses them otherwise).
+ */
+export function shelvesOf(platform: Platform, signedIn: boolean): Shelf[] {
+  return permittedShelves(platform)
+    .filter((kind) => signedIn || !ACCOUNT_SHELVES.includes(kind))
+    .map((kind) => ({ ...SHELVES[kind](platform), covers: kind !== 'genres' }));
 }
+
+/** The account shelves this principal would see once the platform has a signed-in account. */
+export const accountShelvesOf = (platform: Platform): ShelfKind[] =>
+  permittedShelves(platform).filter((kind) => ACCOUNT_SHELVES.includes(kind));
