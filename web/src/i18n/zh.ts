@@ -410,7 +410,7 @@ export const zh: Record<MessageKey, string> = {
   'spotify.notConfigured': 'Spotify 尚未配置：请在上方填写 Spotify 应用的 Client ID 并启用。',
   'spotify.legend': 'Spotify 应用',
   'spotify.enabled': '使用此 Spotify 应用',
-  'spotify.clientId': 'Client ID',
+  'spotify.clientId': '客户端 ID',
   'spotify.clientSecret': 'Client secret（客户端密钥）',
   'spotify.secretStored': '已保存；输入以替换',
   'spotify.secretOptional': '可选',
