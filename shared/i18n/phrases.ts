@@ -150,6 +150,9 @@ const en = {
   ytDlpMissingAt: 'yt-dlp is not installed (nothing at {path}; fix YTDLP_PATH)',
   /** Why yt-dlp cannot run (it is not executable, it prints no version…), in English. */
   ytDlpUnusable: '{detail}',
+  jellyfinNotConfigured: 'Jellyfin is not configured',
+  jellyfinWrongPassword: 'Jellyfin refused the login: wrong username or password',
+  jellyfinInvalidApiKey: 'Jellyfin refused the API key: it is not valid (revoked or mistyped)',
 } as const;
 
 export type PhraseCode = keyof typeof en;
@@ -283,6 +286,9 @@ const zh: Record<PhraseCode, string> = {
   ytDlpMissing: '未安装 yt-dlp（PATH 中找不到 yt-dlp；请安装它或设置 YTDLP_PATH）',
   ytDlpMissingAt: '未安装 yt-dlp（{path} 处没有它；请修正 YTDLP_PATH）',
   ytDlpUnusable: 'yt-dlp 无法在本服务器运行：{detail}',
+  jellyfinNotConfigured: '尚未配置 Jellyfin',
+  jellyfinWrongPassword: 'Jellyfin 拒绝了登录：用户名或密码错误',
+  jellyfinInvalidApiKey: 'Jellyfin 拒绝了 API 密钥：它无效（已被撤销或输错）',
 };
 
 const CATALOGS = { en, zh } as const satisfies Record<string, Record<PhraseCode, string>>;
@@ -495,6 +501,9 @@ export const say = {
   ytDlpMissing: () => p('ytDlpMissing'),
   ytDlpMissingAt: (path: string) => p('ytDlpMissingAt', { path }),
   ytDlpUnusable: detail('ytDlpUnusable'),
+  jellyfinNotConfigured: () => p('jellyfinNotConfigured'),
+  jellyfinWrongPassword: () => p('jellyfinWrongPassword'),
+  jellyfinInvalidApiKey: () => p('jellyfinInvalidApiKey'),
 } as const satisfies Record<PhraseCode, (...args: never[]) => Phrase>;
 
 /** The generic phrase of an HTTP error status, for a sentence thrown without a code of its own. */

@@ -18,7 +18,7 @@ withAdminApp(
 );
 
 const status = (
-  platform: 'music_a' | 'music_b' | 'music_c' | 'video_a' | 'video_b' | 'local' | 'streaming_a',
+  platform: 'music_a' | 'music_b' | 'music_c' | 'video_a' | 'video_b' | 'local' | 'streaming_a' | 'library_a',
 ) => admin.api.GET('/api/auth/status', { params: { query: { platform } } });
 
 describe('GET /api/auth/status without stored logins', () => {
@@ -52,6 +52,21 @@ describe('GET /api/auth/status without stored logins', () => {
       nickname: '未安装 yt-dlp（/nonexistent/yt-dlp 处没有它；请修正 YTDLP_PATH）',
       code: 'ytDlpMissingAt',
     });
+  });
+
+  it('reports Jellyfin without a server as not configured, with its phrase, in the asked language', async () => {
+    expect((await status('library_a')).data).toEqual({
+      platform: 'library_a',
+      loggedIn: false,
+      nickname: 'Jellyfin is not configured',
+      code: 'jellyfinNotConfigured',
+      params: {},
+    });
+    const zh = await admin.api.GET('/api/auth/status', {
+      params: { query: { platform: 'library_a' } },
+      headers: { 'accept-language': 'zh-CN' },
+    });
+    expect(zh.data).toMatchObject({ nickname: '尚未配置 Jellyfin', code: 'jellyfinNotConfigured' });
   });
 
   it('refuses an unknown platform with 400', async () => {

@@ -227,7 +227,11 @@ describe('Jellyfin catalog without a configuration', () => {
     expect(await catalog.song(LANTERN.id)).toEqual(error);
     expect(await catalog.accountStatus()).toEqual({
       ok: true,
-      value: { loggedIn: false, nickname: 'Jellyfin is not configured' },
+      value: {
+        loggedIn: false,
+        nickname: 'Jellyfin is not configured',
+        phrase: { code: 'jellyfinNotConfigured', params: {} },
+      },
     });
     expect(await catalog.genres(5)).toEqual(error);
     expect(api.requests).toEqual([]);

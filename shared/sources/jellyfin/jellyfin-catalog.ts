@@ -10,6 +10,7 @@
  * LyricsController.cs, MusicGenresController.cs, UserController.cs) and jellyfin-web's music pages.
  */
 import type { Album, Playlist, PlaylistDetail, Song } from '../../domain/schemas';
+import { type Phrase, say } from '../../i18n/phrases';
 import { ok, type Result } from '../../result';
 import type { AccountStatus, SongCatalog, SongList } from '../song-catalog';
 import type { JellyfinClient } from './jellyfin-client';
@@ -46,8 +47,15 @@ const isSong = (item: Item) => item.Type === 'Audio';
 const itemToGenre = (_: string, item: Item): Genre => ({ id: item.Id, name: item.Name ?? '' });
 const asItem = (_: string, item: Item) => item;
 
-/** Why a status is "not logged in" rather than an error: nothing to log in with, or a refused login. */
-const LOGGED_OUT_REASONS = new Set([NOT_CONFIGURED, WRONG_PASSWORD, INVALID_API_KEY]);
+/**
+ * Why a status is "not logged in" rather than an error, each with its phrase (the page words it in
+ * the reader's language): nothing to log in with, or a refused login.
+ */
+const LOGGED_OUT_REASONS = new Map<string, () => Phrase>([
+  [NOT_CONFIGURED, say.jellyfinNotConfigured],
+  [WRONG_PASSWORD, say.jellyfinWrongPassword],
+  [INVALID_API_KEY, say.jellyfinInvalidApiKey],
+]);
 
 export class JellyfinCatalog implements SongCatalog {
   constructor(private readonly client: JellyfinClient) {}
@@ -119,10 +127,10 @@ export class JellyfinCatalog implements SongCatalog {
   /** Not configured, or credentials the server refuses, is "not logged in" (with the reason); only an unreachable server is an error. */
   async accountStatus(): Promise<Result<AccountStatus>> {
     const session = await this.client.session();
-    if (!session.ok)
-      return LOGGED_OUT_REASONS.has(session.error)
-        ? ok({ loggedIn: false, nickname: session.error })
-        : session;
+    if (!session.ok) {
+      const phrase = LOGGED_OUT_REASONS.get(session.error);
+      return phrase ? ok({ loggedIn: false, nickname: session.error, phrase: phrase() }) : session;
+    }
     const user = await this.client.get(`/Users/${session.value.userId}`, {}, UserSchema);
     if (!user.ok) return user;
     const { data, session: current } = user.value;
