@@ -152,7 +152,10 @@ describe('GET /api/music/personal/fm', () => {
     const { error, response } = await admin.api.GET('/api/music/personal/fm');
     expect(response.status).toBe(502);
     expect(error).toMatchObject({
-      error: 'music_a: the NetEase Cloud Music login has expired; log in again',
+      error:
+        'The login to NetEase Cloud Music has expired; an admin can log in again under Settings, Music platforms.',
+      code: 'platformLoginExpired',
+      params: { platform: 'music_a' },
     });
   });
 

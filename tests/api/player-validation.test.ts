@@ -75,7 +75,11 @@ describe('platform choice', () => {
     const disabled = await search({ q: 'x', platform: 'library_a' });
     expect(disabled).toEqual({
       status: 400,
-      body: expect.objectContaining({ error: 'The source library_a is not enabled.' }),
+      body: {
+        error: 'This source is not enabled: Jellyfin.',
+        code: 'sourceNotEnabled',
+        params: { platform: 'library_a' },
+      },
     });
   });
 
@@ -93,7 +97,11 @@ describe('platform choice', () => {
     const localOff = await search({ q: 'x', platform: 'local' });
     expect(localOff).toEqual({
       status: 400,
-      body: expect.objectContaining({ error: 'The source local is not enabled.' }),
+      body: {
+        error: 'This source is not enabled: Uploaded files.',
+        code: 'sourceNotEnabled',
+        params: { platform: 'local' },
+      },
     });
   });
 

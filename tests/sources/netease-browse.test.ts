@@ -67,7 +67,8 @@ describe('NetEase album and playlist search', () => {
     api.answer(SEARCH, { code: 405, message: '操作频繁，请稍候再试' });
     expect(await catalog.searchPlaylists('x', 5)).toEqual({
       ok: false,
-      error: `NetEase Cloud Music refused ${SEARCH} (code 405: 操作频繁，请稍候再试)`,
+      error:
+        'NetEase Cloud Music is limiting how often we ask; try again in a minute (code 405: 操作频繁，请稍候再试)',
     });
   });
 });

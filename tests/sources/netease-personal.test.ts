@@ -165,7 +165,7 @@ describe("NetEase account's playlists", () => {
     api.answer(USER_PLAYLISTS, { code: 405, message: '操作频繁' });
     expect(await catalog.userPlaylists()).toEqual({
       ok: false,
-      error: `NetEase Cloud Music refused ${USER_PLAYLISTS} (code 405: 操作频繁)`,
+      error: 'NetEase Cloud Music is limiting how often we ask; try again in a minute (code 405: 操作频繁)',
     });
     // -460 is said in plain words, with what the admin can do.
     api.answer(USER_PLAYLISTS, { code: -460, message: 'Cheating' });
