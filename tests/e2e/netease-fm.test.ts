@@ -110,7 +110,9 @@ describe('personal FM on a connected bot', () => {
     });
     expect(refused.response.status).toBe(502);
     expect(refused.error).toMatchObject({
-      error: 'music_a: the NetEase Cloud Music login has expired; log in again',
+      error:
+        'The login to NetEase Cloud Music has expired; an admin can log in again under Settings, Music platforms.',
+      code: 'platformLoginExpired',
     });
     const none = await admin.api.POST('/api/player/{botId}/fm', { ...bot(), body: { platform: 'local' } });
     expect(none.response.status).toBe(501);
