@@ -16,8 +16,11 @@ type PinoModule = typeof Pino;
 /** The pino module with every logger writing its JSON lines into `lines`, at trace level. */
 export function pinoAtTraceInto(lines: string[], real: PinoModule): PinoModule {
   const sink = { write: (line: string) => void lines.push(line) };
-  // Every root logger shared/logger.ts makes (silent until configured) logs everything here.
-  const pino = ((options: Parameters<typeof real.pino>[0]) =>
-    real.pino({ ...options, level: 'trace' }, sink)) as typeof real.pino;
+  // Every root logger shared/logger.ts makes (silent until configured) logs everything here, whatever
+  // destination it asks for; pino's own helpers (pino.destination…) stay as they are.
+  const pino = Object.assign(
+    (options: Parameters<typeof real.pino>[0]) => real.pino({ ...options, level: 'trace' }, sink),
+    real.pino,
+  ) as typeof real.pino;
   return { ...real, pino, default: pino };
 }
