@@ -14,7 +14,7 @@ import { dbFaultOf } from '../../shared/db/db-faults';
 import type { bots } from '../../shared/db/schema';
 import { BOT_START_DEADLINE_MS, type PlayMode } from '../../shared/domain/constants';
 import type { BotStatus, QueuedSong } from '../../shared/domain/schemas';
-import { say, statusPhrase } from '../../shared/i18n/phrases';
+import { type Phrase, say, statusPhrase } from '../../shared/i18n/phrases';
 import { type Logger, logger } from '../../shared/logger';
 import { receipts } from '../../shared/receipts';
 import { err } from '../../shared/result';
@@ -64,6 +64,8 @@ const CLIENT_CONNECT_TIMEOUT_MS = BOT_START_DEADLINE_MS + 1000;
  * the bot is freed.
  */
 const GOODBYE_WAIT_MS = 1500;
+/** Socket errors that mean nothing answers at the voice server's address (refused, no route, no such host). */
+const UNREACHABLE = /ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN/;
 
 export interface BotRuntimeDeps {
   db: Db;
@@ -268,7 +270,7 @@ export class BotRuntime implements BotContext {
       this.changed(false);
       return refused(
         500,
-        timedOut ? say.startTimedOut(BOT_START_DEADLINE_MS / 1000) : say.startFailed(reason),
+        timedOut ? say.startTimedOut(BOT_START_DEADLINE_MS / 1000) : this.startFailure(reason),
       );
     }
     const status = this.status();
@@ -371,6 +373,13 @@ export class BotRuntime implements BotContext {
     if (!this.currentSettings.savedQueuesEnabled || !this.lifecycle.connected) return;
     const { songs, currentIndex } = this.player.queue.snapshot();
     this.snapshots.save({ songs, currentIndex, positionSeconds: this.player.elapsedSeconds });
+  }
+
+  /** Nobody answering at the address is said as such, in the reader's language, not as the socket's words. */
+  private startFailure(reason: string): Phrase {
+    if (!UNREACHABLE.test(reason)) return say.startFailed(reason);
+    const { serverAddress, serverPort } = this.config;
+    return say.startUnreachable(`${serverAddress}:${serverPort}`);
   }
 
   private createClient(): Ts3Client {
