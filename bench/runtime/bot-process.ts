@@ -12,7 +12,6 @@ import { randomUUID } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ApiProcess, startApi } from '../../api/process';
-import { opusEngine } from '../../daemon/audio/encoder';
 import { locateDecoder } from '../../daemon/audio/ffmpeg-locator';
 import { Daemon } from '../../daemon/daemon';
 import { type DaemonThread, startDaemonThread } from '../../daemon/thread/daemon-thread-host';
@@ -156,20 +155,11 @@ async function untilSendingAudio(botId: string): Promise<void> {
   throw new Error(`bot ${botId} sent no audio within ${COMMAND_TIMEOUT_MS / 1000} s of its play command`);
 }
 
-/**
- * The engine as the bench names it, with what runs instead of the project's own native parts:
- * `+ffmpeg` when tracks decode with ffmpeg rather than pcm-decoder, `+bundled-opus` (or `+wasm-opus`)
- * when Opus is encoded with @evan/opus rather than our libopus addon.
- */
+/** The engine as the bench names it: `+ffmpeg` when tracks decode with ffmpeg rather than pcm-decoder. */
 function benchEngineName(config: AppConfig): string {
   const decoder = locateDecoder(config.ffmpeg);
   const viaFfmpeg = !decoder.ok || basename(decoder.value) !== 'pcm-decoder';
-  const opus = opusEngine(config.opusEncoder);
-  return [
-    config.audioEngine,
-    ...(viaFfmpeg ? ['ffmpeg'] : []),
-    ...(opus === 'libopus' ? [] : [`${opus}-opus`]),
-  ].join('+');
+  return viaFfmpeg ? `${config.audioEngine}+ffmpeg` : config.audioEngine;
 }
 
 serveRpc(BOT_PROCESS_OPS, {
