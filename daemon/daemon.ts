@@ -67,7 +67,7 @@ export interface DaemonDeps {
   scheduler?: FrameScheduler;
   /** The bots' audio send path (`AUDIO_ENGINE`); `workers` when not given. */
   audioEngine?: AudioEngineKind;
-  /** Which Opus encoder (`OPUS_ENCODER`); the first native one that loads when not given. */
+  /** The Opus encoder's build (`OPUS_FORCE_WASM`); the native one where it loads when not given. */
   encoder?: OpusEncoderOptions;
   /** How long a platform's stream may send nothing before its track ends; STREAM_STALL_MS when not given. */
   streamStallMs?: number;

@@ -48,7 +48,7 @@ export async function startDaemon(config: AppConfig, { db, bus }: Backends, chat
     ts3: ts3OptionsFor(config.ts3LicenseRoot),
     ffmpeg: config.ffmpeg,
     audioEngine: config.audioEngine,
-    encoder: { choice: config.opusEncoder },
+    encoder: { build: config.opusBuild },
     ...(chat ? { chat } : {}),
     ...(ownership ? { ownership } : {}),
   });

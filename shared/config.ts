@@ -18,10 +18,6 @@ import { parseYtDlpArgs } from './sources/youtube/yt-dlp-args';
 /** Where `make` builds native/pcm-decoder.c (scripts/build-decoder.sh). */
 const BUILT_DECODER_PATH = fileURLToPath(new URL('../build/pcm-decoder', import.meta.url));
 
-/** `OPUS_ENCODER`'s values; what each means is daemon/audio/encoder.ts's (opusEngine). */
-const OPUS_ENCODER_CHOICES = ['auto', 'bundled', 'wasm'] as const;
-export type OpusEncoderChoice = (typeof OPUS_ENCODER_CHOICES)[number];
-
 const flag = z
   .enum(['0', '1', 'true', 'false', ''])
   .optional()
@@ -67,7 +63,7 @@ const envSchema = z.object({
   UPLOAD_QUOTA_MB: z.coerce.number().int().min(1).default(2048),
   CHAT_PREFIX: z.string().min(1).max(3).regex(/^\S+$/, 'CHAT_PREFIX must not contain spaces').default('!'),
   AUDIO_ENGINE: z.enum(['workers', 'inline']).default('workers'),
-  OPUS_ENCODER: z.enum(OPUS_ENCODER_CHOICES).default('auto'),
+  OPUS_FORCE_WASM: flag,
   FFMPEG_PATH: z.string().optional(),
   AUDIO_DECODER: z.enum(['auto', 'ffmpeg']).default('auto'),
   PATH: z.string().default(''),
@@ -125,11 +121,8 @@ export interface AppConfig {
    * 20 ms clock) or `inline` (the previous design, everything on the main thread between ticks).
    */
   audioEngine: 'workers' | 'inline';
-  /**
-   * `OPUS_ENCODER`: `auto` takes the first that loads of our libopus addon, @evan/opus's native build
-   * and its WASM build; `bundled` skips the addon; `wasm` takes the WASM build.
-   */
-  opusEncoder: OpusEncoderChoice;
+  /** The Opus encoder build to use where both load: `wasm` with `OPUS_FORCE_WASM=1`, else `native`. */
+  opusBuild: 'native' | 'wasm';
   /** Where ffmpeg and ffprobe are looked for: `FFMPEG_PATH`, else the usual places on `PATH`. */
   ffmpeg: FfmpegLocation;
   /** `TS3_LICENSE_ROOT`: base64 license root key replacing TeamSpeak's (a test server's own). */
@@ -169,7 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     uploadQuotaBytes: e.UPLOAD_QUOTA_MB * 1024 * 1024,
     basePath: e.BASE_PATH.replace(/\/+$/, ''),
     audioEngine: e.AUDIO_ENGINE,
-    opusEncoder: e.OPUS_ENCODER,
+    opusBuild: e.OPUS_FORCE_WASM ? 'wasm' : 'native',
     ffmpeg: {
       configuredPath: e.FFMPEG_PATH || undefined,
       searchPath: e.PATH,

@@ -71,7 +71,7 @@ async function daemonHere(
     ts3: { licenseRoot },
     ffmpeg: config.ffmpeg,
     audioEngine: config.audioEngine,
-    encoder: { choice: config.opusEncoder },
+    encoder: { build: config.opusBuild },
   });
   await daemon.start();
   let missedSoFar = 0;

@@ -106,17 +106,12 @@ const inMb = (memory: Memory, divisor = 1): MemoryMb => ({
 });
 
 /**
- * An engine name is AUDIO_ENGINE, optionally with what it uses instead of the project's own native
- * parts after `+`: `workers+ffmpeg` decodes with ffmpeg itself rather than pcm-decoder,
- * `workers+bundled-opus` encodes with @evan/opus (under its lock) rather than our libopus addon.
+ * An engine name is AUDIO_ENGINE, optionally with the decoder after a `+`: `workers+ffmpeg` is the
+ * workers engine decoding with ffmpeg itself rather than the project's pcm-decoder.
  */
 function engineEnvironment(engine: string): Record<string, string> {
-  const [audioEngine = engine, ...instead] = engine.split('+');
-  return {
-    AUDIO_ENGINE: audioEngine,
-    ...(instead.includes('ffmpeg') ? { AUDIO_DECODER: 'ffmpeg' } : {}),
-    ...(instead.includes('bundled-opus') ? { OPUS_ENCODER: 'bundled' } : {}),
-  };
+  const [audioEngine = engine, decoder] = engine.split('+');
+  return { AUDIO_ENGINE: audioEngine, ...(decoder === 'ffmpeg' ? { AUDIO_DECODER: 'ffmpeg' } : {}) };
 }
 
 export async function runEngine(plan: RunPlan, media: BenchMedia): Promise<EngineResult> {

@@ -18,7 +18,6 @@
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { OpusEncoderChoice } from '../../shared/config';
 import { withEncoderLock } from './encoder-lock';
 import { OPUS } from './opus-wasm';
 import { PCM_FORMAT, SAMPLES_PER_FRAME } from './pcm-format';
@@ -26,8 +25,10 @@ import { PCM_FORMAT, SAMPLES_PER_FRAME } from './pcm-format';
 export const OPUS_MUSIC_BITRATE_BPS = 96_000;
 export const DEFAULT_OPUS_COMPLEXITY = 5;
 
+/** What the configuration asks for: `native` takes the first native encoder that loads. */
+export type OpusBuild = 'native' | 'wasm';
 /** What encodes: the system libopus through our addon, @evan/opus's native addon, or its WASM build. */
-export type OpusEngine = 'libopus' | 'bundled' | 'wasm';
+export type OpusEngine = 'libopus' | 'evan-native' | 'wasm';
 
 /** The raw encoder class of either build of @evan/opus (what its own `Encoder` wraps). */
 interface RawEncoder {
@@ -51,7 +52,7 @@ interface LibopusAddon {
 const requireHere = createRequire(import.meta.url);
 const ADDON_PATH = fileURLToPath(new URL('../../build/opus-encoder.node', import.meta.url));
 const EVAN_MODULES: Record<Exclude<OpusEngine, 'libopus'>, string> = {
-  bundled: '@evan/opus/node/index.js',
+  'evan-native': '@evan/opus/node/index.js',
   wasm: '@evan/opus/wasm/index.js',
 };
 const loaded = new Map<OpusEngine, unknown>();
@@ -73,12 +74,14 @@ function load<T>(engine: OpusEngine): T | undefined {
 }
 
 /**
- * The engine an encoder with this choice (`OPUS_ENCODER`) gets: `auto` the first that loads, `bundled`
- * the first after our addon (what a machine where it could not be built gets), `wasm` the WASM build.
+ * The engine an encoder asked for `wanted` gets: the first native one that loads (unless the WASM
+ * build is asked for, `OPUS_FORCE_WASM`), the WASM build otherwise.
  */
-export function opusEngine(choice: OpusEncoderChoice = 'auto'): OpusEngine {
-  if (choice === 'auto' && load('libopus')) return 'libopus';
-  if (choice !== 'wasm' && load('bundled')) return 'bundled';
+export function opusEngine(wanted: OpusBuild = 'native'): OpusEngine {
+  if (wanted === 'native') {
+    if (load('libopus')) return 'libopus';
+    if (load('evan-native')) return 'evan-native';
+  }
   return 'wasm';
 }
 
@@ -90,15 +93,15 @@ export function opusEngine(choice: OpusEncoderChoice = 'auto'): OpusEngine {
  * the main thread under the daemon's thread).
  */
 export function holdNativeOpus(): void {
-  if (opusEngine() === 'bundled') load('bundled');
+  if (opusEngine() === 'evan-native') load('evan-native');
 }
 
 export interface OpusEncoderOptions {
   bitrateBps?: number;
   /** 0-10; see the header for what the default gives up. */
   complexity?: number;
-  /** The configuration's choice of engine (`OPUS_ENCODER`); `auto` when not given. */
-  choice?: OpusEncoderChoice;
+  /** `wasm` encodes with the WASM build even where the native addon loads (the configuration's choice). */
+  build?: OpusBuild;
 }
 
 export class OpusEncoder {
@@ -107,7 +110,7 @@ export class OpusEncoder {
   private release: () => void;
 
   constructor(options: OpusEncoderOptions = {}) {
-    this.engine = opusEngine(options.choice);
+    this.engine = opusEngine(options.build);
     const bitrateBps = options.bitrateBps ?? OPUS_MUSIC_BITRATE_BPS;
     const complexity = options.complexity ?? DEFAULT_OPUS_COMPLEXITY;
     if (this.engine === 'libopus') {
@@ -130,7 +133,7 @@ export class OpusEncoder {
     encoder.ctl(OPUS.SET_COMPLEXITY_REQUEST, complexity);
     // @evan/opus's native build copies the packet out of its shared buffer before the lock is let go.
     this.encodeFrame =
-      this.engine === 'bundled'
+      this.engine === 'evan-native'
         ? (pcm) => withEncoderLock(() => encoder.encode(pcm))
         : (pcm) => encoder.encode(pcm);
     this.release = () => encoder.drop?.();

@@ -77,7 +77,7 @@ export interface BotRuntimeDeps {
   scheduler?: FrameScheduler;
   /** The audio send path (`AUDIO_ENGINE`); `workers` when not given (benches compare the two). */
   audioEngine?: AudioEngineKind;
-  /** The Opus encoder's build and settings (`OPUS_ENCODER`); the defaults when not given. */
+  /** The Opus encoder's build and settings (`OPUS_FORCE_WASM`); the defaults when not given. */
   encoder?: OpusEncoderOptions;
   /** How long a platform's stream may send nothing before its track ends (the policy's default). */
   streamStallMs?: number;
