@@ -13,12 +13,10 @@ run: deps web
 deps:
 	@scripts/ensure-deps.sh $(RUN_PACKAGES)
 	@scripts/build-decoder.sh
-	@scripts/build-opus-addon.sh
 
 test-deps:
 	@scripts/ensure-deps.sh $(TEST_PACKAGES)
 	@scripts/build-decoder.sh
-	@scripts/build-opus-addon.sh
 
 # The browser UI bundle (web/dist), rebuilt only when web/src or the API client is newer than it.
 web:

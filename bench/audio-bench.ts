@@ -1,8 +1,8 @@
 /**
  * Audio engine bench (`npx tsx bench/audio-bench.ts`), measured side by side in one run:
  * 1. Opus encoders × complexity: CPU per second of audio and signal-to-noise ratio of what comes back
- *    out of a decoder, for the daemon's encoder (our addon over the system libopus where it is built),
- *    @evan/opus (native and its WASM build) and opus-encdec (WASM libopus, the daemon's encoder before), on the same music-like PCM at the daemon's bitrate. The default is marked.
+ *    out of a decoder, for @evan/opus (native and its WASM build) and opus-encdec (WASM libopus, the
+ *    daemon's encoder before), on the same music-like PCM at the daemon's bitrate. The default is marked.
  * 2. The two engines (AUDIO_ENGINE=inline, the previous design, and workers) on the same shared clock:
  *    players are added step by step while the earlier ones keep playing; each step's window gives the
  *    frames sent late (> 10 ms) and missed, CPU per player-second on the main thread, on the worker
@@ -29,7 +29,7 @@ configureLogging({ level: 'error', pretty: false });
 const { AudioPlayer } = await import('../daemon/audio/audio-player');
 const { audioWorkerPool } = await import('../daemon/audio/audio-worker-pool');
 const { Decoder } = await import('../daemon/audio/decoder');
-const { DEFAULT_OPUS_COMPLEXITY, OPUS_MUSIC_BITRATE_BPS, OpusEncoder, opusEngine } = await import(
+const { DEFAULT_OPUS_COMPLEXITY, OPUS_MUSIC_BITRATE_BPS, OpusEncoder, opusBuild } = await import(
   '../daemon/audio/encoder'
 );
 const { frameScheduler } = await import('../daemon/audio/frame-scheduler');
@@ -138,9 +138,9 @@ const opusEncdec: EncoderUnderTest = {
   },
 };
 
-/** The daemon's encoder: the first of our libopus addon, @evan/opus native, its WASM build that loads. */
+/** The daemon's encoder (@evan/opus, native where its package has a binary for this machine). */
 const daemonEncoder: EncoderUnderTest = {
-  name: `daemon (${opusEngine()})`,
+  name: `@evan/opus (${opusBuild()})`,
   create(complexity) {
     const encoder = new OpusEncoder({ complexity });
     return { encode: (pcm) => encoder.encode(pcm), free: () => encoder.destroy() };
@@ -150,25 +150,23 @@ const daemonEncoder: EncoderUnderTest = {
 interface RawEncoder {
   ctl(request: number, value: number): number;
   encode(pcm: ArrayBufferView): Uint8Array;
-  drop?(): void;
+  drop(): void;
 }
 
-/** One of @evan/opus's own builds, called directly (no lock: the bench encodes on one thread). */
-function evanOpus(build: 'node' | 'wasm'): EncoderUnderTest {
-  return {
-    name: `@evan/opus (${build === 'node' ? 'native' : 'wasm'})`,
-    create(complexity) {
-      const { Encoder } = requireHere(`@evan/opus/${build}/index.js`) as {
-        Encoder: new (options: { channels: number; application: string; sample_rate: number }) => RawEncoder;
-      };
-      const encoder = new Encoder({ channels: 2, application: 'audio', sample_rate: 48_000 });
-      encoder.ctl(OPUS.SET_BITRATE_REQUEST, OPUS_MUSIC_BITRATE_BPS);
-      encoder.ctl(OPUS.SET_SIGNAL_REQUEST, OPUS.SIGNAL_MUSIC);
-      encoder.ctl(OPUS.SET_COMPLEXITY_REQUEST, complexity);
-      return { encode: (pcm) => encoder.encode(pcm), free: () => encoder.drop?.() };
-    },
-  };
-}
+/** @evan/opus's own WASM build (what the daemon falls back to without a native binary). */
+const evanWasm: EncoderUnderTest = {
+  name: '@evan/opus (wasm)',
+  create(complexity) {
+    const { Encoder } = requireHere('@evan/opus/wasm/index.js') as {
+      Encoder: new (options: { channels: number; application: string; sample_rate: number }) => RawEncoder;
+    };
+    const encoder = new Encoder({ channels: 2, application: 'audio', sample_rate: 48_000 });
+    encoder.ctl(OPUS.SET_BITRATE_REQUEST, OPUS_MUSIC_BITRATE_BPS);
+    encoder.ctl(OPUS.SET_SIGNAL_REQUEST, OPUS.SIGNAL_MUSIC);
+    encoder.ctl(OPUS.SET_COMPLEXITY_REQUEST, complexity);
+    return { encode: (pcm) => encoder.encode(pcm), free: () => encoder.drop() };
+  },
+};
 
 interface EncoderFigures {
   name: string;
@@ -218,7 +216,7 @@ function snrDb(source: Int16Array[], packets: Uint8Array[]): number {
 
 function encoderBench(frames: Int16Array[]): EncoderFigures[] {
   const figures: EncoderFigures[] = [];
-  for (const candidate of [daemonEncoder, evanOpus('node'), evanOpus('wasm'), opusEncdec]) {
+  for (const candidate of [daemonEncoder, evanWasm, opusEncdec]) {
     for (const complexity of COMPLEXITIES) {
       const encoder = candidate.create(complexity);
       // V8 first runs WASM through its baseline compiler; the second pass measures what a long-running
@@ -451,7 +449,7 @@ async function clockOnlyLatePercent(): Promise<number> {
 try {
   console.log(
     `audio bench: ${availableParallelism()} cores, Opus ${OPUS_MUSIC_BITRATE_BPS / 1000} kbps, 20 ms frames, ` +
-      `daemon's encoder here: ${opusEngine()}\n`,
+      `encoder build here: ${opusBuild()}\n`,
   );
 
   const pcmPath = dir.file('music.pcm');

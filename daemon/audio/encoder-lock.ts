@@ -1,6 +1,5 @@
 /**
- * One lock per process around @evan/opus's native Opus encoding, the fallback when our own addon
- * (build/opus-encoder.node, which needs no lock) is not built. The native build of @evan/opus writes every
+ * One lock per process around native Opus encoding. The native build of @evan/opus writes every
  * packet into a single static 8 KB buffer shared by all threads and copies it out afterwards, so two
  * threads encoding at once overwrite each other's packets (seen here: a quarter of the frames of two
  * concurrent workers came out wrong). Encoding under this lock makes that copy safe; at 80-90 µs per

@@ -4,11 +4,11 @@
  * the source in listening tests (Opus recommends 96-128 kbps for stereo music), while staying well
  * inside a voice server's per-client bandwidth.
  *
- * Encoders, the first that loads: our addon over the system's libopus (build/opus-encoder.node, from
- * native/opus-encoder.c), with no lock between threads; @evan/opus's prebuilt native addon, whose one
- * static output buffer is shared by every thread of the process, hence encoder-lock.ts around it;
- * @evan/opus's WASM build. The same libopus version gives the same packets; bench/audio-bench.ts
- * measures the builds against opus-encdec's WASM libopus on the same PCM.
+ * Encoder: @evan/opus, libopus as a prebuilt native addon shipped inside the npm package (no build
+ * step; on a platform it has no binary for it falls back to its own WASM build). bench/audio-bench.ts
+ * measures it against opus-encdec's WASM libopus (what the daemon used before) on the same PCM: the
+ * native build takes a bit over half the CPU per frame. Its one static output buffer is shared by
+ * every thread of the process, hence encoder-lock.ts.
  *
  * Complexity 5, not libopus's default 10: at 96 kbps music is coded by CELT alone, where complexity
  * 8-10 cost the same, 7 and above add the tonality analysis (it steers VBR toward tonal passages and
@@ -17,7 +17,6 @@
  * encoding CPU. The bench prints the CPU and the signal-to-noise ratio per complexity.
  */
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { withEncoderLock } from './encoder-lock';
 import { OPUS } from './opus-wasm';
 import { PCM_FORMAT, SAMPLES_PER_FRAME } from './pcm-format';
@@ -25,10 +24,7 @@ import { PCM_FORMAT, SAMPLES_PER_FRAME } from './pcm-format';
 export const OPUS_MUSIC_BITRATE_BPS = 96_000;
 export const DEFAULT_OPUS_COMPLEXITY = 5;
 
-/** What the configuration asks for: `native` takes the first native encoder that loads. */
 export type OpusBuild = 'native' | 'wasm';
-/** What encodes: the system libopus through our addon, @evan/opus's native addon, or its WASM build. */
-export type OpusEngine = 'libopus' | 'evan-native' | 'wasm';
 
 /** The raw encoder class of either build of @evan/opus (what its own `Encoder` wraps). */
 interface RawEncoder {
@@ -42,58 +38,40 @@ type RawEncoderClass = new (options: {
   application: 'audio';
 }) => RawEncoder;
 
-/** build/opus-encoder.node (native/opus-encoder.c). */
-interface LibopusAddon {
-  create(bitrateBps: number, complexity: number): object;
-  encode(encoder: object, pcm: Int16Array): Uint8Array;
-  destroy(encoder: object): void;
-}
-
 const requireHere = createRequire(import.meta.url);
-const ADDON_PATH = fileURLToPath(new URL('../../build/opus-encoder.node', import.meta.url));
-const EVAN_MODULES: Record<Exclude<OpusEngine, 'libopus'>, string> = {
-  'evan-native': '@evan/opus/node/index.js',
+const BUILD_MODULES: Record<OpusBuild, string> = {
+  native: '@evan/opus/node/index.js',
   wasm: '@evan/opus/wasm/index.js',
 };
-const loaded = new Map<OpusEngine, unknown>();
+const loaded = new Map<OpusBuild, RawEncoderClass | undefined>();
 
-function load<T>(engine: OpusEngine): T | undefined {
-  if (!loaded.has(engine)) {
+function encoderClass(build: OpusBuild): RawEncoderClass | undefined {
+  if (!loaded.has(build)) {
     try {
-      loaded.set(
-        engine,
-        engine === 'libopus'
-          ? (requireHere(ADDON_PATH) as LibopusAddon)
-          : (requireHere(EVAN_MODULES[engine]) as { Encoder: RawEncoderClass }).Encoder,
-      );
+      loaded.set(build, (requireHere(BUILD_MODULES[build]) as { Encoder: RawEncoderClass }).Encoder);
     } catch {
-      loaded.set(engine, undefined);
+      loaded.set(build, undefined);
     }
   }
-  return loaded.get(engine) as T | undefined;
+  return loaded.get(build);
 }
 
 /**
- * The engine an encoder asked for `wanted` gets: the first native one that loads (unless the WASM
- * build is asked for, `OPUS_FORCE_WASM`), the WASM build otherwise.
+ * The build an encoder asked for `wanted` gets: the native addon where it loads (unless the WASM one
+ * is asked for, `OPUS_FORCE_WASM`), the WASM build otherwise.
  */
-export function opusEngine(wanted: OpusBuild = 'native'): OpusEngine {
-  if (wanted === 'native') {
-    if (load('libopus')) return 'libopus';
-    if (load('evan-native')) return 'evan-native';
-  }
-  return 'wasm';
+export function opusBuild(wanted: OpusBuild = 'native'): OpusBuild {
+  return wanted === 'native' && encoderClass('native') ? 'native' : 'wasm';
 }
 
 /**
- * Loads @evan/opus's native build in the calling thread, where it then stays until the thread ends,
- * unless our own addon takes its place. @evan/opus 1.0.3's addon brings the whole process down
- * (SIGSEGV) when the last thread that loaded it ends, as a worker started by another worker does; so
- * every thread that starts threads which encode holds it first (the audio worker pool's thread, and
- * the main thread under the daemon's thread).
+ * Loads the native build in the calling thread, where it then stays until the thread ends. @evan/opus
+ * 1.0.3's addon brings the whole process down (SIGSEGV) when the last thread that loaded it ends, as a
+ * worker started by another worker does; so every thread that starts threads which encode holds it
+ * first (the audio worker pool's thread, and the main thread under the daemon's thread).
  */
 export function holdNativeOpus(): void {
-  if (opusEngine() === 'evan-native') load('evan-native');
+  encoderClass('native');
 }
 
 export interface OpusEncoderOptions {
@@ -105,22 +83,12 @@ export interface OpusEncoderOptions {
 }
 
 export class OpusEncoder {
-  readonly engine: OpusEngine;
-  private encodeFrame: ((pcm: Int16Array) => Uint8Array) | undefined;
-  private release: () => void;
+  readonly build: OpusBuild;
+  private encoder: RawEncoder | undefined;
 
   constructor(options: OpusEncoderOptions = {}) {
-    this.engine = opusEngine(options.build);
-    const bitrateBps = options.bitrateBps ?? OPUS_MUSIC_BITRATE_BPS;
-    const complexity = options.complexity ?? DEFAULT_OPUS_COMPLEXITY;
-    if (this.engine === 'libopus') {
-      const addon = load<LibopusAddon>('libopus')!;
-      const encoder = addon.create(bitrateBps, complexity);
-      this.encodeFrame = (pcm) => addon.encode(encoder, pcm);
-      this.release = () => addon.destroy(encoder);
-      return;
-    }
-    const Encoder = load<RawEncoderClass>(this.engine);
+    this.build = opusBuild(options.build);
+    const Encoder = encoderClass(this.build);
     if (!Encoder) throw new Error('@evan/opus has neither a native nor a WASM build here');
     const encoder = new Encoder({
       channels: PCM_FORMAT.channels,
@@ -128,29 +96,25 @@ export class OpusEncoder {
       application: 'audio',
     });
     // libopus's request numbers, the same in every build (opus_defines.h).
-    encoder.ctl(OPUS.SET_BITRATE_REQUEST, bitrateBps);
+    encoder.ctl(OPUS.SET_BITRATE_REQUEST, options.bitrateBps ?? OPUS_MUSIC_BITRATE_BPS);
     encoder.ctl(OPUS.SET_SIGNAL_REQUEST, OPUS.SIGNAL_MUSIC);
-    encoder.ctl(OPUS.SET_COMPLEXITY_REQUEST, complexity);
-    // @evan/opus's native build copies the packet out of its shared buffer before the lock is let go.
-    this.encodeFrame =
-      this.engine === 'evan-native'
-        ? (pcm) => withEncoderLock(() => encoder.encode(pcm))
-        : (pcm) => encoder.encode(pcm);
-    this.release = () => encoder.drop?.();
+    encoder.ctl(OPUS.SET_COMPLEXITY_REQUEST, options.complexity ?? DEFAULT_OPUS_COMPLEXITY);
+    this.encoder = encoder;
   }
 
   /** Encodes one 20 ms interleaved stereo frame (1920 samples) into a new Opus packet. */
   encode(pcm: Int16Array): Uint8Array {
-    if (!this.encodeFrame) throw new Error('OpusEncoder used after destroy()');
+    const encoder = this.encoder;
+    if (!encoder) throw new Error('OpusEncoder used after destroy()');
     if (pcm.length !== SAMPLES_PER_FRAME)
       throw new Error(`expected ${SAMPLES_PER_FRAME} samples, got ${pcm.length}`);
-    return this.encodeFrame(pcm);
+    // The native build copies the packet out of its shared buffer before the lock is let go.
+    return this.build === 'native' ? withEncoderLock(() => encoder.encode(pcm)) : encoder.encode(pcm);
   }
 
-  /** Lets the encoder go (libopus and WASM free their state now, @evan/opus's native one when collected). */
+  /** Lets the encoder go (the WASM build frees its state now, the native one when collected). */
   destroy(): void {
-    if (!this.encodeFrame) return;
-    this.encodeFrame = undefined;
-    this.release();
+    this.encoder?.drop?.();
+    this.encoder = undefined;
   }
 }
