@@ -84,13 +84,22 @@ export function readProcStat(pid: number): ProcStat | undefined {
   }
 }
 
-export function childrenOf(pid: number): ProcStat[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .flatMap((entry) => {
-      const stat = readProcStat(Number(entry));
-      return stat && stat.ppid === pid ? [stat] : [];
-    });
+/**
+ * Every process below `pid`, children of children included: a thread's decoders are children of its
+ * launcher process (daemon/audio/process-launcher.ts), not of the daemon.
+ */
+export function descendantsOf(pid: number): ProcStat[] {
+  const byParent = new Map<number, ProcStat[]>();
+  for (const entry of readdirSync('/proc')) {
+    const stat = /^\d+$/.test(entry) ? readProcStat(Number(entry)) : undefined;
+    if (stat) byParent.set(stat.ppid, [...(byParent.get(stat.ppid) ?? []), stat]);
+  }
+  const found: ProcStat[] = [];
+  for (let next = byParent.get(pid) ?? []; next.length > 0; ) {
+    found.push(...next);
+    next = next.flatMap((child) => byParent.get(child.pid) ?? []);
+  }
+  return found;
 }
 
 /** Zero for a process that has exited meanwhile. */
@@ -105,15 +114,21 @@ export function readMemory(pid: number): Memory {
 export interface GroupCpu {
   /** The process itself, all threads. */
   ownMs: number;
-  /** Its children, live and reaped. */
+  /** Its descendants, live and reaped. */
   childrenMs: number;
 }
 
-/** CPU so far of a process and of its children; subtract two readings for a window. */
+/**
+ * CPU so far of a process and of its descendants; subtract two readings for a window. A reaped
+ * process's CPU is in its parent's reaped-children count, so each live descendant adds both.
+ */
 export function groupCpu(pid: number): GroupCpu {
   const own = readProcStat(pid);
   if (!own) throw new Error(`process ${pid} has exited`);
-  const liveChildrenTicks = childrenOf(pid).reduce((sum, child) => sum + child.cpuTicks, 0);
+  const liveChildrenTicks = descendantsOf(pid).reduce(
+    (sum, child) => sum + child.cpuTicks + child.reapedChildrenCpuTicks,
+    0,
+  );
   return {
     ownMs: ticksToMs(own.cpuTicks),
     childrenMs: ticksToMs(own.reapedChildrenCpuTicks + liveChildrenTicks),
@@ -122,10 +137,10 @@ export function groupCpu(pid: number): GroupCpu {
 
 export interface GroupMemory {
   own: Memory;
-  /** Children named as a track decoder is (ffmpeg, or the project's pcm-decoder). */
+  /** Descendants named as a track decoder is (ffmpeg, or the project's pcm-decoder). */
   decoders: Memory;
   decoderCount: number;
-  /** Any other children (tsx's esbuild service, when TypeScript is compiled at run time). */
+  /** Any other descendants (the decoder launchers; tsx's esbuild service, when TypeScript is compiled at run time). */
   others: Memory;
   otherNames: string[];
 }
@@ -138,9 +153,9 @@ const sumMemory = (list: Memory[]): Memory => ({
 /** What a bot's decoder process is called: native/pcm-decoder.c when built, else ffmpeg. */
 const DECODER_NAMES = ['ffmpeg', 'pcm-decoder'];
 
-/** Memory of a process and its live children (an exited child waiting to be reaped holds none). */
+/** Memory of a process and its live descendants (an exited one waiting to be reaped holds none). */
 export function groupMemory(pid: number, decoderNames: readonly string[] = DECODER_NAMES): GroupMemory {
-  const children = childrenOf(pid).filter((child) => child.state !== 'Z');
+  const children = descendantsOf(pid).filter((child) => child.state !== 'Z');
   const decoders = children.filter((child) => decoderNames.includes(child.comm));
   const others = children.filter((child) => !decoderNames.includes(child.comm));
   return {

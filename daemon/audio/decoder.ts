@@ -1,28 +1,27 @@
 /**
- * One ffmpeg child per playing track: it reads the input, writes 48 kHz stereo s16le to stdout, and
- * the stdout data lands in a PcmBuffer that pauses the pipe at its high-water mark. The child is
- * killed on stop, skip or seek; `kill()` is idempotent and the child is always reaped, so no zombie
- * outlives the track.
+ * One ffmpeg child per playing track, started through this thread's launcher (process-launcher.ts,
+ * so no start forks this process): it reads the input, writes 48 kHz stereo s16le to stdout, and the
+ * stdout data lands in a PcmBuffer that pauses the connection at its high-water mark. The child is
+ * killed on stop, skip or seek; `kill()` is idempotent and the launcher always reaps the child, so no
+ * zombie outlives the track.
  *
  * A platform's http(s) stream is read through this thread's stream relay (stream-relay.ts), so its
  * headers stay in this process; ffmpeg starts once the relay has its loopback URL (at once after the
  * relay's first use). An upstream that sends nothing for `stallMs` while ffmpeg waits ends the
  * decoder as `stalled`.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { setPriority } from 'node:os';
 import type { Readable } from 'node:stream';
 import { logger } from '../../shared/logger';
 import type { DecoderInput } from './decoder-input';
 import { buildFfmpegArgs, type FfmpegInput } from './ffmpeg-args';
 import { PcmBuffer, type PcmBufferOptions } from './pcm-buffer';
 import { STREAM_STALL_MS } from './playback-policy';
+import { type LaunchError, type LaunchedProcess, launchProcess } from './process-launcher';
 import { StderrTail } from './stderr-tail';
 import { type RelayedStream, streamRelay } from './stream-relay';
 
 const log = logger('audio.decoder');
-const DECODER_NICENESS = 10;
 
 export interface DecoderOptions {
   ffmpegPath: string;
@@ -59,7 +58,7 @@ export interface DecoderEvents {
 
 export class Decoder extends EventEmitter<DecoderEvents> {
   readonly pcm: PcmBuffer;
-  private child: ChildProcessWithoutNullStreams | undefined;
+  private child: LaunchedProcess | undefined;
   private readonly stderr = new StderrTail();
   private readonly sourceStream: Readable | undefined;
   private readonly relayed: RelayedStream | undefined;
@@ -71,7 +70,7 @@ export class Decoder extends EventEmitter<DecoderEvents> {
   constructor(options: DecoderOptions) {
     super();
     const { input } = options;
-    this.pcm = new PcmBuffer({ ...options.buffer, onDrain: () => this.child?.stdout.resume() });
+    this.pcm = new PcmBuffer({ ...options.buffer, onDrain: () => this.child?.io?.resume() });
     if (input.kind === 'stream') this.sourceStream = input.stream;
     if (input.kind !== 'url' || input.servedLocally || !/^https?:/i.test(input.url)) {
       this.spawnChild(options, input);
@@ -103,7 +102,7 @@ export class Decoder extends EventEmitter<DecoderEvents> {
 
   /** True while the child's stdout is paused by backpressure. */
   get readingPaused(): boolean {
-    return this.child?.stdout.isPaused() ?? false;
+    return this.child?.io?.isPaused() ?? false;
   }
 
   /** The last ~8 KB ffmpeg wrote to stderr. */
@@ -127,32 +126,38 @@ export class Decoder extends EventEmitter<DecoderEvents> {
     // Killed (or the relay failed) while the relay was getting ready: nothing to start.
     if (this.killed || this.exitResult) return;
     const seekSeconds = options.seekSeconds ?? 0;
-    const child = spawn(options.ffmpegPath, buildFfmpegArgs(input, seekSeconds, options.stopAtSeconds), {
-      stdio: 'pipe',
-    });
+    const child = launchProcess(
+      options.ffmpegPath,
+      buildFfmpegArgs(input, seekSeconds, options.stopAtSeconds),
+    );
     this.child = child;
-    log.debug({ pid: child.pid, input: input.kind, seekSeconds }, 'ffmpeg started');
-
     child.once('spawn', () => {
-      this.lowerPriority(child);
+      log.debug({ pid: child.pid, input: input.kind, seekSeconds }, 'ffmpeg started');
+      this.connect(child, input);
       this.emit('spawn');
     });
     child.once('error', (error) =>
       this.finish({ kind: 'failed', message: spawnMessage(error), spawnFailed: true }),
     );
     child.once('close', (code, signal) => this.onClose(code, signal));
-    child.stderr.on('data', (chunk: Buffer) => this.stderr.append(chunk));
-    child.stdout.on('data', (chunk: Buffer) => {
-      // After a kill the rest of the pipe is drained and dropped, so the stream can close (no fd leak).
+    child.on('stderr', (chunk) => this.stderr.append(chunk));
+  }
+
+  /** Reads the child's PCM from its stdout and, for a stream input, feeds its stdin. */
+  private connect(child: LaunchedProcess, input: FfmpegInput): void {
+    const io = child.io;
+    if (!io) return;
+    io.on('data', (chunk: Buffer) => {
+      // After a kill the rest of the output is drained and dropped, so the connection can close (no fd leak).
       if (this.killed) return;
-      if (!this.pcm.write(chunk)) child.stdout.pause();
+      if (!this.pcm.write(chunk)) io.pause();
       this.emit('data');
     });
-
-    // ffmpeg may exit before a producer is done (error, kill); the broken pipe is expected then.
-    child.stdin.on('error', (error) => log.debug({ err: error }, 'ffmpeg stdin closed early'));
-    if (input.kind === 'stream') input.stream.pipe(child.stdin);
-    else child.stdin.end();
+    // ffmpeg may exit before a producer is done (error, kill); the broken connection is expected then.
+    io.on('error', (error) => log.debug({ err: error }, 'ffmpeg stdin closed early'));
+    if (this.killed) return;
+    if (input.kind === 'stream') input.stream.pipe(io);
+    else io.end();
   }
 
   /** The stream sent nothing for too long: the child is stopped, and its exit says why. */
@@ -173,25 +178,12 @@ export class Decoder extends EventEmitter<DecoderEvents> {
     else this.pcm.end();
   }
 
-  private signalChild(child: ChildProcessWithoutNullStreams): void {
-    if (child.exitCode !== null || child.signalCode !== null) return;
+  private signalChild(child: LaunchedProcess): void {
+    if (child.exited) return;
     // SIGKILL: ffmpeg has nothing to flush that we still want, and it cannot ignore it.
-    child.kill('SIGKILL');
-    // A pipe paused by backpressure would never reach its end, and the child's 'close' would never come.
-    child.stdout.resume();
-  }
-
-  /**
-   * A decoder runs seconds ahead of playback, so it can wait; the frame clock in this process cannot.
-   * Nice 10 keeps a burst of ffmpeg start-ups (every bot changing track at once) from making ticks late.
-   */
-  private lowerPriority(child: ChildProcessWithoutNullStreams): void {
-    if (child.pid === undefined) return;
-    try {
-      setPriority(child.pid, DECODER_NICENESS);
-    } catch (error) {
-      log.debug({ err: error }, 'could not lower ffmpeg priority');
-    }
+    child.kill();
+    // Output paused by backpressure would never reach its end, and the child's 'close' would never come.
+    child.io?.resume();
   }
 
   private onClose(code: number | null, signal: NodeJS.Signals | null): void {
@@ -218,13 +210,13 @@ export class Decoder extends EventEmitter<DecoderEvents> {
   }
 
   private releaseSource(): void {
-    if (this.child) this.sourceStream?.unpipe(this.child.stdin);
+    if (this.child?.io) this.sourceStream?.unpipe(this.child.io);
     this.relayed?.close();
   }
 }
 
-function spawnMessage(error: Error): string {
-  const code = (error as NodeJS.ErrnoException).code;
+function spawnMessage(error: LaunchError): string {
+  const { code } = error;
   return code === 'ENOENT' || code === 'EACCES'
     ? `ffmpeg could not be started (${code}): install the ffmpeg package or set FFMPEG_PATH`
     : `ffmpeg could not be started: ${error.message}`;

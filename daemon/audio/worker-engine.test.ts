@@ -4,9 +4,9 @@
  * every thread and child.
  */
 import { once } from 'node:events';
-import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ok } from '../../shared/result';
+import { descendantsRunning } from '../../tests/hardening/child-processes';
 import { CollectingSink, FFMPEG, renderTestFiles, type TempDir } from '../../tests/helpers/audio-signals';
 import { AudioPlayer } from './audio-player';
 import type { TrackEnd } from './audio-player-state';
@@ -22,23 +22,8 @@ afterAll(() => dir.remove());
 
 const longTrack = (): Track => ({ input: { kind: 'file', path: dir.file('long.wav') }, durationSeconds: 20 });
 
-/** This process's ffmpeg children, from /proc. */
-function ffmpegChildren(): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const nameEnd = stat.lastIndexOf(')');
-      const [state, ppid] = stat.slice(nameEnd + 2).split(' ');
-      if (stat.includes('(ffmpeg)') && Number(ppid) === process.pid && state !== 'Z')
-        pids.push(Number(entry));
-    } catch {
-      // It exited while we looked.
-    }
-  }
-  return pids;
-}
+/** The ffmpeg decoders below this process (children of its threads' launchers), from /proc. */
+const ffmpegChildren = () => descendantsRunning('ffmpeg');
 
 function playersOn(pool: AudioWorkerPool, count: number) {
   const scheduler = new FrameScheduler();

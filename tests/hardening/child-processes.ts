@@ -26,15 +26,32 @@ function readStat(pid: string): ProcStat | undefined {
   }
 }
 
-/** The live (not zombie) children of `parentPid` running `command` (as /proc names it, ≤ 15 chars). */
-export function childrenRunning(command: string, parentPid = process.pid): number[] {
-  return readdirSync('/proc')
+/** Every live (not zombie) process below `ancestorPid`, children of children included. */
+function descendants(ancestorPid: number): ProcStat[] {
+  const stats = readdirSync('/proc')
     .filter((entry) => /^\d+$/.test(entry))
     .map(readStat)
-    .filter(
-      (stat): stat is ProcStat =>
-        stat?.parentPid === parentPid && stat.command === command && stat.state !== 'Z',
-    )
+    .filter((stat): stat is ProcStat => stat !== undefined && stat.state !== 'Z');
+  const below = new Map<number, ProcStat>();
+  // Parents are usually listed before their children; repeat until no process joins.
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const stat of stats)
+      if ((stat.parentPid === ancestorPid || below.has(stat.parentPid)) && !below.has(stat.pid)) {
+        below.set(stat.pid, stat);
+        grown = true;
+      }
+  }
+  return [...below.values()];
+}
+
+/**
+ * The live processes below `ancestorPid` running `command` (as /proc names it, at most 15 chars):
+ * decoders are the children of the thread's launcher process, not of the daemon itself.
+ */
+export function descendantsRunning(command: string, ancestorPid = process.pid): number[] {
+  return descendants(ancestorPid)
+    .filter((stat) => stat.command === command)
     .map((stat) => stat.pid);
 }
 
@@ -43,22 +60,7 @@ export function childrenRunning(command: string, parentPid = process.pid): numbe
  * `ancestorPid`, children of children included: what any local user can read with `ps`.
  */
 export function descendantCommandLines(ancestorPid = process.pid): string[] {
-  const stats = readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .map(readStat)
-    .filter((stat): stat is ProcStat => stat !== undefined && stat.state !== 'Z');
-  const below = new Set([ancestorPid]);
-  // Parents are usually listed before their children; repeat until no process joins.
-  for (let grown = true; grown; ) {
-    grown = false;
-    for (const stat of stats)
-      if (below.has(stat.parentPid) && !below.has(stat.pid)) {
-        below.add(stat.pid);
-        grown = true;
-      }
-  }
-  below.delete(ancestorPid);
-  return [...below].flatMap((pid) => {
+  return descendants(ancestorPid).flatMap(({ pid }) => {
     try {
       return [readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim()];
     } catch {

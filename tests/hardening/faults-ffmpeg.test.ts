@@ -10,7 +10,7 @@ import { DaemonHarness } from '../daemon/harness';
 import { frequencyOf, heard, samplesBetween } from '../daemon/heard';
 import { DECODER_NAME } from '../helpers/audio-signals';
 import { Ts3TestServer } from '../ts3-server/ts3-test-server';
-import { childrenRunning } from './child-processes';
+import { descendantsRunning } from './child-processes';
 import { useFaultTally } from './fault-tally';
 
 const tally = useFaultTally('faults-ffmpeg');
@@ -49,7 +49,7 @@ describe('an ffmpeg decoder killed mid-track', () => {
       let decoder: number | undefined;
       await h.waitFor(
         () => {
-          decoder = childrenRunning(DECODER_NAME).find((pid) => !killed.has(pid));
+          decoder = descendantsRunning(DECODER_NAME).find((pid) => !killed.has(pid));
           return decoder !== undefined;
         },
         5000,

@@ -1,0 +1,86 @@
+// The decoder launcher: a small Node process that starts a thread's decoder children on its behalf
+// (daemon/audio/process-launcher.ts is the other end).
+//
+// Why it exists: starting a child forks the process that asks, and a fork copies that process's page
+// tables while the asking thread waits. From a daemon of 400 MB a start holds the audio worker's thread
+// 45 ms or more, longer than the worker's lookahead, so every bot on that worker lost a frame whenever
+// one bot changed track. From this process of a few tens of MB a start takes a few ms, and it holds up
+// nobody's audio.
+//
+// The child's stdin and stdout are one unix-socket connection to the asking thread (it listens, this
+// process connects and hands the connection to the child), so the audio never passes through here.
+// Protocol, one JSON object per line:
+//   stdin:  {op: 'spawn', id, command, args, socketPath}  |  {op: 'kill', id}
+//   stdout: {id, event: 'spawn', pid}  |  {id, event: 'error', code, message}  |  {id, event: 'stderr', text}
+//           |  {id, event: 'exit', code, signal}        ('exit' is the last event of every id)
+// The end of stdin (the asking thread is gone) kills every child still running and ends this process.
+// argv[2] is the niceness this process takes, and its children inherit.
+import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import { setPriority } from 'node:os';
+import { createInterface } from 'node:readline';
+
+// Raising one's own niceness is always allowed.
+setPriority(Number(process.argv[2] ?? 0));
+
+/** id → { child: ChildProcess | undefined, killed: boolean } */
+const launches = new Map();
+
+function send(message) {
+  process.stdout.write(`${JSON.stringify(message)}\n`);
+}
+
+function finish(id, code, signal) {
+  if (!launches.delete(id)) return;
+  send({ id, event: 'exit', code, signal });
+}
+
+function fail(id, error) {
+  if (!launches.has(id)) return;
+  send({ id, event: 'error', code: error.code, message: error.message });
+  finish(id, null, null);
+}
+
+function start({ id, command, args, socketPath }) {
+  const launch = { child: undefined, killed: false };
+  launches.set(id, launch);
+  const io = connect(socketPath);
+  io.once('error', (error) => fail(id, error));
+  io.once('connect', () => {
+    if (launch.killed) {
+      io.destroy();
+      finish(id, null, 'SIGKILL');
+      return;
+    }
+    const child = spawn(command, args, { stdio: [io, io, 'pipe'] });
+    launch.child = child;
+    // The child holds its own copy of the connection; ours would keep the asking end from seeing EOF.
+    child.once('spawn', () => {
+      io.destroy();
+      send({ id, event: 'spawn', pid: child.pid });
+    });
+    child.once('error', (error) => {
+      io.destroy();
+      fail(id, error);
+    });
+    child.stderr.on('data', (chunk) => send({ id, event: 'stderr', text: chunk.toString() }));
+    child.once('close', (code, signal) => finish(id, code, signal));
+  });
+}
+
+function kill({ id }) {
+  const launch = launches.get(id);
+  if (!launch) return;
+  launch.killed = true;
+  launch.child?.kill('SIGKILL');
+}
+
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const request = JSON.parse(line);
+  if (request.op === 'spawn') start(request);
+  else if (request.op === 'kill') kill(request);
+});
+process.stdin.on('end', () => {
+  for (const launch of launches.values()) launch.child?.kill('SIGKILL');
+  process.exit(0);
+});
