@@ -23,12 +23,22 @@ export interface DbOptions {
 }
 
 /**
- * busy_timeout waits out short write locks (the api and the daemon write at once) instead of failing
- * with SQLITE_BUSY at once. It stays under the bus deadline (BUS_TIMEOUT_MS, 4 s), so a daemon write
- * that meets a long-held lock still answers its own "database busy" in time. foreign_keys makes
- * deletes cascade.
+ * - busy_timeout waits out short write locks (the api and the daemon write at once) instead of failing
+ *   with SQLITE_BUSY at once. It stays under the bus deadline (BUS_TIMEOUT_MS, 4 s), so a daemon write
+ *   that meets a long-held lock still answers its own "database busy" in time.
+ * - foreign_keys makes deletes cascade.
+ * - synchronous = NORMAL: in WAL mode a commit then waits for no fsync (the WAL is synced at each
+ *   checkpoint instead). The local client runs a statement synchronously on the calling thread, and
+ *   the daemon's is the thread of the 20 ms frame clock: a play-history row or a queue snapshot under
+ *   FULL took 7 ms at the median and up to 185 ms on this project's test machine, 0.05 ms under
+ *   NORMAL. A crashed or killed process still loses nothing committed; only an operating-system crash
+ *   or a power cut may take back the last commits, and never corrupts the file.
  */
-const CONNECTION_PRAGMAS = ['PRAGMA busy_timeout = 3000', 'PRAGMA foreign_keys = ON'];
+const CONNECTION_PRAGMAS = [
+  'PRAGMA busy_timeout = 3000',
+  'PRAGMA foreign_keys = ON',
+  'PRAGMA synchronous = NORMAL',
+];
 
 export function openDb({ url, authToken }: DbOptions): Db {
   if (url.startsWith('file:')) {
