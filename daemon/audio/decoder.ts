@@ -12,12 +12,12 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
+import { type LaunchError, type LaunchedProcess, launchProcess } from '../../shared/exec/process-launcher';
 import { logger } from '../../shared/logger';
 import type { DecoderInput } from './decoder-input';
 import { buildFfmpegArgs, type FfmpegInput } from './ffmpeg-args';
 import { PcmBuffer, type PcmBufferOptions } from './pcm-buffer';
 import { STREAM_STALL_MS } from './playback-policy';
-import { type LaunchError, type LaunchedProcess, launchProcess } from './process-launcher';
 import { StderrTail } from './stderr-tail';
 import { type RelayedStream, streamRelay } from './stream-relay';
 

@@ -3,9 +3,10 @@
  * array, so nothing in them is ever interpreted), a deadline and a cap on how much it may print.
  * The child gets its own process group, so a deadline or an overflow kills whatever it started too
  * (yt-dlp starts a JavaScript runtime for YouTube's player challenges), and we never wait on a
- * grandchild that still holds the output pipe.
+ * grandchild that still holds the output pipe. It starts through the thread's process launcher, so
+ * the start forks no large process (on the daemon's thread that would hold up the frame clock).
  */
-import { spawn } from 'node:child_process';
+import { launchProcess } from './process-launcher';
 
 export interface ProcessLimits {
   timeoutMs: number;
@@ -29,7 +30,7 @@ export function runBounded(
   limits: ProcessLimits,
 ): Promise<ProcessOutcome> {
   return new Promise((resolve) => {
-    const child = spawn(path, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, windowsHide: true });
+    const child = launchProcess(path, args, { detached: true });
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
     let stderr = '';
@@ -41,8 +42,9 @@ export function runBounded(
       resolve(outcome);
     };
     const killGroup = () => {
+      if (child.pid === undefined) return child.kill();
       try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+        process.kill(-child.pid, 'SIGKILL');
       } catch {
         // The group is already gone.
       }
@@ -52,17 +54,22 @@ export function runBounded(
       finish({ kind: 'timedOut' });
     }, limits.timeoutMs);
 
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdoutBytes += chunk.length;
-      if (stdoutBytes > limits.maxOutputBytes) {
-        killGroup();
-        finish({ kind: 'outputTooLarge' });
-      } else stdout.push(chunk);
+    child.once('spawn', () => {
+      const io = child.io;
+      // Nothing to read on its stdin: it sees the end at once.
+      io?.end();
+      io?.on('data', (chunk: Buffer) => {
+        stdoutBytes += chunk.length;
+        if (stdoutBytes > limits.maxOutputBytes) {
+          killGroup();
+          finish({ kind: 'outputTooLarge' });
+        } else stdout.push(chunk);
+      });
     });
-    child.stderr.on('data', (chunk: Buffer) => {
+    child.on('stderr', (chunk) => {
       stderr = (stderr + chunk.toString()).slice(-STDERR_TAIL_CHARS);
     });
-    child.on('error', (error: NodeJS.ErrnoException) =>
+    child.on('error', (error) =>
       finish({ kind: 'notStarted', code: error.code ?? 'unknown', message: error.message }),
     );
     child.on('close', (code, signal) =>

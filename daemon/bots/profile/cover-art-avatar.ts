@@ -3,7 +3,7 @@
  * JPEG by ffmpeg until it fits the 200 KB avatar limit (SPEC Limits). Cover URLs come from music
  * platforms, so the download is capped in time and size.
  */
-import { spawn } from 'node:child_process';
+import { launchProcess } from '../../../shared/exec/process-launcher';
 import { err, ok, type Result } from '../../../shared/result';
 
 export const AVATAR_MAX_BYTES = 200 * 1024;
@@ -74,12 +74,19 @@ function toJpeg(
     'pipe:1',
   ];
   return new Promise((resolve) => {
-    const child = spawn(ffmpegPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    // Through the thread's launcher: this runs on the daemon's thread, the frame clock's.
+    const child = launchProcess(ffmpegPath, args);
     const chunks: Buffer[] = [];
     let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), CONVERT_TIMEOUT_MS);
-    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => {
+    const timer = setTimeout(() => child.kill(), CONVERT_TIMEOUT_MS);
+    child.once('spawn', () => {
+      const io = child.io;
+      io?.on('data', (chunk: Buffer) => chunks.push(chunk));
+      // ffmpeg may stop reading early (bad image); the resulting EPIPE is reported through `close`.
+      io?.on('error', () => undefined);
+      io?.end(image);
+    });
+    child.on('stderr', (chunk) => {
       stderr = (stderr + chunk.toString()).slice(-500);
     });
     child.on('error', (error) => {
@@ -92,8 +99,5 @@ function toJpeg(
       if (code === 0 && jpeg.length > 0) resolve(ok(new Uint8Array(jpeg)));
       else resolve(err(`ffmpeg could not convert the cover art: ${stderr.trim() || `exit ${code}`}`));
     });
-    // ffmpeg may stop reading early (bad image); the resulting EPIPE is reported through `close`.
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(image);
   });
 }

@@ -1,5 +1,5 @@
 /**
- * The decoder launcher with real processes: a child's stdin and stdout are one connection to this
+ * The process launcher with real processes: a child's stdin and stdout are one connection to this
  * thread, its stderr and exit come back as events, and the child is the launcher's (this process is
  * never forked for it), at nice 10; kills, start failures and a dead launcher all end in `close`.
  */

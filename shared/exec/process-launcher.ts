@@ -1,6 +1,7 @@
 /**
- * Starts a thread's decoder children through a launcher process of its own (launcher-process.mjs
- * says why: a start from this process would fork all of it while the audio thread waits).
+ * Starts a thread's child processes (track decoders, the cover-art converter, yt-dlp and the other
+ * tools) through a launcher process of its own (launcher-process.mjs says why: a start from this
+ * process would fork all of it while the thread waits, and the daemon's thread owns the frame clock).
  *
  * `launchProcess()` answers at once with a LaunchedProcess. It says `spawn` once the child runs and
  * `io`, the child's stdin and stdout as one connection, is here; `error` when the child could not
@@ -20,17 +21,22 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { logger } from '../../shared/logger';
+import { logger } from '../logger';
 
-const log = logger('audio.launcher');
+const log = logger('exec.launcher');
 const LAUNCHER_PATH = fileURLToPath(new URL('./launcher-process.mjs', import.meta.url));
 
 /**
- * A decoder runs seconds ahead of playback, so it can wait; the frame clock cannot. The launcher and
- * so every child it starts run at nice 10, so a burst of starts (every bot changing track at once)
- * never makes a tick late.
+ * A decoder runs seconds ahead of playback and a tool's answer can wait a little; the frame clock
+ * cannot. The launcher and so every child it starts run at nice 10, so a burst of starts (every bot
+ * changing track at once) never makes a tick late.
  */
-const DECODER_NICENESS = 10;
+const CHILD_NICENESS = 10;
+
+export interface LaunchOptions {
+  /** The child leads a process group of its own, so `process.kill(-pid)` also ends what it started. */
+  detached?: boolean;
+}
 
 export interface LaunchError {
   code: string | undefined;
@@ -132,7 +138,7 @@ class Launcher {
   private nextId = 1;
   private socketDir: string | undefined;
 
-  launch(command: string, args: readonly string[]): LaunchedProcess {
+  launch(command: string, args: readonly string[], options: LaunchOptions): LaunchedProcess {
     let requested = false;
     const launched = new LaunchedProcess(this.nextId++, (id) => {
       if (requested) this.send({ op: 'kill', id });
@@ -146,12 +152,21 @@ class Launcher {
       launched.connected(io);
     });
     server.once('error', (error) => {
-      launched.event({ id: launched.id, event: 'error', message: `decoder socket: ${error.message}` });
+      launched.event({ id: launched.id, event: 'error', message: `launch socket: ${error.message}` });
       launched.event({ id: launched.id, event: 'exit', code: null, signal: null });
       this.forget(launched.id);
     });
     server.listen(socketPath, () => {
-      this.send({ op: 'spawn', id: launched.id, command, args, socketPath });
+      this.send({
+        op: 'spawn',
+        id: launched.id,
+        command,
+        args,
+        socketPath,
+        // This thread's environment as it is now, as a direct start would pass it (tests change PATH).
+        env: process.env,
+        detached: options.detached ?? false,
+      });
       requested = true;
       if (launched.killRequested) this.send({ op: 'kill', id: launched.id });
     });
@@ -173,7 +188,7 @@ class Launcher {
   private process(): LauncherChild {
     if (this.child) return this.child;
     const { NODE_OPTIONS: _loaderOptions, ...env } = process.env;
-    const child = spawn(process.execPath, [LAUNCHER_PATH, String(DECODER_NICENESS)], {
+    const child = spawn(process.execPath, [LAUNCHER_PATH, String(CHILD_NICENESS)], {
       stdio: ['pipe', 'pipe', 'inherit'],
       env,
     });
@@ -199,10 +214,10 @@ class Launcher {
     if (this.child !== child) return;
     this.child = undefined;
     if (this.launches.size > 0)
-      log.error({ code, signal }, 'the decoder launcher died: its decoders are stopped');
+      log.error({ code, signal }, 'the process launcher died: the children it started are stopped');
     for (const launched of this.launches.values()) {
       if (launched.pid !== undefined) killQuietly(launched.pid);
-      else launched.event({ id: launched.id, event: 'error', message: 'the decoder launcher died' });
+      else launched.event({ id: launched.id, event: 'error', message: 'the process launcher died' });
       launched.event({ id: launched.id, event: 'exit', code: null, signal: 'SIGKILL' });
     }
     this.launches.clear();
@@ -215,7 +230,7 @@ class Launcher {
 
   private directory(): string {
     if (!this.socketDir) {
-      const dir = mkdtempSync(join(tmpdir(), 'decoders-'));
+      const dir = mkdtempSync(join(tmpdir(), 'launches-'));
       this.socketDir = dir;
       process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     }
@@ -234,7 +249,11 @@ function killQuietly(pid: number): void {
 let threadLauncher: Launcher | undefined;
 
 /** Starts `command args` through this thread's launcher. */
-export function launchProcess(command: string, args: readonly string[]): LaunchedProcess {
+export function launchProcess(
+  command: string,
+  args: readonly string[],
+  options: LaunchOptions = {},
+): LaunchedProcess {
   threadLauncher ??= new Launcher();
-  return threadLauncher.launch(command, args);
+  return threadLauncher.launch(command, args, options);
 }

@@ -1,16 +1,16 @@
-// The decoder launcher: a small Node process that starts a thread's decoder children on its behalf
-// (daemon/audio/process-launcher.ts is the other end).
+// The process launcher: a small Node process that starts a thread's children on its behalf
+// (shared/exec/process-launcher.ts is the other end).
 //
 // Why it exists: starting a child forks the process that asks, and a fork copies that process's page
-// tables while the asking thread waits. From a daemon of 400 MB a start holds the audio worker's thread
-// 45 ms or more, longer than the worker's lookahead, so every bot on that worker lost a frame whenever
-// one bot changed track. From this process of a few tens of MB a start takes a few ms, and it holds up
-// nobody's audio.
+// tables while the asking thread waits. From a daemon of 400 MB a start holds the thread 45 ms or
+// more: on an audio worker longer than its lookahead, so every bot on that worker lost a frame whenever
+// one bot changed track; on the daemon's thread, the frame clock itself. From this process of a few
+// tens of MB a start takes a few ms, and it holds up nobody's audio.
 //
 // The child's stdin and stdout are one unix-socket connection to the asking thread (it listens, this
 // process connects and hands the connection to the child), so the audio never passes through here.
 // Protocol, one JSON object per line:
-//   stdin:  {op: 'spawn', id, command, args, socketPath}  |  {op: 'kill', id}
+//   stdin:  {op: 'spawn', id, command, args, socketPath, env, detached}  |  {op: 'kill', id}
 //   stdout: {id, event: 'spawn', pid}  |  {id, event: 'error', code, message}  |  {id, event: 'stderr', text}
 //           |  {id, event: 'exit', code, signal}        ('exit' is the last event of every id)
 // The end of stdin (the asking thread is gone) kills every child still running and ends this process.
@@ -23,7 +23,7 @@ import { createInterface } from 'node:readline';
 // Raising one's own niceness is always allowed.
 setPriority(Number(process.argv[2] ?? 0));
 
-/** id → { child: ChildProcess | undefined, killed: boolean } */
+/** id → { child: ChildProcess | undefined, detached: boolean, killed: boolean } */
 const launches = new Map();
 
 function send(message) {
@@ -41,8 +41,8 @@ function fail(id, error) {
   finish(id, null, null);
 }
 
-function start({ id, command, args, socketPath }) {
-  const launch = { child: undefined, killed: false };
+function start({ id, command, args, socketPath, env, detached }) {
+  const launch = { child: undefined, detached, killed: false };
   launches.set(id, launch);
   const io = connect(socketPath);
   io.once('error', (error) => fail(id, error));
@@ -52,7 +52,7 @@ function start({ id, command, args, socketPath }) {
       finish(id, null, 'SIGKILL');
       return;
     }
-    const child = spawn(command, args, { stdio: [io, io, 'pipe'] });
+    const child = spawn(command, args, { stdio: [io, io, 'pipe'], env, detached });
     launch.child = child;
     // The child holds its own copy of the connection; ours would keep the asking end from seeing EOF.
     child.once('spawn', () => {
@@ -68,11 +68,22 @@ function start({ id, command, args, socketPath }) {
   });
 }
 
+/** SIGKILL to the child, or to its whole process group when it leads one (what it started goes too). */
+function end(launch) {
+  const pid = launch.child?.pid;
+  if (pid === undefined) return;
+  try {
+    process.kill(launch.detached ? -pid : pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
 function kill({ id }) {
   const launch = launches.get(id);
   if (!launch) return;
   launch.killed = true;
-  launch.child?.kill('SIGKILL');
+  end(launch);
 }
 
 createInterface({ input: process.stdin }).on('line', (line) => {
@@ -81,6 +92,6 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   else if (request.op === 'kill') kill(request);
 });
 process.stdin.on('end', () => {
-  for (const launch of launches.values()) launch.child?.kill('SIGKILL');
+  for (const launch of launches.values()) end(launch);
   process.exit(0);
 });
