@@ -14,6 +14,7 @@ import { EventEmitter } from 'node:events';
 import { setPriority } from 'node:os';
 import type { Readable } from 'node:stream';
 import { logger } from '../../shared/logger';
+import { type DecodeProblem, decodeProblemOf } from './decode-problem';
 import type { DecoderInput } from './decoder-input';
 import { buildFfmpegArgs, type FfmpegInput } from './ffmpeg-args';
 import { PcmBuffer, type PcmBufferOptions } from './pcm-buffer';
@@ -37,13 +38,14 @@ export interface DecoderOptions {
 }
 
 /**
- * How the child ended. `spawnFailed` means it never ran (missing or non-executable binary); `stalled`
- * that the stream sent nothing for `stallSeconds` and the child was stopped.
+ * How the child ended. A failure says its kind (`problem`, decode-problem.ts): `decoderMissing` means
+ * it never ran (missing or non-executable binary); `message` is what happened in English, for the log.
+ * `stalled`: the stream sent nothing for `stallSeconds` and the child was stopped.
  */
 export type DecoderExit =
   | { kind: 'finished' }
   | { kind: 'killed' }
-  | { kind: 'failed'; message: string; spawnFailed: boolean }
+  | { kind: 'failed'; message: string; problem: DecodeProblem }
   | { kind: 'stalled'; stallSeconds: number };
 
 export interface DecoderEvents {
@@ -91,7 +93,7 @@ export class Decoder extends EventEmitter<DecoderEvents> {
         this.finish({
           kind: 'failed',
           message: `the stream relay failed: ${error.message}`,
-          spawnFailed: false,
+          problem: 'decodeFailed',
         });
       },
     );
@@ -138,7 +140,7 @@ export class Decoder extends EventEmitter<DecoderEvents> {
       this.emit('spawn');
     });
     child.once('error', (error) =>
-      this.finish({ kind: 'failed', message: spawnMessage(error), spawnFailed: true }),
+      this.finish({ kind: 'failed', message: spawnMessage(error), problem: 'decoderMissing' }),
     );
     child.once('close', (code, signal) => this.onClose(code, signal));
     child.stderr.on('data', (chunk: Buffer) => this.stderr.append(chunk));
@@ -205,7 +207,11 @@ export class Decoder extends EventEmitter<DecoderEvents> {
       return;
     }
     const reason = this.stderr.summary() || (signal ? `killed by ${signal}` : `exit code ${code}`);
-    this.finish({ kind: 'failed', message: `ffmpeg failed: ${reason}`, spawnFailed: false });
+    this.finish({
+      kind: 'failed',
+      message: `ffmpeg failed: ${reason}`,
+      problem: decodeProblemOf(this.stderr.text()),
+    });
   }
 
   private finish(result: DecoderExit): void {
