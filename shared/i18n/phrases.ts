@@ -10,7 +10,7 @@
  *
  * Pure data and functions: the web bundle imports it (no Node modules).
  */
-import type { PlayMode } from '../domain/constants';
+import type { Capability, PlayMode } from '../domain/constants';
 import { PLATFORMS, type Platform, platformFacts } from '../domain/platforms';
 
 const en = {
@@ -308,7 +308,7 @@ const zh: Record<PhraseCode, string> = {
   notForGuests: '访客不能使用此功能。',
   guestsMayNot: '访客不能这样做。',
   adminOnly: '只有管理员可以这样做。',
-  missingCapability: '缺少权限 {capability}。',
+  missingCapability: '你没有“{capability}”的权限，管理员可以授予。',
   noBotAccess: '你没有这个机器人的权限。',
   crossSite: '已拒绝跨站请求。',
   guestModeDisabled: '访客模式已关闭。',
@@ -332,7 +332,7 @@ const zh: Record<PhraseCode, string> = {
   ytDlpVersion: 'yt-dlp {version}',
   ytDlpMissing: '未安装 yt-dlp（PATH 中找不到 yt-dlp；请安装它或设置 YTDLP_PATH）',
   ytDlpMissingAt: '未安装 yt-dlp（{path} 处没有它；请修正 YTDLP_PATH）',
-  ytDlpUnusable: 'yt-dlp 无法在本服务器运行：{detail}',
+  ytDlpUnusable: 'yt-dlp 无法在本服务器运行（它不能执行，或没有报告版本）。',
   jellyfinNotConfigured: '尚未配置 Jellyfin',
   jellyfinWrongPassword: 'Jellyfin 拒绝了登录：用户名或密码错误',
   jellyfinInvalidApiKey: 'Jellyfin 拒绝了 API 密钥：它无效（已被撤销或输错）',
@@ -373,6 +373,14 @@ const VALUE_NAMES: Record<Locale, Record<string, Record<string, string>>> = {
   zh: {
     mode: { seq: '顺序播放', loop: '列表循环', random: '随机播放', rloop: '随机循环' },
     requester: { Guest: '访客' },
+    /** The capability names an admin grants (shared/domain/constants.ts CAPABILITIES), as a person says them. */
+    capability: {
+      'player.control': '控制播放',
+      'player.queue': '编辑队列',
+      'bot.manage': '管理机器人和设置',
+      'platform.auth': '登录音乐平台',
+      quality: '修改音质',
+    } satisfies Record<Capability, string>,
     platform: PLATFORM_NAMES.zh,
   },
 };
