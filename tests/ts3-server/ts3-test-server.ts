@@ -31,7 +31,10 @@ export interface TestServerOptions {
   puzzleLevel?: number;
   channels?: ChannelSpec[];
   serverPassword?: string;
-  /** virtualserver_maxclients: a client past it is refused as a real server does (32 when left out). */
+  /**
+   * virtualserver_maxclients: a client past it is refused as a real server does. Left out, no client
+   * is refused (the benches connect hundreds) and the server announces 32.
+   */
   maxClients?: number;
   /** Nicknames banned from the server: such a client is refused at clientinit, as a name ban does. */
   bannedNicknames?: string[];
@@ -104,7 +107,8 @@ const ERR = {
   badServerPassword: 0x0404,
   banned: 0x0d01,
 };
-const DEFAULT_MAX_CLIENTS = 32;
+/** What the server announces as its slots when no limit is set. */
+const ANNOUNCED_MAX_CLIENTS = 32;
 /** File transfer complete (Errors.csv 0x0811). */
 const FT_COMPLETE = 2065;
 /** How long a leaving client's connection stays up so our last notification gets through. */
@@ -462,7 +466,7 @@ export class Ts3TestServer extends EventEmitter<TestServerEvents> {
         virtualserver_welcomemessage: 'Welcome to the TS3 test server',
         virtualserver_platform: 'Linux',
         virtualserver_version: '3.13.7 [Build: 1655727713]',
-        virtualserver_maxclients: this.options.maxClients ?? DEFAULT_MAX_CLIENTS,
+        virtualserver_maxclients: this.options.maxClients ?? ANNOUNCED_MAX_CLIENTS,
         virtualserver_created: 0,
         virtualserver_codec_encryption_mode: this.options.codecEncryptionMode ?? 0,
         virtualserver_name: 'TS3 test server',
@@ -505,7 +509,7 @@ export class Ts3TestServer extends EventEmitter<TestServerEvents> {
         msg: 'connection failed, you are banned',
         extra_msg: 'you may retry in 3600 seconds',
       };
-    if (this.clients.length >= (this.options.maxClients ?? DEFAULT_MAX_CLIENTS))
+    if (this.clients.length >= (this.options.maxClients ?? Number.POSITIVE_INFINITY))
       return { id: ERR.serverFull, msg: 'max clients reached' };
     return undefined;
   }
