@@ -56,15 +56,29 @@ describe('a voice server refusing a bot', () => {
     expect(await h.command(bot, 'start')).toMatchObject({ ok: true, phrases: [{ code: 'started' }] });
   }, 30_000);
 
-  it('says the bot is banned', async () => {
-    const server = await serverWith({ bannedNicknames: ['Outlaw'] });
-    await expectRefused(
-      server,
-      { name: 'Outlaw' },
-      'startBanned',
-      'Could not connect: the voice server has banned this bot.',
-    );
-  }, 30_000);
+  it.each([
+    {
+      why: 'the bot is banned',
+      options: { bannedNicknames: ['Outlaw'] },
+      name: 'Outlaw',
+      code: 'startBanned',
+      english: 'Could not connect: the voice server has banned this bot.',
+    },
+    {
+      why: 'the identity is below the security level the server asks for',
+      options: { neededSecurityLevel: 40 },
+      name: 'Weak',
+      code: 'startSecurityLevel',
+      english:
+        "Could not connect: the voice server asks for a higher identity security level than this bot's.",
+    },
+  ] as const)(
+    'says $why',
+    async ({ options, name, code, english }) => {
+      await expectRefused(await serverWith(options), { name }, code, english);
+    },
+    30_000,
+  );
 
   it('says the server is full once its last slot is taken', async () => {
     const server = await serverWith({ maxClients: 1 });
@@ -75,16 +89,6 @@ describe('a voice server refusing a bot', () => {
       { name: 'Late' },
       'startServerFull',
       'Could not connect: the voice server is full.',
-    );
-  }, 30_000);
-
-  it('says the identity is below the security level the server asks for', async () => {
-    const server = await serverWith({ neededSecurityLevel: 40 });
-    await expectRefused(
-      server,
-      { name: 'Weak' },
-      'startSecurityLevel',
-      "Could not connect: the voice server asks for a higher identity security level than this bot's.",
     );
   }, 30_000);
 });

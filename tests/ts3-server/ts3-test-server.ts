@@ -37,7 +37,7 @@ export interface TestServerOptions {
    */
   maxClients?: number;
   /** Nicknames banned from the server: such a client is refused at clientinit, as a name ban does. */
-  bannedNicknames?: string[];
+  bannedNicknames?: readonly string[];
   /** virtualserver_needed_identity_security_level: a client whose identity is below it is refused. */
   neededSecurityLevel?: number;
   /** virtualserver_codec_encryption_mode: 0 per channel, 1 forced off, 2 forced on. */
