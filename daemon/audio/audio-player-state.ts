@@ -2,17 +2,19 @@
  * The audio player's state as a discriminated union: each state carries only what exists in it, so a
  * paused player's silence countdown or a playing player's miss streak cannot leak into another state.
  */
+import type { DecodeProblem } from './decode-problem';
 import type { Track } from './track';
 import type { TrackPipeline } from './track-pipeline';
 
 /**
- * Why a track stopped. `stopPlayback` asks the queue not to move on (ffmpeg keeps failing to start);
+ * Why a track stopped. An error's `problem` is its kind (what the bot says), `message` its words (what
+ * the log keeps); `stopPlayback` asks the queue not to move on (ffmpeg keeps failing to start);
  * `stalled`: its stream sent nothing for `stallSeconds`.
  */
 export type TrackEnd =
   | { reason: 'finished' }
   | { reason: 'stopped' }
-  | { reason: 'error'; message: string; stopPlayback: boolean }
+  | { reason: 'error'; message: string; problem: DecodeProblem; stopPlayback: boolean }
   | { reason: 'stalled'; stallSeconds: number };
 
 /** One track's playback; its pipeline is replaced wholesale on seek, the track and its start flag stay. */

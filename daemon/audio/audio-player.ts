@@ -295,7 +295,8 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
     });
     pipeline.on('exit', (exit) => {
       if (!isCurrent() || exit.kind === 'killed') return;
-      if (exit.kind === 'failed' && exit.spawnFailed) this.endTrack(this.spawnFailureEnd(exit.message));
+      if (exit.kind === 'failed' && exit.problem === 'decoderMissing')
+        this.endTrack(this.spawnFailureEnd(exit.message));
       else this.leaveBuffering(pipeline);
     });
     return pipeline;
@@ -346,7 +347,7 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
         new Error(`ffmpeg failed to start ${this.spawnFailures.limit} times in a row; playback stopped`),
       );
     }
-    return { reason: 'error', message, stopPlayback };
+    return { reason: 'error', message, problem: 'decoderMissing', stopPlayback };
   }
 
   private setState(next: AudioPlayerState): void {
@@ -379,7 +380,7 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
 function trackEndOf(exit: DecoderExit): TrackEnd {
   switch (exit.kind) {
     case 'failed':
-      return { reason: 'error', message: exit.message, stopPlayback: false };
+      return { reason: 'error', message: exit.message, problem: exit.problem, stopPlayback: false };
     case 'stalled':
       return { reason: 'stalled', stallSeconds: exit.stallSeconds };
     case 'finished':

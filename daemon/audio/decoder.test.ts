@@ -135,10 +135,15 @@ describe('Decoder', () => {
     const exit = await exitOf(decoder);
     expect(exit.kind).toBe('failed');
     if (exit.kind === 'failed') {
-      expect(exit.spawnFailed).toBe(false);
+      expect(exit.problem).toBe('formatUnsupported');
       expect(exit.message).toMatch(/^ffmpeg failed: .*corrupt\.mp3: .+/);
     }
     expect(decoder.stderrTail).toContain('corrupt.mp3');
+  });
+
+  it('tells a file that is gone by its kind', async () => {
+    const decoder = new Decoder({ ffmpegPath: FFMPEG, input: { kind: 'file', path: dir.file('gone.mp3') } });
+    expect(await exitOf(decoder)).toMatchObject({ kind: 'failed', problem: 'sourceNotFound' });
   });
 
   it('reports a missing binary as a spawn failure', async () => {
@@ -147,7 +152,7 @@ describe('Decoder', () => {
       input: { kind: 'file', path: dir.file('tone.wav') },
     });
     const exit = await exitOf(decoder);
-    expect(exit).toMatchObject({ kind: 'failed', spawnFailed: true });
+    expect(exit).toMatchObject({ kind: 'failed', problem: 'decoderMissing' });
     if (exit.kind === 'failed')
       expect(exit.message).toMatch(/ENOENT.*install the ffmpeg package or set FFMPEG_PATH/);
     decoder.kill();
@@ -201,6 +206,32 @@ describe('Decoder on a platform stream', () => {
     expect(Math.abs(mono.length - 48_000)).toBeLessThan(2000);
     expect(tonePower(mono, 880)).toBeGreaterThan(100 * tonePower(mono, 440));
     expect(m4a.requests.some((r) => r.headers.range && r.headers.range !== 'bytes=0-')).toBe(true);
+  });
+
+  it.each([
+    [403, 'sourceRefused'],
+    [401, 'sourceRefused'],
+    [404, 'sourceNotFound'],
+  ] as const)('tells a stream answered with HTTP %i as %s', async (status, problem) => {
+    const decoder = new Decoder({
+      ffmpegPath: FFMPEG,
+      input: { kind: 'url', url: `${mp3.baseUrl}status/${status}/song.mp3`, headers: SECRETS },
+    });
+    const exit = await exitOf(decoder);
+    expect(exit, decoder.stderrTail).toMatchObject({ kind: 'failed', problem });
+  });
+
+  it('tells a stream whose server sends something that is not audio as an unsupported format', async () => {
+    const page = await startAudioCdn(0, {
+      bytes: Buffer.from('<html>not audio</html>'),
+      contentType: 'text/html',
+    });
+    onTestFinished(() => page.close());
+    const decoder = new Decoder({
+      ffmpegPath: FFMPEG,
+      input: { kind: 'url', url: `${page.baseUrl}song.mp3` },
+    });
+    expect(await exitOf(decoder)).toMatchObject({ kind: 'failed', problem: 'formatUnsupported' });
   });
 
   it('ends as stalled when the stream sends nothing for stallMs, with what it had decoded', async () => {

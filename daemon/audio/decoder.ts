@@ -14,6 +14,7 @@ import { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 import { type LaunchError, type LaunchedProcess, launchProcess } from '../../shared/exec/process-launcher';
 import { logger } from '../../shared/logger';
+import { type DecodeProblem, decodeProblemOf } from './decode-problem';
 import type { DecoderInput } from './decoder-input';
 import { buildFfmpegArgs, type FfmpegInput } from './ffmpeg-args';
 import { PcmBuffer, type PcmBufferOptions } from './pcm-buffer';
@@ -36,13 +37,14 @@ export interface DecoderOptions {
 }
 
 /**
- * How the child ended. `spawnFailed` means it never ran (missing or non-executable binary); `stalled`
- * that the stream sent nothing for `stallSeconds` and the child was stopped.
+ * How the child ended. A failure says its kind (`problem`, decode-problem.ts): `decoderMissing` means
+ * it never ran (missing or non-executable binary); `message` is what happened in English, for the log.
+ * `stalled`: the stream sent nothing for `stallSeconds` and the child was stopped.
  */
 export type DecoderExit =
   | { kind: 'finished' }
   | { kind: 'killed' }
-  | { kind: 'failed'; message: string; spawnFailed: boolean }
+  | { kind: 'failed'; message: string; problem: DecodeProblem }
   | { kind: 'stalled'; stallSeconds: number };
 
 export interface DecoderEvents {
@@ -90,7 +92,7 @@ export class Decoder extends EventEmitter<DecoderEvents> {
         this.finish({
           kind: 'failed',
           message: `the stream relay failed: ${error.message}`,
-          spawnFailed: false,
+          problem: 'decodeFailed',
         });
       },
     );
@@ -137,7 +139,7 @@ export class Decoder extends EventEmitter<DecoderEvents> {
       this.emit('spawn');
     });
     child.once('error', (error) =>
-      this.finish({ kind: 'failed', message: spawnMessage(error), spawnFailed: true }),
+      this.finish({ kind: 'failed', message: spawnMessage(error), problem: 'decoderMissing' }),
     );
     child.once('close', (code, signal) => this.onClose(code, signal));
     child.on('stderr', (chunk) => this.stderr.append(chunk));
@@ -197,7 +199,11 @@ export class Decoder extends EventEmitter<DecoderEvents> {
       return;
     }
     const reason = this.stderr.summary() || (signal ? `killed by ${signal}` : `exit code ${code}`);
-    this.finish({ kind: 'failed', message: `ffmpeg failed: ${reason}`, spawnFailed: false });
+    this.finish({
+      kind: 'failed',
+      message: `ffmpeg failed: ${reason}`,
+      problem: decodeProblemOf(this.stderr.text()),
+    });
   }
 
   private finish(result: DecoderExit): void {

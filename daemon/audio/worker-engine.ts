@@ -278,7 +278,7 @@ class WorkerPipeline extends EventEmitter<PipelineEvents> implements TrackPipeli
     this.ended = true;
     this.input?.detach();
     this.slot.setBusy(false);
-    this.exitResult = { kind: 'failed', message: reason, spawnFailed: false };
+    this.exitResult = { kind: 'failed', message: reason, problem: 'decodeFailed' };
     this.nothingProduced = true;
     this.emit('exit', this.exitResult);
   }

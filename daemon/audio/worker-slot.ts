@@ -162,7 +162,7 @@ export class WorkerSlot {
       type: 'exit',
       slot: this.id,
       generation: running.generation,
-      exit: { kind: 'failed', message, spawnFailed: false },
+      exit: { kind: 'failed', message, problem: 'decodeFailed' },
       producedNothing: true,
     });
   }

@@ -12,6 +12,7 @@ import type { ResolvedStream } from '../../shared/sources/music-source';
 import type { SourceRegistry } from '../../shared/sources/source-registry';
 import { AudioPlayer, type AudioPlayerOptions } from '../audio/audio-player';
 import type { AudioPlayerState, TrackEnd } from '../audio/audio-player-state';
+import type { DecodeProblem } from '../audio/decode-problem';
 import type { FrameHealthSnapshot } from '../audio/frame-health';
 import type { Track } from '../audio/track';
 import { type PlayableSong, withStreamTitle } from './playable-song';
@@ -22,9 +23,14 @@ export const MAX_PLAY_ATTEMPTS = 20;
 
 export type PauseReason = 'user' | 'emptyChannel';
 
+/**
+ * A song that could not play: `reason` in English for the log; `problem` the decoder's kind of failure,
+ * absent when the song's source said why (`reason` is then its sentence). play-failure.ts words both.
+ */
 export interface PlayFailure {
   song: PlayableSong;
   reason: string;
+  problem?: DecodeProblem;
 }
 
 export interface PlayOutcome {
@@ -33,7 +39,7 @@ export interface PlayOutcome {
   /** Songs that could not be played on the way, in order. */
   failures: PlayFailure[];
   /** Set when playback stopped instead of moving on (ffmpeg keeps failing to start). */
-  stoppedReason?: string;
+  stopped?: true;
 }
 
 export interface NowPlaying {
@@ -164,10 +170,10 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
       if (result.ok) {
         const failure = this.startTrack(song, result.value, position);
         if (!failure) return { song, failures };
-        failures.push({ song, reason: failure.message });
+        failures.push({ song, reason: failure.message, problem: failure.problem });
         if (failure.stopPlayback) {
           this.stopPlayback();
-          return { song: undefined, failures, stoppedReason: failure.message };
+          return { song: undefined, failures, stopped: true };
         }
       } else {
         failures.push({ song, reason: result.error });
@@ -294,7 +300,11 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
     if (now?.track !== track) return;
     if (end.reason === 'stalled') this.emit('trackStalled', now.song, end.stallSeconds);
     if (end.reason === 'error') {
-      this.emit('trackFailed', { song: now.song, reason: end.message }, end.stopPlayback);
+      this.emit(
+        'trackFailed',
+        { song: now.song, reason: end.message, problem: end.problem },
+        end.stopPlayback,
+      );
       if (end.stopPlayback) {
         this.stopPlayback();
         return;
@@ -304,7 +314,7 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
     const outcome = await this.playFromCurrent();
     const last = outcome.failures.length - 1;
     for (const [i, failure] of outcome.failures.entries())
-      this.emit('trackFailed', failure, outcome.stoppedReason !== undefined && i === last);
+      this.emit('trackFailed', failure, outcome.stopped === true && i === last);
     this.emit('change', true);
   }
 }

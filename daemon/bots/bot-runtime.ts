@@ -14,7 +14,7 @@ import { dbFaultOf } from '../../shared/db/db-faults';
 import type { bots } from '../../shared/db/schema';
 import { BOT_START_DEADLINE_MS, type PlayMode } from '../../shared/domain/constants';
 import type { BotStatus, QueuedSong } from '../../shared/domain/schemas';
-import { type Phrase, say, statusPhrase } from '../../shared/i18n/phrases';
+import { say, statusPhrase } from '../../shared/i18n/phrases';
 import { type Logger, logger } from '../../shared/logger';
 import { receipts } from '../../shared/receipts';
 import { err } from '../../shared/result';
@@ -36,6 +36,7 @@ import { BotLifecycle, type ConnectionState } from './connection/bot-lifecycle';
 import { ConnectionSession } from './connection/connection-session';
 import { EntersStateError, entersState } from './connection/enters-state';
 import { configuredChannel } from './connection/joined-channel';
+import { startFailurePhrase } from './connection/start-failure';
 import type { Ts3Options } from './connection/ts3-options';
 import { Ts3VoiceSink } from './connection/ts3-voice-sink';
 import { ListenFeed } from './listen/listen-feed';
@@ -64,8 +65,6 @@ const CLIENT_CONNECT_TIMEOUT_MS = BOT_START_DEADLINE_MS + 1000;
  * the bot is freed.
  */
 const GOODBYE_WAIT_MS = 1500;
-/** Socket errors that mean nothing answers at the voice server's address (refused, no route, no such host). */
-const UNREACHABLE = /ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN/;
 
 export interface BotRuntimeDeps {
   db: Db;
@@ -265,12 +264,14 @@ export class BotRuntime implements BotContext {
       await entersState(this.lifecycle, 'connected', BOT_START_DEADLINE_MS, ['disconnected', 'reconnecting']);
     } catch (error) {
       const timedOut = error instanceof EntersStateError && error.kind === 'timeout';
-      const reason = this.lifecycle.failureReason ?? 'the connection failed';
+      const failure = this.lifecycle.failure ?? { message: 'the connection failed' };
       await this.lifecycle.stop();
       this.changed(false);
       return refused(
         500,
-        timedOut ? say.startTimedOut(BOT_START_DEADLINE_MS / 1000) : this.startFailure(reason),
+        timedOut
+          ? say.startTimedOut(BOT_START_DEADLINE_MS / 1000)
+          : startFailurePhrase(failure, `${this.config.serverAddress}:${this.config.serverPort}`),
       );
     }
     const status = this.status();
@@ -373,13 +374,6 @@ export class BotRuntime implements BotContext {
     if (!this.currentSettings.savedQueuesEnabled || !this.lifecycle.connected) return;
     const { songs, currentIndex } = this.player.queue.snapshot();
     this.snapshots.save({ songs, currentIndex, positionSeconds: this.player.elapsedSeconds });
-  }
-
-  /** Nobody answering at the address is said as such, in the reader's language, not as the socket's words. */
-  private startFailure(reason: string): Phrase {
-    if (!UNREACHABLE.test(reason)) return say.startFailed(reason);
-    const { serverAddress, serverPort } = this.config;
-    return say.startUnreachable(`${serverAddress}:${serverPort}`);
   }
 
   private createClient(): Ts3Client {

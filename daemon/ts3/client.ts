@@ -351,7 +351,7 @@ export class Ts3Client extends EventEmitter<Ts3ClientEvents> {
     const error = commandErrorFrom(item);
     // clientinit carries no return code: a refusal (bad password, banned …) arrives as a bare error.
     if (error.id !== 0 && this.state.name === 'connecting')
-      this.fail('refused', `server refused: ${error.message}`);
+      this.fail('refused', `server refused: ${error.message} (error ${error.id})`, error.id);
   }
 
   private maybeConnected(): void {
@@ -388,13 +388,13 @@ export class Ts3Client extends EventEmitter<Ts3ClientEvents> {
 
   // ---- ending ----
 
-  private fail(kind: ConnectFailure, message: string): void {
+  private fail(kind: ConnectFailure, message: string, serverErrorId?: number): void {
     const state = this.state;
     if (state.name !== 'connecting') return;
     clearTimeout(state.deadline);
     this.log.warn({ kind, reason: message }, 'connect failed');
     this.close();
-    state.reject(new Ts3ConnectError(kind, message));
+    state.reject(new Ts3ConnectError(kind, message, serverErrorId));
   }
 
   private onLost(reason: string): void {

@@ -9,7 +9,7 @@ export {
   type Ts3ClientOptions,
 } from './client';
 export type { ClientVersion } from './client-version';
-export { type ConnectFailure, Ts3CommandError, Ts3ConnectError } from './errors';
+export { type ConnectFailure, TS3_ERROR, Ts3CommandError, Ts3ConnectError } from './errors';
 export { Identity, importOfficial, importPlain, importPrivateDer } from './identity';
 export { parseLicenseRoot, TEAMSPEAK_LICENSE_ROOT } from './license';
 export type { ChannelInfo, ClientInfo, ClientLeft, ClientMoved, TextMessage } from './notifications';

@@ -10,7 +10,7 @@
  *
  * Pure data and functions: the web bundle imports it (no Node modules).
  */
-import type { PlayMode } from '../domain/constants';
+import type { Capability, PlayMode } from '../domain/constants';
 import { PLATFORMS, type Platform, platformFacts } from '../domain/platforms';
 
 const en = {
@@ -49,14 +49,42 @@ const en = {
   started: 'Connected.',
   // joined channel
   channelMissing: 'Channel {requested} does not exist; joined {joined}.',
-  startFailed: 'Could not connect: {reason}',
+  // The voice server's refusals of a bot's connection (its TS3 error ids, daemon/bots/connection/start-failure.ts);
+  // `startFailed` is any other failure, `detail` what the client or server said, in English.
+  startFailed: 'Could not connect: {detail}',
+  startWrongServerPassword:
+    "Could not connect: the voice server's password is wrong; enter it in the bot's connection settings.",
+  startWrongChannelPassword:
+    "Could not connect: the channel's password is wrong; enter it in the bot's connection settings.",
+  startBanned: 'Could not connect: the voice server has banned this bot.',
+  startServerFull: 'Could not connect: the voice server is full.',
+  startNicknameInUse:
+    'Could not connect: the nickname is already in use on the voice server; choose another.',
+  startClientOutdated:
+    'Could not connect: the voice server does not accept the client version this bot reports.',
+  startSecurityLevel:
+    "Could not connect: the voice server asks for a higher identity security level than this bot's.",
+  startTooManyClones:
+    'Could not connect: the voice server allows no more connections from this address or identity.',
+  startNotPermitted: 'Could not connect: the voice server does not permit this bot to join.',
   startTimedOut: 'Could not connect: the voice server did not complete the handshake within {seconds} s.',
   startUnreachable:
     "Could not connect: nothing answers at {address}; check the voice server's address and port.",
   alreadyConnected: 'Already connected.',
   disconnected: 'Disconnected.',
-  playbackFailed: 'Could not play {song}: {reason}',
-  playbackStopped: 'Playback stopped: {reason}',
+  // Why a song could not play. `playbackFailed` is a source's own sentence (`detail`, English); the
+  // others are the decoder's failures by kind (daemon/audio/decode-problem.ts), and a platform's refusal
+  // of a common kind follows `playbackRefused` as its own phrase.
+  playbackFailed: 'Could not play {song}: {detail}',
+  playbackRefused: 'Could not play {song}.',
+  playbackDecoderMissing:
+    'Could not play {song}: the audio decoder (ffmpeg) cannot be started on this server.',
+  playbackSourceRefused: 'Could not play {song}: the server it streams from refused access.',
+  playbackSourceNotFound: 'Could not play {song}: its file or stream no longer exists.',
+  playbackSourceUnreachable: 'Could not play {song}: the server it streams from cannot be reached.',
+  playbackFormatUnsupported: 'Could not play {song}: its file is not audio in a format that can be played.',
+  playbackDecodeFailed: 'Could not play {song}: its audio could not be decoded.',
+  playbackStopped: 'Playback stopped: the audio decoder (ffmpeg) failed to start several times in a row.',
   streamStalled: 'The stream of {song} sent nothing for {seconds} s; it was skipped.',
   requestedBy: 'Requested by {requester}',
   noResults: 'No results for "{query}".',
@@ -200,13 +228,29 @@ const zh: Record<PhraseCode, string> = {
   started: '已连接。',
   // joined channel
   channelMissing: '频道 {requested} 不存在，已进入 {joined}。',
-  startFailed: '无法连接：{reason}',
+  startFailed: '无法连接到语音服务器。',
+  startWrongServerPassword: '无法连接：语音服务器密码错误，请在机器人的连接设置中填写正确的密码。',
+  startWrongChannelPassword: '无法连接：频道密码错误，请在机器人的连接设置中填写正确的密码。',
+  startBanned: '无法连接：语音服务器封禁了这个机器人。',
+  startServerFull: '无法连接：语音服务器已满。',
+  startNicknameInUse: '无法连接：这个昵称在语音服务器上已被使用，请换一个。',
+  startClientOutdated: '无法连接：语音服务器不接受这个机器人报告的客户端版本。',
+  startSecurityLevel: '无法连接：语音服务器要求的身份安全等级高于这个机器人的。',
+  startTooManyClones: '无法连接：语音服务器不再接受来自这个地址或身份的更多连接。',
+  startNotPermitted: '无法连接：语音服务器不允许这个机器人加入。',
   startTimedOut: '无法连接：语音服务器未在 {seconds} 秒内完成握手。',
   startUnreachable: '无法连接：{address} 没有响应，请检查语音服务器的地址和端口。',
   alreadyConnected: '已经连接。',
   disconnected: '已断开连接。',
-  playbackFailed: '无法播放 {song}：{reason}',
-  playbackStopped: '播放已停止：{reason}',
+  playbackFailed: '无法播放 {song}。',
+  playbackRefused: '无法播放 {song}。',
+  playbackDecoderMissing: '无法播放 {song}：本服务器无法启动音频解码器（ffmpeg）。',
+  playbackSourceRefused: '无法播放 {song}：音频来源的服务器拒绝了访问。',
+  playbackSourceNotFound: '无法播放 {song}：它的文件或音频流已不存在。',
+  playbackSourceUnreachable: '无法播放 {song}：无法连接音频来源的服务器。',
+  playbackFormatUnsupported: '无法播放 {song}：它的文件不是可以播放的音频格式。',
+  playbackDecodeFailed: '无法播放 {song}：它的音频无法解码。',
+  playbackStopped: '播放已停止：音频解码器（ffmpeg）连续多次无法启动。',
   streamStalled: '{song} 的音频流 {seconds} 秒没有传来数据，已跳过。',
   requestedBy: '点歌人：{requester}',
   noResults: '没有找到“{query}”。',
@@ -264,7 +308,7 @@ const zh: Record<PhraseCode, string> = {
   notForGuests: '访客不能使用此功能。',
   guestsMayNot: '访客不能这样做。',
   adminOnly: '只有管理员可以这样做。',
-  missingCapability: '缺少权限 {capability}。',
+  missingCapability: '你没有“{capability}”的权限，管理员可以授予。',
   noBotAccess: '你没有这个机器人的权限。',
   crossSite: '已拒绝跨站请求。',
   guestModeDisabled: '访客模式已关闭。',
@@ -288,7 +332,7 @@ const zh: Record<PhraseCode, string> = {
   ytDlpVersion: 'yt-dlp {version}',
   ytDlpMissing: '未安装 yt-dlp（PATH 中找不到 yt-dlp；请安装它或设置 YTDLP_PATH）',
   ytDlpMissingAt: '未安装 yt-dlp（{path} 处没有它；请修正 YTDLP_PATH）',
-  ytDlpUnusable: 'yt-dlp 无法在本服务器运行：{detail}',
+  ytDlpUnusable: 'yt-dlp 无法在本服务器运行（它不能执行，或没有报告版本）。',
   jellyfinNotConfigured: '尚未配置 Jellyfin',
   jellyfinWrongPassword: 'Jellyfin 拒绝了登录：用户名或密码错误',
   jellyfinInvalidApiKey: 'Jellyfin 拒绝了 API 密钥：它无效（已被撤销或输错）',
@@ -329,6 +373,14 @@ const VALUE_NAMES: Record<Locale, Record<string, Record<string, string>>> = {
   zh: {
     mode: { seq: '顺序播放', loop: '列表循环', random: '随机播放', rloop: '随机循环' },
     requester: { Guest: '访客' },
+    /** The capability names an admin grants (shared/domain/constants.ts CAPABILITIES), as a person says them. */
+    capability: {
+      'player.control': '控制播放',
+      'player.queue': '编辑队列',
+      'bot.manage': '管理机器人和设置',
+      'platform.auth': '登录音乐平台',
+      quality: '修改音质',
+    } satisfies Record<Capability, string>,
     platform: PLATFORM_NAMES.zh,
   },
 };
@@ -373,6 +425,7 @@ export function formatTime(seconds: number): string {
 
 const p = (code: PhraseCode, params: PhraseParams = {}): Phrase => ({ code, params });
 const detail = (code: PhraseCode) => (text: string) => p(code, { detail: text });
+const song = (code: PhraseCode) => (s: SongRef) => p(code, { song: songText(s) });
 const field = (code: PhraseCode) => (path: string, text: string) => p(code, { field: path, detail: text });
 /** A platform's refusal: the platform's value (worded by VALUE_NAMES), its words as `<platform>: …`. */
 const refused = (code: PhraseCode) => (platform: Platform, sentence: string) =>
@@ -414,13 +467,30 @@ export const say = {
   started: () => p('started'),
   // joined channel
   channelMissing: (requested: string, joined: string) => p('channelMissing', { requested, joined }),
-  startFailed: (reason: string) => p('startFailed', { reason }),
+  startFailed: detail('startFailed'),
+  startWrongServerPassword: () => p('startWrongServerPassword'),
+  startWrongChannelPassword: () => p('startWrongChannelPassword'),
+  startBanned: () => p('startBanned'),
+  startServerFull: () => p('startServerFull'),
+  startNicknameInUse: () => p('startNicknameInUse'),
+  startClientOutdated: () => p('startClientOutdated'),
+  startSecurityLevel: () => p('startSecurityLevel'),
+  startTooManyClones: () => p('startTooManyClones'),
+  startNotPermitted: () => p('startNotPermitted'),
   startTimedOut: (seconds: number) => p('startTimedOut', { seconds }),
   startUnreachable: (address: string) => p('startUnreachable', { address }),
   alreadyConnected: () => p('alreadyConnected'),
   disconnected: () => p('disconnected'),
-  playbackFailed: (s: SongRef, reason: string) => p('playbackFailed', { song: songText(s), reason }),
-  playbackStopped: (reason: string) => p('playbackStopped', { reason }),
+  playbackFailed: (s: SongRef, sentence: string) =>
+    p('playbackFailed', { song: songText(s), detail: sentence }),
+  playbackRefused: song('playbackRefused'),
+  playbackDecoderMissing: song('playbackDecoderMissing'),
+  playbackSourceRefused: song('playbackSourceRefused'),
+  playbackSourceNotFound: song('playbackSourceNotFound'),
+  playbackSourceUnreachable: song('playbackSourceUnreachable'),
+  playbackFormatUnsupported: song('playbackFormatUnsupported'),
+  playbackDecodeFailed: song('playbackDecodeFailed'),
+  playbackStopped: () => p('playbackStopped'),
   streamStalled: (s: SongRef, seconds: number) => p('streamStalled', { song: songText(s), seconds }),
   requestedBy: (requester: string) => p('requestedBy', { requester }),
   noResults: (query: string) => p('noResults', { query }),

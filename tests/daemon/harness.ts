@@ -29,6 +29,7 @@ export interface BotSpec {
   name?: string;
   defaultChannel?: string;
   channelPassword?: string;
+  serverPassword?: string;
   autoStart?: boolean;
   port?: number;
   profileConfig?: typeof bots.$inferInsert.profileConfig;
@@ -107,6 +108,7 @@ export class DaemonHarness {
       nickname: spec.name ?? `Bot${id.slice(0, 4)}`,
       defaultChannel: spec.defaultChannel ?? null,
       channelPassword: spec.channelPassword ?? null,
+      serverPassword: spec.serverPassword ?? null,
       autoStart: spec.autoStart ?? false,
       profileConfig: spec.profileConfig ?? null,
       createdAt: now,

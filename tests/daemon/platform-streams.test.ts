@@ -5,7 +5,7 @@
  * User-Agent; the adapters' own tests pin that shape). While each plays, no process below this one
  * shows a cookie or token on its command line, as `ps` would show it to any local user; a seek still
  * plays. A stream that stalls mid-file ends its track with the localized note in the channel, and the
- * next song plays.
+ * next song plays; so does a stream its CDN refuses (403) or no longer has (404), each said by its kind.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Platform } from '../../shared/domain/constants';
@@ -134,6 +134,30 @@ describe('platform streams on a connected bot', () => {
     const status = await h.waitForStatus(
       bot,
       (s) => s.currentSong?.id === next.id && s.playing && s.elapsed > 0.5,
+      15_000,
+      'the next song playing',
+    );
+    expect(status.connected).toBe(true);
+  }, 60_000);
+
+  it('says a stream its CDN refuses or no longer has by its kind, and plays the next song', async () => {
+    const refused = song('music_c', 'status/403/song');
+    const gone = song('music_c', 'status/404/song');
+    const next = song('music_c', 'after');
+    await h.command(bot, 'clear');
+    for (const queued of [refused, gone, next])
+      expect((await h.command(bot, 'addSong', { song: queued, requestedBy: 'alice' })).ok).toBe(true);
+    expect((await h.command(bot, 'playAt', { index: 0 })).ok).toBe(true);
+    // Each decoder fails after it started, so the bot says so in its channel rather than in a reply.
+    const wanted = [receipts.playbackSourceRefused(refused), receipts.playbackSourceNotFound(gone)];
+    await h.waitFor(
+      () => wanted.every((line) => said.includes(line)),
+      30_000,
+      `both notes (said ${JSON.stringify(said)})`,
+    );
+    const status = await h.waitForStatus(
+      bot,
+      (s) => s.currentSong?.id === next.id && s.playing,
       15_000,
       'the next song playing',
     );

@@ -59,12 +59,12 @@ describe('an ffmpeg decoder killed mid-track', () => {
       killed.add(decoder!);
       tally.injected();
 
+      // A killed decoder printed nothing that names a cause: the generic kind, never ffmpeg's words.
       await h.waitFor(
-        () => said.some((m) => m.startsWith(receipts.playbackFailed(song, ''))),
+        () => said.includes(receipts.playbackDecodeFailed(song)),
         20_000,
         `the bot saying ${song.name} failed (said ${JSON.stringify(said)})`,
       );
-      expect(said.find((m) => m.startsWith(receipts.playbackFailed(song, '')))).toMatch(/ffmpeg failed/);
       const status = await h.waitForStatus(
         bot,
         (s) => s.currentSong?.id === next.id && s.playing && s.elapsed > 1,

@@ -4,7 +4,8 @@
  * the daemon fetched with. Like a real CDN it answers `Range: bytes=<from>-` with 206 and the rest of
  * the file. Two kinds of path misbehave on purpose:
  * - `/stalls/…` sends the first half of the file, then nothing more (the connection stays open);
- * - `/moved/<path>` redirects (302) to `/<path>`.
+ * - `/moved/<path>` redirects (302) to `/<path>`;
+ * - `/status/<code>/…` answers with that HTTP status and no audio (a CDN refusing, 403, or missing, 404).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -54,6 +55,11 @@ export async function startAudioCdn(
     requests.push({ url, headers: request.headers });
     if (url.startsWith('/moved/')) {
       response.writeHead(302, { location: url.slice('/moved'.length) }).end();
+      return;
+    }
+    const status = /^\/status\/(\d{3})\//.exec(url)?.[1];
+    if (status) {
+      response.writeHead(Number(status), { 'content-type': 'text/plain' }).end(`status ${status}`);
       return;
     }
     const from = Number(/^bytes=(\d+)-$/.exec(request.headers.range ?? '')?.[1] ?? 0);

@@ -35,6 +35,38 @@ describe('the phrase catalog', () => {
     expect(renderPhrase(say.seeked(83), 'en')).toBe('Jumped to 1:23.');
   });
 
+  it("says why a bot could not connect or a song could not play in the reader's words, not the server's or ffmpeg's", () => {
+    const song = { name: 'Song', artist: 'Band' };
+    expect(renderPhrase(say.startWrongServerPassword(), 'zh')).toBe(
+      '无法连接：语音服务器密码错误，请在机器人的连接设置中填写正确的密码。',
+    );
+    expect(renderPhrase(say.playbackSourceRefused(song), 'zh')).toBe(
+      '无法播放 Song - Band：音频来源的服务器拒绝了访问。',
+    );
+    // A sentence without a kind of its own: English readers get it, others the generic sentence.
+    const failed = say.startFailed('server refused the connection in Init1 (code 5)');
+    expect(renderPhrase(failed, 'en')).toBe(
+      'Could not connect: server refused the connection in Init1 (code 5)',
+    );
+    expect(renderPhrase(failed, 'zh')).toBe('无法连接到语音服务器。');
+    const unplayable = say.playbackFailed(song, 'source music_c is not available yet');
+    expect(renderPhrase(unplayable, 'en')).toBe(
+      'Could not play Song - Band: source music_c is not available yet',
+    );
+    expect(renderPhrase(unplayable, 'zh')).toBe('无法播放 Song - Band。');
+    expect(renderPhrase(say.missingCapability('player.queue'), 'zh')).toBe(
+      '你没有“编辑队列”的权限，管理员可以授予。',
+    );
+  });
+
+  it('leaves no free text in the Chinese catalog but a sentence kept for English readers', () => {
+    // `detail` is English written where something failed; only the fallback of an older daemon says it.
+    for (const code of PHRASE_CODES) {
+      const text = renderPhrase({ code, params: { detail: 'ENGLISH' } }, 'zh');
+      if (code !== 'said') expect(text, code).not.toContain('ENGLISH');
+    }
+  });
+
   it('keeps the fallback for a code it does not know', () => {
     expect(renderPhrase({ code: 'fromANewerServer', params: {} }, 'zh', 'as sent')).toBe('as sent');
   });

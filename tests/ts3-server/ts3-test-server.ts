@@ -13,6 +13,7 @@ import { Identity, uidOf } from '../../daemon/ts3/identity';
 import { PacketType } from '../../daemon/ts3/packet';
 import { PacketHandler } from '../../daemon/ts3/packet-handler';
 import { hashPassword } from '../../daemon/ts3/password';
+import { securityLevel } from '../../daemon/ts3/security-level';
 import { logger } from '../../shared/logger';
 import { type ChannelSpec, ChannelTree, channelItem } from './channel-tree';
 import { FileTransferServer } from './file-transfer-server';
@@ -30,6 +31,15 @@ export interface TestServerOptions {
   puzzleLevel?: number;
   channels?: ChannelSpec[];
   serverPassword?: string;
+  /**
+   * virtualserver_maxclients: a client past it is refused as a real server does. Left out, no client
+   * is refused (the benches connect hundreds) and the server announces 32.
+   */
+  maxClients?: number;
+  /** Nicknames banned from the server: such a client is refused at clientinit, as a name ban does. */
+  bannedNicknames?: readonly string[];
+  /** virtualserver_needed_identity_security_level: a client whose identity is below it is refused. */
+  neededSecurityLevel?: number;
   /** virtualserver_codec_encryption_mode: 0 per channel, 1 forced off, 2 forced on. */
   codecEncryptionMode?: number;
   /** Emit `voiceStats` this often (0 = never). */
@@ -88,12 +98,17 @@ const GUEST_GROUP = 8;
 /** tsdeclarations Errors.csv. */
 const ERR = {
   ok: 0,
-  notFound: 256,
-  invalidClientId: 512,
-  invalidChannelId: 768,
-  badChannelPassword: 781,
-  badServerPassword: 1796,
+  notFound: 0x0100,
+  invalidClientId: 0x0200,
+  identityTooWeak: 0x0207,
+  invalidChannelId: 0x0300,
+  badChannelPassword: 0x030d,
+  serverFull: 0x0403,
+  badServerPassword: 0x0404,
+  banned: 0x0d01,
 };
+/** What the server announces as its slots when no limit is set. */
+const ANNOUNCED_MAX_CLIENTS = 32;
 /** File transfer complete (Errors.csv 0x0811). */
 const FT_COMPLETE = 2065;
 /** How long a leaving client's connection stays up so our last notification gets through. */
@@ -423,10 +438,9 @@ export class Ts3TestServer extends EventEmitter<TestServerEvents> {
 
   private onClientinit(session: Session, f: Record<string, string>): void {
     if (session.client) return;
-    if (f.client_server_password !== hashPassword(this.options.serverPassword)) {
-      session.handler.sendCommand(
-        buildCommand('error', { id: ERR.badServerPassword, msg: 'invalid server password' }),
-      );
+    const refusal = this.refusalOf(session, f);
+    if (refusal) {
+      session.handler.sendCommand(buildCommand('error', refusal));
       return;
     }
     const channel = this.channels.resolveDefault(
@@ -452,7 +466,7 @@ export class Ts3TestServer extends EventEmitter<TestServerEvents> {
         virtualserver_welcomemessage: 'Welcome to the TS3 test server',
         virtualserver_platform: 'Linux',
         virtualserver_version: '3.13.7 [Build: 1655727713]',
-        virtualserver_maxclients: 32,
+        virtualserver_maxclients: this.options.maxClients ?? ANNOUNCED_MAX_CLIENTS,
         virtualserver_created: 0,
         virtualserver_codec_encryption_mode: this.options.codecEncryptionMode ?? 0,
         virtualserver_name: 'TS3 test server',
@@ -479,6 +493,25 @@ export class Ts3TestServer extends EventEmitter<TestServerEvents> {
       uid,
       channelId: channel.id,
     });
+  }
+
+  /** Why a real server would refuse this clientinit (as it words it), in the order it checks. */
+  private refusalOf(session: Session, f: Record<string, string>): Params | undefined {
+    const needed = this.options.neededSecurityLevel ?? 0;
+    const omega = session.handshake.hello?.omega ?? '';
+    if (securityLevel(omega, Number(f.client_key_offset ?? 0)) < needed)
+      return { id: ERR.identityTooWeak, msg: 'client could not validate identity', extra_msg: needed };
+    if (f.client_server_password !== hashPassword(this.options.serverPassword))
+      return { id: ERR.badServerPassword, msg: 'invalid server password' };
+    if (this.options.bannedNicknames?.includes(f.client_nickname ?? ''))
+      return {
+        id: ERR.banned,
+        msg: 'connection failed, you are banned',
+        extra_msg: 'you may retry in 3600 seconds',
+      };
+    if (this.clients.length >= (this.options.maxClients ?? Number.POSITIVE_INFINITY))
+      return { id: ERR.serverFull, msg: 'max clients reached' };
+    return undefined;
   }
 
   private onText(from: ServerClient, targetMode: number, target: number, message: string): void {

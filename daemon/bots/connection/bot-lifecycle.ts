@@ -12,7 +12,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Logger } from '../../../shared/logger';
-import type { DisconnectReason, Ts3Client } from '../../ts3';
+import { type DisconnectReason, type Ts3Client, Ts3ConnectError } from '../../ts3';
 import { DEFAULT_RECONNECT_BACKOFF, type ReconnectBackoff, reconnectDelayMs } from './reconnect-backoff';
 
 export type ConnectionState =
@@ -23,6 +23,12 @@ export type ConnectionState =
   | { status: 'reconnecting'; attempt: number; timer: NodeJS.Timeout }
   | { status: 'disposed' };
 export type ConnectionStatus = ConnectionState['status'];
+
+/** Why a connect attempt failed: the client's words, and the voice server's error id when it refused. */
+export interface ConnectAttemptFailure {
+  message: string;
+  serverErrorId?: number;
+}
 
 const TRANSITIONS: Record<ConnectionStatus, readonly ConnectionStatus[]> = {
   disconnected: ['connecting', 'disposed'],
@@ -48,7 +54,7 @@ export interface BotLifecycleEvents {
 export class BotLifecycle extends EventEmitter<BotLifecycleEvents> {
   private current: ConnectionState = { status: 'disconnected' };
   /** Why the last connect attempt failed, for the start receipt. */
-  private lastFailure: string | undefined;
+  private lastFailure: ConnectAttemptFailure | undefined;
 
   constructor(private readonly options: BotLifecycleOptions) {
     super();
@@ -62,7 +68,7 @@ export class BotLifecycle extends EventEmitter<BotLifecycleEvents> {
     return this.current.status === 'connected';
   }
 
-  get failureReason(): string | undefined {
+  get failure(): ConnectAttemptFailure | undefined {
     return this.lastFailure;
   }
 
@@ -120,8 +126,7 @@ export class BotLifecycle extends EventEmitter<BotLifecycleEvents> {
     client.on('disconnected', ({ reason, message }) => this.onDisconnected(client, reason, message));
     client.connect().then(
       () => this.onConnected(client),
-      (error: unknown) =>
-        this.onConnectFailed(client, error instanceof Error ? error.message : String(error)),
+      (error: unknown) => this.onConnectFailed(client, attemptFailureOf(error)),
     );
   }
 
@@ -131,11 +136,11 @@ export class BotLifecycle extends EventEmitter<BotLifecycleEvents> {
     this.setState({ status: 'connected', client });
   }
 
-  private onConnectFailed(client: Ts3Client, reason: string): void {
+  private onConnectFailed(client: Ts3Client, failure: ConnectAttemptFailure): void {
     const state = this.current;
     if (state.status !== 'connecting' || state.client !== client) return;
-    this.lastFailure = reason;
-    this.options.log.warn({ reason }, 'connect failed');
+    this.lastFailure = failure;
+    this.options.log.warn({ reason: failure.message }, 'connect failed');
     if (state.reconnectAttempt === undefined) this.setState({ status: 'disconnected' });
     else this.waitToReconnect(state.reconnectAttempt + 1);
   }
@@ -162,4 +167,10 @@ export class BotLifecycle extends EventEmitter<BotLifecycleEvents> {
     this.current = next;
     this.emit('stateChange', previous, next);
   }
+}
+
+function attemptFailureOf(error: unknown): ConnectAttemptFailure {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const serverErrorId = error instanceof Ts3ConnectError ? error.serverErrorId : undefined;
+  return serverErrorId === undefined ? { message: error.message } : { message: error.message, serverErrorId };
 }

@@ -5,13 +5,15 @@
  */
 import type { ProfileConfigRow } from '../../../shared/db/schema';
 import type { JoinedChannel } from '../../../shared/domain/schemas';
+import { renderPhrases, say } from '../../../shared/i18n/phrases';
 import type { Logger } from '../../../shared/logger';
-import { receipts } from '../../../shared/receipts';
+import { locale, receipts } from '../../../shared/receipts';
 import type { StoredSettings } from '../../../shared/settings/settings';
 import type { ChatDispatcher } from '../../chat/chat-dispatcher';
 import { listenToChat } from '../../chat/chat-listener';
 import type { Ts3Client } from '../../ts3';
 import type { BotPlayer, PlayFailure } from '../bot-player';
+import { playFailurePhrases } from '../play-failure';
 import type { PlayableSong } from '../playable-song';
 import { type ProfileClient, ProfileUpdater, type ProfileUpdaterOptions } from '../profile/profile-updater';
 import { ChannelWatch } from './channel-watch';
@@ -125,9 +127,9 @@ export class ConnectionSession {
   }
 
   private reportFailure(failure: PlayFailure, stopped: boolean): void {
-    const lines = [receipts.playbackFailed(failure.song, failure.reason)];
-    if (stopped) lines.push(receipts.playbackStopped(failure.reason));
-    this.tellChannel(lines.join(' '));
+    const said = playFailurePhrases(failure);
+    if (stopped) said.push(say.playbackStopped());
+    this.tellChannel(renderPhrases(said, locale));
   }
 
   private tellChannel(text: string): void {

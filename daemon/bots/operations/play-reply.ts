@@ -2,6 +2,7 @@
 import { type Phrase, say } from '../../../shared/i18n/phrases';
 import type { BotContext } from '../bot-context';
 import type { PlayOutcome } from '../bot-player';
+import { playFailurePhrases } from '../play-failure';
 import type { PlayableSong } from '../playable-song';
 import { done, type ReceiptReply, type Said, unsuccessful } from './reply-builders';
 
@@ -18,8 +19,8 @@ export function playReply(
   ctx.changed(true);
   const played = outcome.song;
   if (played && (wanted === undefined || played === wanted)) return done(receipt(played));
-  const parts: Phrase[] = outcome.failures.slice(0, 1).map((f) => say.playbackFailed(f.song, f.reason));
-  if (outcome.stoppedReason !== undefined) parts.push(say.playbackStopped(outcome.stoppedReason));
+  const parts: Phrase[] = outcome.failures.slice(0, 1).flatMap(playFailurePhrases);
+  if (outcome.stopped) parts.push(say.playbackStopped());
   if (played) parts.push(say.nowPlaying(played));
   if (parts.length === 0) parts.push(say.endOfQueue());
   return unsuccessful(parts);
