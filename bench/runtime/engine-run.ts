@@ -24,8 +24,16 @@ import {
   readProcStat,
   ticksToMs,
 } from './proc-stats';
-import { BOT_PROCESS_OPS, type BotProcess, type BotSpec, COUNTING_SERVER_OPS, type Server } from './protocol';
+import {
+  BOT_PROCESS_OPS,
+  type BotProcess,
+  type BotSpec,
+  benchBotName,
+  COUNTING_SERVER_OPS,
+  type Server,
+} from './protocol';
 import { RpcChild } from './rpc';
+import { churnTracks } from './track-churn';
 
 export interface RunPlan {
   engine: string;
@@ -58,6 +66,8 @@ export interface StepRow {
   /** Frames the daemon's clock sent, with their lateness against their tick's deadline. */
   frames: LatenessSummary;
   missedFrames: number;
+  /** Decoder restarts made inside the window (track-churn.ts). */
+  trackChanges: number;
   /** Packets as the server saw them: lateness from their arrival times (arrival-lateness.ts). */
   arrivals: LatenessSummary;
   packetsPerBotSecond: number;
@@ -198,7 +208,7 @@ async function rampUp(
     const specs: BotSpec[] = [];
     for (let i = botCount; i < n; i++)
       specs.push({
-        name: `Bench${i}`,
+        name: benchBotName(i),
         channel: `Room${i}`,
         song: await media.botSong(db, dataDir, i, songSeconds),
       });
@@ -217,7 +227,9 @@ async function measureWindow(plan: RunPlan, n: number, server: Server, bot: BotP
   const waitingBefore = mainThreadWaitingMs(bot.pid);
   const serverBefore = readProcStat(server.pid)?.cpuTicks ?? 0;
   const from = performance.now();
+  const churn = churnTracks(bot, n);
   await sleep(plan.windowMs);
+  const trackChanges = await churn.stop();
   const [heard, sent] = await Promise.all([server.call('take', {}), bot.call('take', {})]);
   const to = performance.now();
   const cpuAfter = groupCpu(bot.pid);
@@ -236,6 +248,7 @@ async function measureWindow(plan: RunPlan, n: number, server: Server, bot: BotP
     waitingForCpuPercent: ((waitingAfter - waitingBefore) / (to - from)) * 100,
     frames: sent.lateness,
     missedFrames: sent.missed,
+    trackChanges,
     arrivals: heard.lateness,
     packetsPerBotSecond: heard.packets / botSeconds,
     slowestBotPacketsPerSecond: heard.clients < n ? 0 : heard.fewestPackets / windowSeconds,

@@ -54,6 +54,9 @@ export const COUNTING_SERVER_OPS = {
   shutdown: SHUTDOWN_OP,
 };
 
+/** The i-th bench bot's name (its channel is `Room<i>`). */
+export const benchBotName = (i: number) => `Bench${i}`;
+
 export const BotSpecSchema = z.object({ name: z.string(), channel: z.string(), song: SongSchema });
 export type BotSpec = z.infer<typeof BotSpecSchema>;
 

@@ -20,6 +20,7 @@ function step(bots: number, late: number, missed = 0): StepRow {
       waitingForCpuPercent: 0,
     },
     ...{ frames: summarizeLateness(lateness), missedFrames: missed, arrivals: summarizeLateness([]) },
+    trackChanges: 0,
     ...{ packetsPerBotSecond: 50, slowestBotPacketsPerSecond: 50, endPackets: 0 },
     ...{ sampledStreams: 0, audibleStreams: 0, decodeErrors: 0, rssMbPerBot: 0, pssMbPerBot: 0 },
     ...{ node: memory, perDecoder: memory, decoders: bots, others: { ...memory, names: [] } },

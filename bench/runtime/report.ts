@@ -4,9 +4,11 @@
  * with its decoder),
  * the latency table, and a few lines on how to read them.
  */
+
 import type { EngineResult, StepRow } from './engine-run';
 import { LATE_THRESHOLD_MS } from './lateness';
 import { p50p99 } from './percentiles';
+import { SONG_SECONDS } from './track-churn';
 
 const LATE_GOAL_PERCENT = 0.1;
 const GOAL_BOTS = 150;
@@ -53,6 +55,7 @@ function printSteps(rows: StepRow[]): void {
       'p99 ms': fixed(row.frames.p99Ms),
       'max ms': fixed(row.frames.maxMs),
       missed: row.missedFrames,
+      'track changes': row.trackChanges,
       'server late': percent(row.arrivals.latePercent),
       'server p99 ms': fixed(row.arrivals.p99Ms),
       'packets/bot/s': fixed(row.packetsPerBotSecond),
@@ -128,6 +131,7 @@ function printNotes(rows: StepRow[]): void {
     [
       'CPU: the bot process alone (node, all threads) and its ffmpeg decoders, per second of audio sent (50 frames of one bot), so a starved step does not look cheap.',
       `Late: frames the daemon's clock sent more than ${LATE_THRESHOLD_MS} ms after their deadline (p99/max over all frames); missed: frames never sent.`,
+      `Track changes: inside each window one bot after another restarts its decoder every ${SONG_SECONDS}/N s, as N bots playing songs of ${SONG_SECONDS / 60} minutes change track (a seek, so no track ends; track-churn.ts). MB/bot and CPU include the process launcher that starts the decoders.`,
       'CPU wait: share of the window the bot process’s main thread (the frame clock) was ready to run but waited for a CPU, taken by other processes or by its own worker threads; near 0 on a quiet machine with cores to spare.',
       'Server: lateness of packet arrivals against each stream’s own 20 ms grid, seen by the test server in its own process (it shares the 2 cores).',
       'MB/bot: (daemon + its ffmpeg children) / N. RSS counts ffmpeg’s shared libraries once per process; PSS splits shared pages among the processes that map them, so its sum is the memory really taken: the goal is read on PSS.',
