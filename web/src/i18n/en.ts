@@ -471,6 +471,9 @@ export const en = {
   'forms.cookie': 'Paste the cookie from a signed-in browser.',
   'forms.phone': 'Enter the phone number as 5 to 20 digits, without spaces or +86.',
   'forms.smsCode': 'Enter the code from the text message: 4 to 8 digits.',
+  // grid
+  'health.withLogin': '{reach}, {login}',
+  // grid end
 } as const;
 
 export type MessageKey = keyof typeof en;
