@@ -82,9 +82,15 @@ function answerSearch() {
 async function searchNetease() {
   answerSearch();
   await page.goto(`${ui.baseUrl}/music`);
+  // Before a search the tab says what it is for, and the hint goes once results are in.
+  const hint = page.getByText(
+    'Find a song, an artist or an album, then play it on the bot or add it to the queue.',
+  );
+  await hint.waitFor();
   await page.getByLabel('Search for songs, albums or playlists').fill('paper');
   await page.getByLabel('Source').selectOption('music_a');
   await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await hint.waitFor({ state: 'detached' });
 }
 
 /** Jumps (no smooth scrolling, which would still move during a screenshot) to the page's top or bottom. */

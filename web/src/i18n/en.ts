@@ -473,6 +473,7 @@ export const en = {
   'forms.smsCode': 'Enter the code from the text message: 4 to 8 digits.',
   // grid
   'health.withLogin': '{reach}, {login}',
+  'music.searchHint': 'Find a song, an artist or an album, then play it on the bot or add it to the queue.',
   // grid end
 } as const;
 

@@ -468,5 +468,6 @@ export const zh: Record<MessageKey, string> = {
   'forms.smsCode': '请输入短信中的验证码：4 到 8 位数字。',
   // grid
   'health.withLogin': '{reach}，{login}',
+  'music.searchHint': '搜索歌曲、歌手或专辑，然后在机器人上播放或加入队列。',
   // grid end
 };
