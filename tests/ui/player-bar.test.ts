@@ -169,6 +169,12 @@ describe('the player bar', () => {
     expect(await rows.nth(0).getAttribute('aria-current')).toBeNull();
     expect(await rows.nth(0).getByRole('button', { name: 'Play Alpha Tone' }).isEnabled()).toBe(true);
     expect(await rows.nth(2).getByRole('button', { name: 'Play Alpha Tone' }).isDisabled()).toBe(true);
+    // The playing row is tinted apart from its cover tile, which would otherwise vanish into it.
+    const background = (selector: string) =>
+      rows
+        .nth(2)
+        .evaluate((row, s) => getComputedStyle(s ? row.querySelector(s)! : row).backgroundColor, selector);
+    expect(await background('')).not.toBe(await background('.cover'));
     await screenshot(page, 'bar-02-queue-drawer');
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'detached' });
