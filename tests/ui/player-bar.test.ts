@@ -246,6 +246,19 @@ describe('screens', () => {
       .getByRole('button', { name: '下一首' })
       .waitFor();
     await screenshot(phone, 'bar-04-phone-zh');
+    // The player's bot and its Copy link share the row under the title, both on the screen (with a
+    // second bot, so there is a bot to choose).
+    const second = await admin.api.POST('/api/bot', {
+      body: { name: 'Yankee', nickname: 'DJ Yankee', serverAddress: '127.0.0.1', serverPort: ui.server.port },
+    });
+    expect(second.response.status).toBe(201);
+    await phone.goto(`${ui.baseUrl}/player/${zulu}`);
+    const copy = (await phone.getByRole('button', { name: /^复制链接/ }).boundingBox())!;
+    const choice = (await phone.getByRole('combobox', { name: '机器人' }).boundingBox())!;
+    expect(Math.abs(copy.y + copy.height / 2 - (choice.y + choice.height / 2))).toBeLessThanOrEqual(2);
+    expect(copy.x + copy.width).toBeLessThanOrEqual(390);
+    await screenshot(phone, 'bar-05-phone-player-zh');
+    await admin.api.DELETE('/api/bot/{id}', { params: { path: { id: second.data!.id } } });
     await phone.context().close();
   });
 
