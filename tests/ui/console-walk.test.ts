@@ -92,7 +92,11 @@ describe('a walk through every page', () => {
     await login(ui.t, member.username);
     const page = await signedInPage(ui, member.username);
     const errors = consoleErrors(page);
-    await walk(page, ['/', `/player/${botId}`, '/settings/account']);
+    await walk(page, ['/', `/player/${botId}`, '/settings/account', '/settings/bots']);
+    // Their bot list, without an add button above it, starts under its title with no rule between.
+    const first = page.locator('.user-row').first();
+    await first.waitFor();
+    expect(await first.evaluate((row) => getComputedStyle(row).borderTopStyle)).toBe('none');
     await musicTabs(page, ['Discover']);
     expect(errors).toEqual([]);
   });

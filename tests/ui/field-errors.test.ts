@@ -118,6 +118,10 @@ describe('signed in (English)', () => {
     const dialog = page.getByRole('dialog');
     const password = dialog.getByLabel('New password (8 characters or more)');
     const repeat = dialog.getByLabel('Repeat the password');
+    // The title stands apart from the first field's label, not pressed against it.
+    const title = (await dialog.getByRole('heading').boundingBox())!;
+    const label = (await dialog.getByText('New password (8 characters or more)').boundingBox())!;
+    expect(label.y - (title.y + title.height)).toBeGreaterThanOrEqual(10);
     await password.fill('long enough password');
     await repeat.fill('another long password');
     await dialog.getByRole('button', { name: 'Reset the password' }).click();

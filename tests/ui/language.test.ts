@@ -125,3 +125,20 @@ describe('a 中文 walk', () => {
       expect(shown).not.toContain(english);
   });
 });
+
+describe('signed out', () => {
+  it('lets a visitor choose 中文 and the theme on the sign-in card, under the service’s name', async () => {
+    const visitor = await ui.newPage({ locale: 'en-US' });
+    await visitor.goto(`${ui.baseUrl}/login`);
+    await visitor.getByText('TS3 Music Bot').waitFor();
+    await visitor.getByRole('combobox', { name: 'Language' }).selectOption('zh');
+    await visitor.getByRole('heading', { name: '登录' }).waitFor();
+    await visitor.getByRole('button', { name: '以访客身份进入' }).waitFor();
+    const theme = async () => visitor.evaluate(() => document.documentElement.dataset.theme);
+    const before = await theme();
+    await visitor.getByRole('button', { name: /^切换到/ }).click();
+    expect(await theme()).not.toBe(before);
+    await screenshot(visitor, 'language-04-zh-sign-in');
+    await visitor.context().close();
+  });
+});

@@ -169,6 +169,12 @@ describe('the player bar', () => {
     expect(await rows.nth(0).getAttribute('aria-current')).toBeNull();
     expect(await rows.nth(0).getByRole('button', { name: 'Play Alpha Tone' }).isEnabled()).toBe(true);
     expect(await rows.nth(2).getByRole('button', { name: 'Play Alpha Tone' }).isDisabled()).toBe(true);
+    // The playing row is tinted apart from its cover tile, which would otherwise vanish into it.
+    const background = (selector: string) =>
+      rows
+        .nth(2)
+        .evaluate((row, s) => getComputedStyle(s ? row.querySelector(s)! : row).backgroundColor, selector);
+    expect(await background('')).not.toBe(await background('.cover'));
     await screenshot(page, 'bar-02-queue-drawer');
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'detached' });
@@ -240,6 +246,19 @@ describe('screens', () => {
       .getByRole('button', { name: '下一首' })
       .waitFor();
     await screenshot(phone, 'bar-04-phone-zh');
+    // The player's bot and its Copy link share the row under the title, both on the screen (with a
+    // second bot, so there is a bot to choose).
+    const second = await admin.api.POST('/api/bot', {
+      body: { name: 'Yankee', nickname: 'DJ Yankee', serverAddress: '127.0.0.1', serverPort: ui.server.port },
+    });
+    expect(second.response.status).toBe(201);
+    await phone.goto(`${ui.baseUrl}/player/${zulu}`);
+    const copy = (await phone.getByRole('button', { name: /^复制链接/ }).boundingBox())!;
+    const choice = (await phone.getByRole('combobox', { name: '机器人' }).boundingBox())!;
+    expect(Math.abs(copy.y + copy.height / 2 - (choice.y + choice.height / 2))).toBeLessThanOrEqual(2);
+    expect(copy.x + copy.width).toBeLessThanOrEqual(390);
+    await screenshot(phone, 'bar-05-phone-player-zh');
+    await admin.api.DELETE('/api/bot/{id}', { params: { path: { id: second.data!.id } } });
     await phone.context().close();
   });
 

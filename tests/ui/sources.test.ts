@@ -300,6 +300,17 @@ describe('layout', () => {
     await youtube.getByText('未安装 yt-dlp（PATH 中找不到 yt-dlp；请安装它或设置 YTDLP_PATH）').waitFor();
     await youtube.scrollIntoViewIfNeeded();
     await screenshot(phone, 'sources-09-phone-zh');
+    // Whether the server reaches each platform, a row each in Chinese punctuation (no ", " or ": "
+    // of English between the words); internet radio, which nobody logs in to, shows no login badge.
+    const health = phone.getByRole('list', { name: '本服务器能访问它们吗？' });
+    await health.getByRole('listitem').first().waitFor();
+    expect(await health.textContent()).not.toMatch(/[,:.] /);
+    const radio = phone
+      .getByRole('listitem')
+      .filter({ has: phone.getByRole('heading', { name: '网络电台与音频链接' }) });
+    expect(await radio.getByRole('status').count()).toBe(0);
+    // Spotify's app settings speak Chinese too: its client secret is 客户端密钥, not "Client secret".
+    await phone.getByLabel('客户端密钥', { exact: true }).waitFor();
     await phone.context().close();
   });
 });

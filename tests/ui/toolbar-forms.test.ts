@@ -111,3 +111,31 @@ describe.each([
     await screenshot(page(), `toolbar-forms-${device}-${form.name}`);
   });
 });
+
+describe('the bot form (a grid of fields) on a desktop', () => {
+  it('keeps its fields on their rows when only some of them show an error, the checkbox on its inputs', async () => {
+    await desktop.goto(`${ui.baseUrl}/settings/bots`);
+    await desktop.getByRole('button', { name: 'Add a bot' }).click();
+    const field = (label: string) => desktop.getByLabel(label, { exact: true });
+    const middle = async (control: Locator) => {
+      const box = (await control.boundingBox())!;
+      return Math.round(box.y + box.height / 2);
+    };
+    // The name is fine; the nickname and the address beside it are in error, with sentences of
+    // their own under them.
+    await field('Name').fill('Deck');
+    await desktop.getByRole('button', { name: 'Create', exact: true }).click();
+    await expect.poll(() => fieldError(field('Server address'))).not.toBeNull();
+    expect(await fieldError(field('Name'))).toBeNull();
+    const row = await Promise.all(
+      ['Name', 'Nickname on the server', 'Server address'].map((l) => middle(field(l))),
+    );
+    expect(Math.max(...row) - Math.min(...row)).toBeLessThanOrEqual(1);
+    // The checkbox sits on the inputs' row, centred on it (its label wraps to two lines here, hence a
+    // few pixels of give), not on the labels' line above nor at the bottom of a taller cell.
+    const checkbox = desktop.locator('form.grid-form .check input');
+    const offset = Math.abs((await middle(checkbox)) - (await middle(field('Channel password'))));
+    expect(offset).toBeLessThanOrEqual(4);
+    await screenshot(desktop, 'toolbar-forms-desktop-bot');
+  });
+});

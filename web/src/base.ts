@@ -4,6 +4,9 @@
  */
 export const basePath = new URL(document.baseURI).pathname.replace(/\/+$/, '');
 
+/** The logo, served next to index.html; relative, so it follows the base path. */
+export const LOGO = 'favicon.svg';
+
 export const apiBaseUrl = `${location.origin}${basePath}`;
 
 export const socketUrl = (): string =>

@@ -471,6 +471,10 @@ export const en = {
   'forms.cookie': 'Paste the cookie from a signed-in browser.',
   'forms.phone': 'Enter the phone number as 5 to 20 digits, without spaces or +86.',
   'forms.smsCode': 'Enter the code from the text message: 4 to 8 digits.',
+  // grid
+  'health.withLogin': '{reach}, {login}',
+  'music.searchHint': 'Find a song, an artist or an album, then play it on the bot or add it to the queue.',
+  // grid end
 } as const;
 
 export type MessageKey = keyof typeof en;

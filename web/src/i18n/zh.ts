@@ -407,11 +407,11 @@ export const zh: Record<MessageKey, string> = {
   'jellyfin.connected': '已连接到 {name}（Jellyfin {version}）。',
   'jellyfin.failed': '服务器拒绝了连接。',
   'spotify.unavailable': '此版本尚不支持连接 Spotify。',
-  'spotify.notConfigured': 'Spotify 尚未配置：请在上方填写 Spotify 应用的 Client ID 并启用。',
+  'spotify.notConfigured': 'Spotify 尚未配置：请在上方填写 Spotify 应用的客户端 ID 并启用。',
   'spotify.legend': 'Spotify 应用',
   'spotify.enabled': '使用此 Spotify 应用',
   'spotify.clientId': '客户端 ID',
-  'spotify.clientSecret': 'Client secret（客户端密钥）',
+  'spotify.clientSecret': '客户端密钥',
   'spotify.secretStored': '已保存；输入以替换',
   'spotify.secretOptional': '可选',
   'spotify.backend': '音频组件',
@@ -466,4 +466,8 @@ export const zh: Record<MessageKey, string> = {
   'forms.cookie': '请粘贴已登录浏览器中的 Cookie。',
   'forms.phone': '请输入 5 到 20 位数字的手机号，不要空格或 +86。',
   'forms.smsCode': '请输入短信中的验证码：4 到 8 位数字。',
+  // grid
+  'health.withLogin': '{reach}，{login}',
+  'music.searchHint': '搜索歌曲、歌手或专辑，然后在机器人上播放或加入队列。',
+  // grid end
 };
