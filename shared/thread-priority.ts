@@ -15,7 +15,7 @@ const log = logger('priority');
  * the 20 ms clock goes first where it may (CLOCK_NICENESS below), else keeps 0; the audio workers keep
  * 0 (a worker at nice 5 ran dry under an api flood: its 60 ms lookahead is not much slack). The api's
  * thread (`make run`) waits for them, level with the decoders, which are seconds of PCM ahead
- * (daemon/audio/decoder.ts): under a flood of requests the audio goes first, and the api still gets
+ * (shared/exec/process-launcher.ts): under a flood of requests the audio goes first, and the api still gets
  * every core the audio leaves idle.
  */
 export const API_NICENESS = 10;
