@@ -14,14 +14,14 @@
 //   stdout: {id, event: 'spawn', pid}  |  {id, event: 'error', code, message}  |  {id, event: 'stderr', text}
 //           |  {id, event: 'exit', code, signal}        ('exit' is the last event of every id)
 // The end of stdin (the asking thread is gone) kills every child still running and ends this process.
-// argv[2] is the niceness this process takes, and its children inherit.
+// argv[2] is the niceness each child gets as it starts. This process keeps its own (normal) priority:
+// at nice 10 its forks waited behind everything else under load, and a seek's new audio with them.
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { setPriority } from 'node:os';
 import { createInterface } from 'node:readline';
 
-// Raising one's own niceness is always allowed.
-setPriority(Number(process.argv[2] ?? 0));
+const childNiceness = Number(process.argv[2] ?? 0);
 
 /** id → { child: ChildProcess | undefined, detached: boolean, killed: boolean } */
 const launches = new Map();
@@ -57,6 +57,10 @@ function start({ id, command, args, socketPath, env, detached }) {
     // The child holds its own copy of the connection; ours would keep the asking end from seeing EOF.
     child.once('spawn', () => {
       io.destroy();
+      // Raising a child's niceness is always allowed; it is gone already if this fails.
+      try {
+        setPriority(child.pid, childNiceness);
+      } catch {}
       send({ id, event: 'spawn', pid: child.pid });
     });
     child.once('error', (error) => {

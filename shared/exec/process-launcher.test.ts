@@ -45,7 +45,7 @@ describe('launchProcess', () => {
     expect(Buffer.concat(output).toString()).toBe('DECODED AUDIO');
   });
 
-  it('starts the child from the launcher at nice 10, not by forking this process', async () => {
+  it('starts the child from the launcher at nice 10, not by forking this process, the launcher at ours', async () => {
     const child = launchProcess('sleep', ['5']);
     const ended = closed(child);
     const pid = await spawned(child);
@@ -53,6 +53,8 @@ describe('launchProcess', () => {
     expect(Number(parent)).not.toBe(process.pid);
     expect(statFields(Number(parent))[1]).toBe(String(process.pid));
     expect(Number(nice)).toBe(10);
+    // The launcher keeps this process's priority, so its starts are not put off under load.
+    expect(statFields(Number(parent))[16]).toBe(statFields(process.pid)[16]);
     child.kill();
     expect(await ended).toEqual([null, 'SIGKILL']);
     expect(isAlive(pid)).toBe(false);

@@ -28,8 +28,9 @@ const LAUNCHER_PATH = fileURLToPath(new URL('./launcher-process.mjs', import.met
 
 /**
  * A decoder runs seconds ahead of playback and a tool's answer can wait a little; the frame clock
- * cannot. The launcher and so every child it starts run at nice 10, so a burst of starts (every bot
- * changing track at once) never makes a tick late.
+ * cannot. Every child the launcher starts runs at nice 10, so a burst of starts (every bot changing
+ * track at once) never makes a tick late; the launcher itself keeps the normal priority, so a start is
+ * not put off under load.
  */
 const CHILD_NICENESS = 10;
 

@@ -1,7 +1,8 @@
 /**
  * A platform's refusal of a common kind reads in the page's language: NetEase answering a search with
  * its rate limit (code 405, "操作频繁") is said in 中文 with the platform's Chinese name, no English
- * sentence on the screen, and an admin can still open what the platform said under 详细信息.
+ * sentence on the screen, and an admin can still open what the platform said, as it wrote it, under
+ * 原始错误信息（未翻译） ("original error message, untranslated").
  * axe-core finds no violation of any impact.
  */
 import type { Page } from 'playwright-core';
@@ -38,7 +39,7 @@ describe('a refusal in 中文', () => {
     await said.first().waitFor();
     // What is shown (the details, still closed, aside) has no English of the platform's.
     expect(await page.locator('body').innerText()).not.toMatch(/limiting how often|NetEase Cloud Music/);
-    await page.getByText('详细信息').first().click();
+    await page.getByText('原始错误信息（未翻译）').first().click();
     await page
       .getByText('music_a: NetEase Cloud Music is limiting how often we ask', { exact: false })
       .first()

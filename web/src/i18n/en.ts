@@ -450,7 +450,7 @@ export const en = {
   'platformError.unreachable': 'This server cannot reach {platform} right now.',
   'platformError.refused': '{platform}: {reason}',
   'platformError.offline': 'This server cannot reach {platform} right now, so it has nothing to show here.',
-  'error.details': 'Details',
+  'error.details': 'Original error message',
   // forms
   'bot.invalid.serverPort': "Enter a port from 1 to 65535 (TeamSpeak's usual one is 9987).",
   'forms.username': 'Enter a user name of 3 to 32 characters: letters, digits, _ . and -.',

@@ -445,7 +445,7 @@ export const zh: Record<MessageKey, string> = {
   'platformError.unreachable': '本服务器暂时无法访问{platform}。',
   'platformError.refused': '{platform}拒绝了这个请求。',
   'platformError.offline': '本服务器暂时无法访问{platform}，这里没有可显示的内容。',
-  'error.details': '详细信息',
+  'error.details': '原始错误信息（未翻译）',
   // forms
   'bot.invalid.serverPort': '请输入 1 到 65535 之间的端口（TeamSpeak 通常用 9987）。',
   'forms.username': '请输入 3 到 32 个字符的用户名：字母、数字、_ . 和 -。',
