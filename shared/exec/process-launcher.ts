@@ -39,6 +39,12 @@ export interface LaunchOptions {
   detached?: boolean;
 }
 
+/**
+ * Not configuration: what a child inherits, as a direct start would pass it, read at each start since
+ * it may have changed (tests point PATH and a fake's settings elsewhere).
+ */
+const inheritedEnvironment = () => process.env;
+
 export interface LaunchError {
   code: string | undefined;
   message: string;
@@ -164,8 +170,7 @@ class Launcher {
         command,
         args,
         socketPath,
-        // This thread's environment as it is now, as a direct start would pass it (tests change PATH).
-        env: process.env,
+        env: inheritedEnvironment(),
         detached: options.detached ?? false,
       });
       requested = true;
@@ -188,7 +193,8 @@ class Launcher {
 
   private process(): LauncherChild {
     if (this.child) return this.child;
-    const { NODE_OPTIONS: _loaderOptions, ...env } = process.env;
+    // A plain script: none of this process's loaders (tsx, vitest's) in the launcher.
+    const { NODE_OPTIONS: _loaderOptions, ...env } = inheritedEnvironment();
     const child = spawn(process.execPath, [LAUNCHER_PATH, String(CHILD_NICENESS)], {
       stdio: ['pipe', 'pipe', 'inherit'],
       env,

@@ -14,10 +14,12 @@ const LAYERS = ['api', 'daemon', 'shared', 'openapi', 'web/src'];
 const ENTRIES = new Set(['api/main.ts', 'daemon/main.ts']);
 /**
  * Not configuration: what a spawned child inherits. librespot gets this process's environment plus
- * its token, as any child does by default (its PATH, HOME, locale are the child's own business).
+ * its token, as any child does by default (its PATH, HOME, locale are the child's own business); the
+ * process launcher hands each child the environment a direct start would have given it.
  */
 const PASSED_ON = new Map([
   ['shared/sources/spotify/librespot.ts', '{ ...process.env, LIBRESPOT_ACCESS_TOKEN'],
+  ['shared/exec/process-launcher.ts', 'const inheritedEnvironment = () => process.env;'],
 ]);
 const READS = /process\.env|loadConfig\(/;
 
