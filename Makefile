@@ -12,11 +12,11 @@ run: deps web
 
 deps:
 	@scripts/ensure-deps.sh $(RUN_PACKAGES)
-	@scripts/build-decoder.sh
+	@scripts/build-native.sh
 
 test-deps:
 	@scripts/ensure-deps.sh $(TEST_PACKAGES)
-	@scripts/build-decoder.sh
+	@scripts/build-native.sh
 
 # The browser UI bundle (web/dist), rebuilt only when web/src or the API client is newer than it.
 web:

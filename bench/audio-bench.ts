@@ -12,12 +12,13 @@
  *    side reading ffmpeg's PCM, gain and encoding, each measured on its own; the rest (clock, hand-over,
  *    sink) is what part 2's measured total for the inline engine leaves.
  */
+
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import type { AudioPlayer as AudioPlayerClass } from '../daemon/audio/audio-player';
+import type { OpusBuild } from '../daemon/audio/encoder';
 import type { AudioEngineKind } from '../daemon/audio/track-pipeline';
 import type { VoiceSink } from '../daemon/audio/voice-sink';
 import { configureLogging } from '../shared/logger';
@@ -55,7 +56,6 @@ const LIMIT_PERCENT = 0.1;
 
 const benchStartMs = performance.now();
 const dir = makeTempDir('audio-bench-');
-const requireHere = createRequire(import.meta.url);
 
 /** Music-like signal: a chord with vibrato over a little white noise, so Opus has real work to do. */
 const MUSIC =
@@ -138,35 +138,23 @@ const opusEncdec: EncoderUnderTest = {
   },
 };
 
-/** The daemon's encoder (@evan/opus, native where its package has a binary for this machine). */
-const daemonEncoder: EncoderUnderTest = {
-  name: `@evan/opus (${opusBuild()})`,
-  create(complexity) {
-    const encoder = new OpusEncoder({ complexity });
-    return { encode: (pcm) => encoder.encode(pcm), free: () => encoder.destroy() };
-  },
-};
-
-interface RawEncoder {
-  ctl(request: number, value: number): number;
-  encode(pcm: ArrayBufferView): Uint8Array;
-  drop(): void;
+/** The daemon's encoder with one of its builds (encoder.ts), if that build loads here. */
+function daemonEncoderOf(build: OpusBuild): EncoderUnderTest | undefined {
+  if (opusBuild(build) !== build) return undefined;
+  return {
+    name: { system: 'system libopus addon', native: '@evan/opus (native)', wasm: '@evan/opus (wasm)' }[build],
+    create(complexity) {
+      const encoder = new OpusEncoder({ build, complexity });
+      return { encode: (pcm) => encoder.encode(pcm), free: () => encoder.destroy() };
+    },
+  };
 }
 
-/** @evan/opus's own WASM build (what the daemon falls back to without a native binary). */
-const evanWasm: EncoderUnderTest = {
-  name: '@evan/opus (wasm)',
-  create(complexity) {
-    const { Encoder } = requireHere('@evan/opus/wasm/index.js') as {
-      Encoder: new (options: { channels: number; application: string; sample_rate: number }) => RawEncoder;
-    };
-    const encoder = new Encoder({ channels: 2, application: 'audio', sample_rate: 48_000 });
-    encoder.ctl(OPUS.SET_BITRATE_REQUEST, OPUS_MUSIC_BITRATE_BPS);
-    encoder.ctl(OPUS.SET_SIGNAL_REQUEST, OPUS.SIGNAL_MUSIC);
-    encoder.ctl(OPUS.SET_COMPLEXITY_REQUEST, complexity);
-    return { encode: (pcm) => encoder.encode(pcm), free: () => encoder.drop() };
-  },
-};
+/** What the daemon encodes with here: the first build that loads. */
+const daemonEncoder = daemonEncoderOf(opusBuild()) as EncoderUnderTest;
+const otherBuilds = (['native', 'wasm'] as const)
+  .filter((build) => build !== opusBuild())
+  .flatMap((build) => daemonEncoderOf(build) ?? []);
 
 interface EncoderFigures {
   name: string;
@@ -216,7 +204,7 @@ function snrDb(source: Int16Array[], packets: Uint8Array[]): number {
 
 function encoderBench(frames: Int16Array[]): EncoderFigures[] {
   const figures: EncoderFigures[] = [];
-  for (const candidate of [daemonEncoder, evanWasm, opusEncdec]) {
+  for (const candidate of [daemonEncoder, ...otherBuilds, opusEncdec]) {
     for (const complexity of COMPLEXITIES) {
       const encoder = candidate.create(complexity);
       // V8 first runs WASM through its baseline compiler; the second pass measures what a long-running

@@ -15,7 +15,7 @@ import type { FfmpegLocation } from './media/ffmpeg-locator';
 import { LOCALES, type Locale } from './receipts';
 import { parseYtDlpArgs } from './sources/youtube/yt-dlp-args';
 
-/** Where `make` builds native/pcm-decoder.c (scripts/build-decoder.sh). */
+/** Where `make` builds native/pcm-decoder.c (scripts/build-native.sh). */
 const BUILT_DECODER_PATH = fileURLToPath(new URL('../build/pcm-decoder', import.meta.url));
 
 const flag = z
@@ -121,8 +121,11 @@ export interface AppConfig {
    * 20 ms clock) or `inline` (the previous design, everything on the main thread between ticks).
    */
   audioEngine: 'workers' | 'inline';
-  /** The Opus encoder build to use where both load: `wasm` with `OPUS_FORCE_WASM=1`, else `native`. */
-  opusBuild: 'native' | 'wasm';
+  /**
+   * The Opus encoder wanted: `wasm` with `OPUS_FORCE_WASM=1`, else `system` (the best that loads; see
+   * daemon/audio/encoder.ts).
+   */
+  opusBuild: 'system' | 'wasm';
   /** Where ffmpeg and ffprobe are looked for: `FFMPEG_PATH`, else the usual places on `PATH`. */
   ffmpeg: FfmpegLocation;
   /** `TS3_LICENSE_ROOT`: base64 license root key replacing TeamSpeak's (a test server's own). */
@@ -162,7 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     uploadQuotaBytes: e.UPLOAD_QUOTA_MB * 1024 * 1024,
     basePath: e.BASE_PATH.replace(/\/+$/, ''),
     audioEngine: e.AUDIO_ENGINE,
-    opusBuild: e.OPUS_FORCE_WASM ? 'wasm' : 'native',
+    opusBuild: e.OPUS_FORCE_WASM ? 'wasm' : 'system',
     ffmpeg: {
       configuredPath: e.FFMPEG_PATH || undefined,
       searchPath: e.PATH,

@@ -9,7 +9,7 @@ import { configureLogging } from '../../shared/logger';
 import { lowerThreadPriority, NORMAL_NICENESS } from '../../shared/thread-priority';
 import type { AudioWorkerData, FromWorker, ToWorker } from './audio-worker-protocol';
 import { adoptEncoderLock } from './encoder-lock';
-import { WorkerSlot } from './worker-slot';
+import { fillBreadthFirst, WorkerSlot } from './worker-slot';
 
 const port = parentPort;
 if (!port) throw new Error('audio-worker.ts runs only as a worker thread');
@@ -21,6 +21,8 @@ lowerThreadPriority(NORMAL_NICENESS);
 adoptEncoderLock(data.encoderLock);
 const doorbell = new Int32Array(data.doorbell);
 const slots = new Map<number, WorkerSlot>();
+/** The largest lookahead of any slot opened here: how many rounds a fill makes. */
+let deepestLookahead = 1;
 const post = (message: FromWorker) => port.postMessage(message);
 
 /** `Atomics.waitAsync` (Node 16+), which the ES2023 lib the project compiles against does not declare. */
@@ -41,6 +43,7 @@ function guarded(slot: WorkerSlot, run: () => void): void {
 function handle(message: ToWorker): void {
   if (message.type === 'open') {
     slots.set(message.slot, new WorkerSlot(message.slot, message, post));
+    deepestLookahead = Math.max(deepestLookahead, message.lookaheadFrames);
     return;
   }
   const slot = slots.get(message.slot);
@@ -70,7 +73,7 @@ function handle(message: ToWorker): void {
 }
 
 function fillAll(): void {
-  for (const slot of slots.values()) guarded(slot, () => slot.fill());
+  fillBreadthFirst(slots, deepestLookahead);
 }
 
 /** Waits for the doorbell without blocking the thread's event loop (ffmpeg's pipes live on it too). */

@@ -4,11 +4,16 @@
  * the source in listening tests (Opus recommends 96-128 kbps for stereo music), while staying well
  * inside a voice server's per-client bandwidth.
  *
- * Encoder: @evan/opus, libopus as a prebuilt native addon shipped inside the npm package (no build
- * step; on a platform it has no binary for it falls back to its own WASM build). bench/audio-bench.ts
- * measures it against opus-encdec's WASM libopus (what the daemon used before) on the same PCM: the
- * native build takes a bit over half the CPU per frame. Its one static output buffer is shared by
- * every thread of the process, hence encoder-lock.ts.
+ * Encoders, in the order an encoder takes the first that loads:
+ * - `system`: build/opus-encoder.node (native/opus-encoder.c), a small Node-API addon on the system's
+ *   libopus that `make` builds (scripts/build-native.sh). Each encoder has its own state and writes its
+ *   packet straight into the caller's memory, so the audio workers encode in parallel, into their rings.
+ * - `native`: @evan/opus, libopus as a prebuilt native addon inside the npm package (no build step).
+ *   Its one static output buffer is shared by every thread of the process, so its encodes take a
+ *   process-wide lock (encoder-lock.ts) and the workers encode one frame at a time.
+ * - `wasm`: @evan/opus's WASM build, where neither loads (or the configuration asks for it).
+ * The two native ones take the same CPU per frame (the same libopus); bench/audio-bench.ts measures
+ * them against opus-encdec's WASM libopus (what the daemon used before): a bit over half its CPU.
  *
  * Complexity 5, not libopus's default 10: at 96 kbps music is coded by CELT alone, where complexity
  * 8-10 cost the same, 7 and above add the tonality analysis (it steers VBR toward tonal passages and
@@ -17,14 +22,24 @@
  * encoding CPU. The bench prints the CPU and the signal-to-noise ratio per complexity.
  */
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { withEncoderLock } from './encoder-lock';
+import { MAX_OPUS_FRAME_BYTES } from './frame-ring';
 import { OPUS } from './opus-wasm';
 import { PCM_FORMAT, SAMPLES_PER_FRAME } from './pcm-format';
 
 export const OPUS_MUSIC_BITRATE_BPS = 96_000;
 export const DEFAULT_OPUS_COMPLEXITY = 5;
 
-export type OpusBuild = 'native' | 'wasm';
+export type OpusBuild = 'system' | 'native' | 'wasm';
+/** From the most to the least wanted. */
+const BUILDS: readonly OpusBuild[] = ['system', 'native', 'wasm'];
+
+/** One encoder of whichever build: writes a packet into `out` and returns its length. */
+interface BuildEncoder {
+  encodeInto(pcm: Int16Array, out: Uint8Array): number;
+  drop(): void;
+}
 
 /** The raw encoder class of either build of @evan/opus (what its own `Encoder` wraps). */
 interface RawEncoder {
@@ -38,83 +53,132 @@ type RawEncoderClass = new (options: {
   application: 'audio';
 }) => RawEncoder;
 
+/** build/opus-encoder.node's exports (native/opus-encoder.c). */
+interface SystemAddon {
+  create(bitrateBps: number, complexity: number): object;
+  encodeInto(encoder: object, pcm: Int16Array, out: Uint8Array): number;
+}
+
 const requireHere = createRequire(import.meta.url);
-const BUILD_MODULES: Record<OpusBuild, string> = {
+/** Where `make` builds native/opus-encoder.c. */
+export const SYSTEM_ADDON_PATH = fileURLToPath(new URL('../../build/opus-encoder.node', import.meta.url));
+const EVAN_MODULES = {
   native: '@evan/opus/node/index.js',
   wasm: '@evan/opus/wasm/index.js',
-};
-const loaded = new Map<OpusBuild, RawEncoderClass | undefined>();
+} as const;
+const loaded = new Map<string, unknown>();
 
-function encoderClass(build: OpusBuild): RawEncoderClass | undefined {
-  if (!loaded.has(build)) {
+/** The module at `path`, or undefined where it does not load (not built, no binary for this platform). */
+function load<T>(path: string): T | undefined {
+  if (!loaded.has(path)) {
     try {
-      loaded.set(build, (requireHere(BUILD_MODULES[build]) as { Encoder: RawEncoderClass }).Encoder);
+      loaded.set(path, requireHere(path));
     } catch {
-      loaded.set(build, undefined);
+      loaded.set(path, undefined);
     }
   }
-  return loaded.get(build);
+  return loaded.get(path) as T | undefined;
 }
 
+const systemAddon = () => load<SystemAddon>(SYSTEM_ADDON_PATH);
+const evanClass = (build: 'native' | 'wasm') =>
+  load<{ Encoder: RawEncoderClass }>(EVAN_MODULES[build])?.Encoder;
+const builds: Record<OpusBuild, () => boolean> = {
+  system: () => systemAddon() !== undefined,
+  native: () => evanClass('native') !== undefined,
+  wasm: () => evanClass('wasm') !== undefined,
+};
+
 /**
- * The build an encoder asked for `wanted` gets: the native addon where it loads (unless the WASM one
- * is asked for, `OPUS_FORCE_WASM`), the WASM build otherwise.
+ * The build an encoder asked for `wanted` gets: that one where it loads, else the next one down the
+ * list (the configuration asks for `wasm` with `OPUS_FORCE_WASM`, the bench for each in turn).
  */
-export function opusBuild(wanted: OpusBuild = 'native'): OpusBuild {
-  return wanted === 'native' && encoderClass('native') ? 'native' : 'wasm';
+export function opusBuild(wanted: OpusBuild = 'system'): OpusBuild {
+  return BUILDS.slice(BUILDS.indexOf(wanted)).find((build) => builds[build]()) ?? 'wasm';
 }
 
 /**
- * Loads the native build in the calling thread, where it then stays until the thread ends. @evan/opus
- * 1.0.3's addon brings the whole process down (SIGSEGV) when the last thread that loaded it ends, as a
- * worker started by another worker does; so every thread that starts threads which encode holds it
- * first (the audio worker pool's thread, and the main thread under the daemon's thread).
+ * Loads @evan/opus's native build in the calling thread, where it then stays until the thread ends.
+ * @evan/opus 1.0.3's addon brings the whole process down (SIGSEGV) when the last thread that loaded it
+ * ends, as a worker started by another worker does; so every thread that starts threads which encode
+ * holds it first (the audio worker pool's thread, and the main thread under the daemon's thread).
  */
 export function holdNativeOpus(): void {
-  encoderClass('native');
+  evanClass('native');
 }
 
 export interface OpusEncoderOptions {
   bitrateBps?: number;
   /** 0-10; see the header for what the default gives up. */
   complexity?: number;
-  /** `wasm` encodes with the WASM build even where the native addon loads (the configuration's choice). */
+  /** The build wanted (the best that loads by default; `wasm` is the configuration's other choice). */
   build?: OpusBuild;
 }
 
 export class OpusEncoder {
   readonly build: OpusBuild;
-  private encoder: RawEncoder | undefined;
+  private encoder: BuildEncoder | undefined;
+  /** Where `encode` has a packet written before copying it out. */
+  private readonly scratch = new Uint8Array(MAX_OPUS_FRAME_BYTES);
 
   constructor(options: OpusEncoderOptions = {}) {
     this.build = opusBuild(options.build);
-    const Encoder = encoderClass(this.build);
-    if (!Encoder) throw new Error('@evan/opus has neither a native nor a WASM build here');
-    const encoder = new Encoder({
-      channels: PCM_FORMAT.channels,
-      sample_rate: PCM_FORMAT.sampleRateHz,
-      application: 'audio',
-    });
-    // libopus's request numbers, the same in every build (opus_defines.h).
-    encoder.ctl(OPUS.SET_BITRATE_REQUEST, options.bitrateBps ?? OPUS_MUSIC_BITRATE_BPS);
-    encoder.ctl(OPUS.SET_SIGNAL_REQUEST, OPUS.SIGNAL_MUSIC);
-    encoder.ctl(OPUS.SET_COMPLEXITY_REQUEST, options.complexity ?? DEFAULT_OPUS_COMPLEXITY);
-    this.encoder = encoder;
+    const bitrateBps = options.bitrateBps ?? OPUS_MUSIC_BITRATE_BPS;
+    const complexity = options.complexity ?? DEFAULT_OPUS_COMPLEXITY;
+    this.encoder =
+      this.build === 'system'
+        ? systemEncoder(bitrateBps, complexity)
+        : evanEncoder(this.build, bitrateBps, complexity);
   }
 
   /** Encodes one 20 ms interleaved stereo frame (1920 samples) into a new Opus packet. */
   encode(pcm: Int16Array): Uint8Array {
+    return this.scratch.slice(0, this.encodeInto(pcm, this.scratch));
+  }
+
+  /** Encodes one frame into `out` (room for MAX_OPUS_FRAME_BYTES) and returns the packet's length. */
+  encodeInto(pcm: Int16Array, out: Uint8Array): number {
     const encoder = this.encoder;
     if (!encoder) throw new Error('OpusEncoder used after destroy()');
     if (pcm.length !== SAMPLES_PER_FRAME)
       throw new Error(`expected ${SAMPLES_PER_FRAME} samples, got ${pcm.length}`);
-    // The native build copies the packet out of its shared buffer before the lock is let go.
-    return this.build === 'native' ? withEncoderLock(() => encoder.encode(pcm)) : encoder.encode(pcm);
+    return encoder.encodeInto(pcm, out);
   }
 
-  /** Lets the encoder go (the WASM build frees its state now, the native one when collected). */
+  /** Lets the encoder go (the WASM build frees its state now, the native ones when collected). */
   destroy(): void {
-    this.encoder?.drop?.();
+    this.encoder?.drop();
     this.encoder = undefined;
   }
+}
+
+function systemEncoder(bitrateBps: number, complexity: number): BuildEncoder {
+  const addon = systemAddon();
+  if (!addon) throw new Error(`${SYSTEM_ADDON_PATH} does not load`);
+  const handle = addon.create(bitrateBps, complexity);
+  return { encodeInto: (pcm, out) => addon.encodeInto(handle, pcm, out), drop: () => {} };
+}
+
+function evanEncoder(build: 'native' | 'wasm', bitrateBps: number, complexity: number): BuildEncoder {
+  const Encoder = evanClass(build);
+  if (!Encoder) throw new Error('@evan/opus has neither a native nor a WASM build here');
+  const encoder = new Encoder({
+    channels: PCM_FORMAT.channels,
+    sample_rate: PCM_FORMAT.sampleRateHz,
+    application: 'audio',
+  });
+  // libopus's request numbers, the same in every build (opus_defines.h).
+  encoder.ctl(OPUS.SET_BITRATE_REQUEST, bitrateBps);
+  encoder.ctl(OPUS.SET_SIGNAL_REQUEST, OPUS.SIGNAL_MUSIC);
+  encoder.ctl(OPUS.SET_COMPLEXITY_REQUEST, complexity);
+  const copyOut = (pcm: Int16Array, out: Uint8Array) => {
+    const packet = encoder.encode(pcm);
+    out.set(packet);
+    return packet.length;
+  };
+  return {
+    // The native build copies the packet out of its shared buffer before the lock is let go.
+    encodeInto: build === 'native' ? (pcm, out) => withEncoderLock(() => copyOut(pcm, out)) : copyOut,
+    drop: () => encoder.drop?.(),
+  };
 }

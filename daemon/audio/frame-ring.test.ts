@@ -12,7 +12,10 @@ describe('FrameRing', () => {
     expect(ring.size).toBe(3);
     const record = newRingRecord();
     const taken = [];
-    while (ring.take(record)) taken.push({ ...record, opus: [...record.opus] });
+    while (ring.take(record)) {
+      const { generation, sequence, kind, opus } = record;
+      taken.push({ generation, sequence, kind, opus: [...opus] });
+    }
     expect(taken).toEqual([
       { generation: 1, sequence: 0, kind: 'audio', opus: [10, 11, 12] },
       { generation: 1, sequence: 1, kind: 'audio', opus: [20, 21, 22] },
@@ -31,7 +34,7 @@ describe('FrameRing', () => {
     expect(ring.put(1, RING_SLOTS, 'audio', frame(99))).toBe(true);
   });
 
-  it('gives each taken frame its own copy, so a later put cannot change what was sent', () => {
+  it('copies a taken frame out of the ring: puts cannot change it before the next take', () => {
     const ring = new FrameRing();
     const record = newRingRecord();
     ring.put(1, 0, 'audio', frame(1));
@@ -39,6 +42,8 @@ describe('FrameRing', () => {
     const sent = record.opus;
     for (let i = 0; i < RING_SLOTS; i++) ring.put(1, i + 1, 'audio', frame(50));
     expect([...sent]).toEqual([1, 2, 3]);
+    ring.take(record);
+    expect([...record.opus]).toEqual([50, 51, 52]);
   });
 
   it('flush drops everything written; dropStale drops only older generations at the head', () => {

@@ -33,8 +33,14 @@ export interface RingRecord {
   generation: number;
   sequence: number;
   kind: RingRecordKind;
-  /** A fresh copy of the frame (audio records only; empty for the end marker). */
+  /**
+   * The frame (audio records only; empty for the end marker): a view of `frameBytes`, so valid until
+   * the next take into this record. The clock takes thousands of frames a second; a fresh array each
+   * would be memory for its thread's garbage collector to chase, pausing the clock.
+   */
   opus: Uint8Array;
+  /** The record's own copy of a slot's bytes, reused by every take. */
+  readonly frameBytes: Uint8Array;
 }
 
 export class FrameRing {
@@ -43,6 +49,8 @@ export class FrameRing {
   private readonly header: Int32Array;
   private readonly meta: Int32Array;
   private readonly bytes: Uint8Array;
+  /** Each slot's bytes as a view of its own, made once. */
+  private readonly slotBytes: readonly Uint8Array[];
 
   constructor(buffer?: SharedArrayBuffer) {
     const metaBytes = (HEADER_INTS + RING_SLOTS * META_INTS) * Int32Array.BYTES_PER_ELEMENT;
@@ -54,6 +62,9 @@ export class FrameRing {
       RING_SLOTS * META_INTS,
     );
     this.bytes = new Uint8Array(this.buffer, metaBytes, RING_SLOTS * MAX_OPUS_FRAME_BYTES);
+    this.slotBytes = Array.from({ length: RING_SLOTS }, (_, slot) =>
+      this.bytes.subarray(slot * MAX_OPUS_FRAME_BYTES, (slot + 1) * MAX_OPUS_FRAME_BYTES),
+    );
   }
 
   /** Records written and not yet taken or flushed (stale ones included). */
@@ -65,27 +76,41 @@ export class FrameRing {
 
   /** Appends a record; false when all slots are full. */
   put(generation: number, sequence: number, kind: RingRecordKind, opus?: Uint8Array): boolean {
-    const written = Atomics.load(this.header, WRITTEN);
-    if ((written - Atomics.load(this.header, READ)) >>> 0 >= RING_SLOTS) return false;
+    const slot = this.reserve();
+    if (!slot) return false;
     const length = opus?.length ?? 0;
     if (length > MAX_OPUS_FRAME_BYTES) throw new Error(`Opus frame of ${length} bytes does not fit a slot`);
-    const slot = (written >>> 0) % RING_SLOTS;
-    const meta = slot * META_INTS;
+    if (opus) slot.set(opus);
+    this.commit(generation, sequence, kind, length);
+    return true;
+  }
+
+  /**
+   * The next free slot's memory, for the encoder to write a frame straight into (then `commit`), or
+   * undefined when all slots are full. Nothing is published until `commit`.
+   */
+  reserve(): Uint8Array | undefined {
+    const written = Atomics.load(this.header, WRITTEN);
+    if ((written - Atomics.load(this.header, READ)) >>> 0 >= RING_SLOTS) return undefined;
+    return this.slotBytes[(written >>> 0) % RING_SLOTS];
+  }
+
+  /** Publishes the reserved slot as the next record, holding `length` bytes of it. */
+  commit(generation: number, sequence: number, kind: RingRecordKind, length: number): void {
+    const written = Atomics.load(this.header, WRITTEN);
+    const meta = ((written >>> 0) % RING_SLOTS) * META_INTS;
     this.meta[meta] = generation;
     this.meta[meta + 1] = sequence;
     this.meta[meta + 2] = KIND_CODE[kind];
     this.meta[meta + 3] = length;
-    if (opus) this.bytes.set(opus, slot * MAX_OPUS_FRAME_BYTES);
     // The store publishes the slot: Atomics order it after the plain writes above.
     Atomics.store(this.header, WRITTEN, (written + 1) | 0);
-    return true;
   }
 
   // ---- consumer side (the main thread) ----
 
   /**
    * Takes the oldest record into `into` and returns true, or returns false when the ring is empty.
-   * `into.opus` is a new array each time: the sink may keep it.
    */
   take(into: RingRecord): boolean {
     const read = Atomics.load(this.header, READ);
@@ -96,7 +121,10 @@ export class FrameRing {
     into.sequence = this.meta[meta + 1] ?? 0;
     into.kind = this.meta[meta + 2] === KIND_CODE.end ? 'end' : 'audio';
     const start = slot * MAX_OPUS_FRAME_BYTES;
-    into.opus = this.bytes.slice(start, start + (this.meta[meta + 3] ?? 0));
+    const length = this.meta[meta + 3] ?? 0;
+    // A plain loop: a few hundred bytes, and `set` would want a view of the slot made for each take.
+    for (let i = 0; i < length; i++) into.frameBytes[i] = this.bytes[start + i] ?? 0;
+    into.opus = into.frameBytes.subarray(0, length);
     Atomics.store(this.header, READ, (read + 1) | 0);
     return true;
   }
@@ -122,4 +150,5 @@ export const newRingRecord = (): RingRecord => ({
   sequence: 0,
   kind: 'audio',
   opus: new Uint8Array(0),
+  frameBytes: new Uint8Array(MAX_OPUS_FRAME_BYTES),
 });

@@ -57,6 +57,11 @@ export interface FrameSchedulerOptions {
 
 export class FrameScheduler {
   private readonly players = new Set<ScheduledPlayer>();
+  /**
+   * The players as an array, replaced (never changed in place) on every add and remove: a tick walks
+   * the array it started with, and the clock allocates nothing per tick for it.
+   */
+  private playerList: readonly ScheduledPlayer[] = [];
   private readonly frameMs: number;
   private readonly maxBurstFrames: number;
   private readonly nowMs: () => number;
@@ -85,12 +90,14 @@ export class FrameScheduler {
   add(player: ScheduledPlayer): void {
     if (this.players.has(player)) return;
     this.players.add(player);
-    this.safely('prepare', () => player.prepare());
+    this.playerList = [...this.players];
+    this.prepareSafely(player);
     if (!this.running) this.start();
   }
 
   remove(player: ScheduledPlayer): void {
     if (!this.players.delete(player)) return;
+    this.playerList = [...this.players];
     if (this.players.size === 0) this.stop();
   }
 
@@ -132,7 +139,7 @@ export class FrameScheduler {
         'audio clock stalled; re-anchored',
       );
     }
-    const players = [...this.players];
+    const players = this.playerList;
     for (let burst = 0; burst < burstTicks; burst++) {
       const tick: FrameTick = {
         latenessMs: nowMs - this.nextDeadlineMs,
@@ -140,35 +147,43 @@ export class FrameScheduler {
       };
       this.counters.ticks++;
       if (tick.latenessMs > LATE_FRAME_THRESHOLD_MS) this.counters.lateTicks++;
-      for (const player of players)
-        if (this.players.has(player)) this.safely('dispatch', () => player.dispatch(tick));
+      for (const player of players) if (this.players.has(player)) this.dispatchSafely(player, tick);
       this.nextDeadlineMs += this.frameMs;
       // Catch-up ticks follow each other at once, so their frames are prepared inline.
       if (burst < burstTicks - 1)
-        for (const player of players)
-          if (this.players.has(player)) this.safely('prepare', () => player.prepare());
+        for (const player of players) if (this.players.has(player)) this.prepareSafely(player);
     }
     this.prepareInTurn(players, 0, generation);
   }
 
-  private prepareInTurn(players: ScheduledPlayer[], from: number, generation: number): void {
+  private prepareInTurn(players: readonly ScheduledPlayer[], from: number, generation: number): void {
     if (generation !== this.generation) return;
     const sliceEndsMs = this.nowMs() + PREPARE_SLICE_MS;
     let index = from;
     for (; index < players.length && (index === from || this.nowMs() < sliceEndsMs); index++) {
       const player = players[index]!;
-      if (this.players.has(player)) this.safely('prepare', () => player.prepare());
+      if (this.players.has(player)) this.prepareSafely(player);
     }
     if (index >= players.length) this.arm(generation);
     else setImmediate(() => this.prepareInTurn(players, index, generation));
   }
 
-  /** One bot's bug must not stop the clock for every other bot. */
-  private safely(step: 'prepare' | 'dispatch', run: () => void): void {
+  // One bot's bug must not stop the clock for every other bot. Two methods rather than one taking a
+  // callback: these run for every bot on every tick, and a closure each time is garbage the clock's
+  // own thread then has to collect.
+  private dispatchSafely(player: ScheduledPlayer, tick: FrameTick): void {
     try {
-      run();
+      player.dispatch(tick);
     } catch (error) {
-      log.error({ err: error, step }, 'audio player threw inside the frame clock');
+      log.error({ err: error, step: 'dispatch' }, 'audio player threw inside the frame clock');
+    }
+  }
+
+  private prepareSafely(player: ScheduledPlayer): void {
+    try {
+      player.prepare();
+    } catch (error) {
+      log.error({ err: error, step: 'prepare' }, 'audio player threw inside the frame clock');
     }
   }
 }

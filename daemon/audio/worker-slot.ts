@@ -5,7 +5,8 @@
  * `fill()` runs whenever something may have changed: new PCM, the decoder's end, a control message,
  * and the main thread's doorbell after each tick. It tops the ring up to the lookahead, never further:
  * the lookahead is how far a volume change lags behind (3 frames, 60 ms, by default), and how long the
- * worker may fall behind before the player sends an underrun silence frame.
+ * worker may fall behind before the player sends an underrun silence frame. After a tick the worker
+ * tops all its rings up together, a frame deep at a time (`fillBreadthFirst`).
  *
  * A pipeline first buffers `prebufferFrames` of PCM (as the inline engine does), then says `ready`
  * once the ring holds the lookahead (or the end marker). When the decoder has exited and its PCM is
@@ -36,7 +37,7 @@ interface Running {
   readySent: boolean;
 }
 
-export class WorkerSlot {
+export class WorkerSlot implements FillableSlot {
   private readonly ring: FrameRing;
   private readonly gain: Gain;
   private readonly encoder: OpusEncoder;
@@ -124,8 +125,8 @@ export class WorkerSlot {
     this.encoder.destroy();
   }
 
-  /** Tops the ring up to the lookahead. */
-  fill(): void {
+  /** Tops the ring up to `depth` frames (the lookahead at most). */
+  fill(depth = this.lookaheadFrames): void {
     const running = this.running;
     if (!running || running.endWritten) return;
     const { pcm } = running.decoder;
@@ -133,11 +134,16 @@ export class WorkerSlot {
       if (pcm.framesAvailable < running.prebufferFrames && !pcm.hasEnded) return;
       running.started = true;
     }
-    while (this.ring.size < this.lookaheadFrames) {
+    const target = Math.min(depth, this.lookaheadFrames);
+    while (this.ring.size < target) {
+      // Always a slot here: the ring holds fewer records than the lookahead, which is below its size.
+      const slot = this.ring.reserve();
+      if (!slot) break;
       const frame = pcm.readFrame(this.pcmFrame);
       if (frame) {
         this.gain.apply(frame);
-        this.ring.put(running.generation, running.sequence++, 'audio', this.encoder.encode(frame));
+        const length = this.encoder.encodeInto(frame, slot);
+        this.ring.commit(running.generation, running.sequence++, 'audio', length);
         continue;
       }
       // Ended and used up: the end marker goes in behind the last frame.
@@ -173,6 +179,31 @@ export class WorkerSlot {
       () => this.post({ type: 'inputResume', slot: this.id, generation }),
     );
   }
+}
+
+/** What `fillBreadthFirst` tops up: a WorkerSlot. */
+export interface FillableSlot {
+  fill(depth: number): void;
+  fail(error: unknown): void;
+}
+
+/**
+ * Tops every slot's ring up breadth first: each player's next frame before anyone's second, up to
+ * `deepest` frames. After the worker was held up (descheduled on a busy machine, a long GC) every ring
+ * has run low at once; filled one player after another, the catch-up of the first players would use up
+ * the last ones' lookahead and starve them, while in rounds every player is a frame ahead again within
+ * one frame's encoding per player. One slot's failure ends its own track only.
+ */
+export function fillBreadthFirst(slots: ReadonlyMap<number, FillableSlot>, deepest: number): void {
+  for (let depth = 1; depth <= deepest; depth++)
+    for (const slot of slots.values()) {
+      // No closure per call, as `guarded` in audio-worker.ts takes: this runs per player and round.
+      try {
+        slot.fill(depth);
+      } catch (error) {
+        slot.fail(error);
+      }
+    }
 }
 
 /**

@@ -68,7 +68,7 @@ describe('pcm-decoder', () => {
   let baseUrl: string;
 
   beforeAll(async () => {
-    expect(DECODER, 'make builds build/pcm-decoder (scripts/build-decoder.sh)').not.toBe('');
+    expect(DECODER, 'make builds build/pcm-decoder (scripts/build-native.sh)').not.toBe('');
     expect(statSync(DECODER).isFile()).toBe(true);
     dir = makeTempDir();
     // A rising tone: any shift between the two decoders shows as a difference.

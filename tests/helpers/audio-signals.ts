@@ -121,7 +121,8 @@ export class CollectingSink implements VoiceSink {
   readonly events: SinkEvent[] = [];
 
   sendVoice(opusFrame: Uint8Array): void {
-    this.events.push({ kind: 'voice', frame: opusFrame });
+    // A copy: the frame is only lent for the call (voice-sink.ts).
+    this.events.push({ kind: 'voice', frame: opusFrame.slice() });
   }
 
   endVoice(): void {
