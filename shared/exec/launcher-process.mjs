@@ -95,7 +95,11 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   if (request.op === 'spawn') start(request);
   else if (request.op === 'kill') kill(request);
 });
-process.stdin.on('end', () => {
+/** The asking thread is gone: nothing it started may outlive it. */
+function endAll() {
   for (const launch of launches.values()) end(launch);
   process.exit(0);
-});
+}
+process.stdin.on('end', endAll);
+// A write to a thread that is already gone (EPIPE) means the same as the end of stdin.
+process.stdout.on('error', endAll);

@@ -161,7 +161,8 @@ describe('the player bar', () => {
       body: { song: songs[0]! },
     });
     expect(added.response.status).toBe(200);
-    await expect.poll(() => drawer.locator('.song-row').count()).toBe(3);
+    // The push goes daemon → bus → api → WebSocket → store: seconds on a machine running every suite.
+    await expect.poll(() => drawer.locator('.song-row').count(), { timeout: 15_000 }).toBe(3);
     // Two copies of Alpha: playing the second marks that row only, and the first stays playable.
     await drawer.getByRole('button', { name: 'Play Alpha Tone' }).nth(1).click();
     const rows = drawer.getByRole('listitem');
