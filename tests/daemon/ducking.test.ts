@@ -10,7 +10,7 @@ import { toDb } from '../helpers/audio-signals';
 import { makeClient, opusSine, sendPaced } from '../ts3/helpers';
 import { Ts3TestServer } from '../ts3-server/ts3-test-server';
 import { DaemonHarness } from './harness';
-import { heard, rms, samplesBetween } from './heard';
+import { heard, samplesBetween, soundingLevel } from './heard';
 
 const DUCK_PERCENT = 20;
 const TONE_AMPLITUDE = 0.5;
@@ -56,7 +56,8 @@ describe('voice ducking', () => {
 
     const sound = heard(server, botClient);
     const full = TONE_AMPLITUDE / Math.SQRT2;
-    const levelDb = (fromMs: number, toMs: number) => toDb(rms(samplesBetween(sound, fromMs, toMs)) / full);
+    const levelDb = (fromMs: number, toMs: number) =>
+      toDb(soundingLevel(samplesBetween(sound, fromMs, toMs)) / full);
     const before = levelDb(talkFrom - 1000, talkFrom - 100);
     const during = levelDb(talkFrom + 500, talkTo - 100);
     const after = levelDb(talkTo + 1200, talkTo + 1900);

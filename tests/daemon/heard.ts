@@ -32,6 +32,31 @@ export function samplesOfPackets(h: Heard, fromPacket: number, toPacket: number)
   );
 }
 
+/** Below this a decoded 20 ms frame is an underrun's Opus silence, not quiet music (−60 dBFS). */
+const SILENT_FRAME_RMS = 1e-3;
+
+/**
+ * The RMS level of the frames that carried sound. A loaded machine can make the bot miss a frame, which
+ * it sends as Opus silence (counted, and tested apart); a level check measures the gain, so it leaves
+ * those gaps out instead of reading them as a quieter bot.
+ */
+export function soundingLevel(samples: Float64Array): number {
+  let sum = 0;
+  let counted = 0;
+  for (
+    let start = 0;
+    start + SAMPLES_PER_CHANNEL_PER_FRAME <= samples.length;
+    start += SAMPLES_PER_CHANNEL_PER_FRAME
+  ) {
+    const frame = samples.subarray(start, start + SAMPLES_PER_CHANNEL_PER_FRAME);
+    const level = rms(frame);
+    if (level < SILENT_FRAME_RMS) continue;
+    sum += level * level * frame.length;
+    counted += frame.length;
+  }
+  return counted === 0 ? 0 : Math.sqrt(sum / counted);
+}
+
 export function frequencyOf(samples: Float64Array): number {
   return samples.length < PCM_FORMAT.sampleRateHz / 10 ? 0 : dominantFrequencyHz(samples);
 }

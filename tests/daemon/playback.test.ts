@@ -10,7 +10,7 @@ import { receipts } from '../../shared/receipts';
 import { toDb } from '../helpers/audio-signals';
 import { Ts3TestServer } from '../ts3-server/ts3-test-server';
 import { DaemonHarness } from './harness';
-import { frequencyOf, heard, rms, samplesBetween, samplesOfPackets } from './heard';
+import { frequencyOf, heard, samplesBetween, samplesOfPackets, soundingLevel } from './heard';
 
 const near = (hz: number, target: number) => Math.abs(hz - target) < 5;
 const SEQUENCE_TONES = [
@@ -119,7 +119,7 @@ describe('a bot playing local files to the TS3 test server', () => {
     await h.command(bot, 'playSong', { song: tone, requestedBy: 'alice' });
     await h.waitForStatus(bot, (s) => s.elapsed > 2, 6000, 'two seconds of the tone');
     const sound = heard(server, clientId());
-    const level = rms(samplesBetween(sound, performance.now() - 1200, performance.now() - 200));
+    const level = soundingLevel(samplesBetween(sound, performance.now() - 1200, performance.now() - 200));
     const expected = (0.5 * 0.25) / Math.SQRT2;
     expect(Math.abs(toDb(level / expected))).toBeLessThan(1);
     expect((await h.botRow(bot))?.volume).toBe(50);
