@@ -13,7 +13,7 @@ const log = logger('priority');
 /**
  * Who waits for whom when the cores are busy (nice values; higher waits more). The thread that owns
  * the 20 ms clock goes first where it may (CLOCK_NICENESS below), else keeps 0; the audio workers keep
- * 0 (a worker at nice 5 ran dry under an api flood: its 60 ms lookahead is not much slack). The api's
+ * 0 (a worker at nice 5 ran dry under an api flood with its lookahead of 60 ms then). The api's
  * thread (`make run`) waits for them, level with the decoders, which are seconds of PCM ahead
  * (shared/exec/process-launcher.ts): under a flood of requests the audio goes first, and the api still gets
  * every core the audio leaves idle.

@@ -22,6 +22,16 @@ export type GainChange =
   | { op: 'duck'; percent: number }
   | { op: 'unduck' };
 
+/**
+ * With a gain change while a pipeline plays: re-encode its frames from `fromSequence` on (the main
+ * thread still sends the ones before it as they are) at the new gain, as gain epoch `epoch`.
+ */
+export interface GainRewind {
+  generation: number;
+  epoch: number;
+  fromSequence: number;
+}
+
 export type ToWorker =
   | {
       type: 'open';
@@ -47,7 +57,7 @@ export type ToWorker =
   | { type: 'input'; slot: number; generation: number; chunk: Uint8Array }
   | { type: 'inputEnd'; slot: number; generation: number }
   | { type: 'stop'; slot: number; generation: number }
-  | { type: 'gain'; slot: number; change: GainChange }
+  | { type: 'gain'; slot: number; change: GainChange; rewind?: GainRewind }
   | { type: 'close'; slot: number };
 
 export type FromWorker =

@@ -16,7 +16,7 @@ if (!port) throw new Error('audio-worker.ts runs only as a worker thread');
 const data = workerData as AudioWorkerData;
 configureLogging(data.logging);
 // A thread starts at its creator's priority: the frame clock's, which may have been raised. The
-// workers run 60 ms ahead and must not compete with the clock for the moment it wakes.
+// workers run their lookahead ahead and must not compete with the clock for the moment it wakes.
 lowerThreadPriority(NORMAL_NICENESS);
 adoptEncoderLock(data.encoderLock);
 const doorbell = new Int32Array(data.doorbell);
@@ -62,7 +62,7 @@ function handle(message: ToWorker): void {
       slot.stop(message.generation);
       break;
     case 'gain':
-      slot.changeGain(message.change);
+      slot.changeGain(message.change, message.rewind);
       break;
     case 'close':
       slots.delete(message.slot);

@@ -71,6 +71,24 @@ describe('FrameRing', () => {
     expect(producer.size).toBe(0);
   });
 
+  it('carries the gain epoch of each record, and tells the producer what the consumer expects next', () => {
+    const producer = new FrameRing();
+    const consumer = new FrameRing(producer.buffer);
+    expect(producer.consumerNext(4)).toBeUndefined();
+    producer.put(4, 0, 'audio', frame(1));
+    producer.put(4, 1, 'audio', frame(2), 1);
+    const record = newRingRecord();
+    consumer.take(record);
+    expect(record).toMatchObject({ generation: 4, sequence: 0, epoch: 0 });
+    consumer.acknowledge(4, 1);
+    consumer.take(record);
+    expect(record).toMatchObject({ generation: 4, sequence: 1, epoch: 1 });
+    consumer.acknowledge(4, 2);
+    expect(producer.consumerNext(4)).toBe(2);
+    // Another pipeline's producer learns nothing from it.
+    expect(producer.consumerNext(5)).toBeUndefined();
+  });
+
   it('keeps working when its counters wrap around 2³²', () => {
     const ring = new FrameRing();
     // Both counters just below the signed 32-bit limit, as after ~1.4 years of continuous audio.

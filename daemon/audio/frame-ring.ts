@@ -11,19 +11,30 @@
  *   new one) and its sequence number within it. The consumer drops records of an older generation, so
  *   a frame encoded before a seek or skip can never reach the wire, and `flush()` (consumer side)
  *   discards everything already written at once.
+ * - Every record also carries its gain epoch: a gain change re-encodes the frames of the lookahead that
+ *   are not yet due, and the consumer tells a frame encoded at the old gain from its re-encoding by it.
+ * - The consumer publishes the pipeline and sequence it expects next (`acknowledge`), so the producer
+ *   can keep its lookahead counted in frames still to be sent, not in slots (superseded records still
+ *   hold slots until the consumer reaches and drops them).
  * - A record is either an audio frame or the end marker a pipeline writes after its last frame.
  */
 
 /** The largest single-frame Opus packet: a TOC byte plus 1275 bytes of payload. */
 export const MAX_OPUS_FRAME_BYTES = 1276;
-/** Slots in a ring; the lookahead the producer fills up to is smaller (see DEFAULT_LOOKAHEAD_FRAMES). */
-export const RING_SLOTS = 8;
+/**
+ * Slots in a ring: twice the largest lookahead (DEFAULT_LOOKAHEAD_FRAMES), so a lookahead's worth of
+ * frames re-encoded after a gain change fits beside the superseded ones not yet dropped.
+ */
+export const RING_SLOTS = 16;
 
 const WRITTEN = 0;
 const READ = 1;
-const HEADER_INTS = 2;
-/** Per slot: generation, sequence, kind, byte length. */
-const META_INTS = 4;
+/** The consumer's last acknowledged pipeline generation and the sequence it expects next in it. */
+const TAKEN_GENERATION = 2;
+const TAKEN_NEXT = 3;
+const HEADER_INTS = 4;
+/** Per slot: generation, sequence, kind, byte length, gain epoch. */
+const META_INTS = 5;
 
 export type RingRecordKind = 'audio' | 'end';
 const KIND_CODE: Record<RingRecordKind, number> = { audio: 0, end: 1 };
@@ -31,6 +42,8 @@ const KIND_CODE: Record<RingRecordKind, number> = { audio: 0, end: 1 };
 /** What `take` copies out of the ring; one instance is reused for every take. */
 export interface RingRecord {
   generation: number;
+  /** The gain epoch the frame was encoded in (0 until the pipeline's first gain change). */
+  epoch: number;
   sequence: number;
   kind: RingRecordKind;
   /**
@@ -75,13 +88,13 @@ export class FrameRing {
   // ---- producer side (the audio worker) ----
 
   /** Appends a record; false when all slots are full. */
-  put(generation: number, sequence: number, kind: RingRecordKind, opus?: Uint8Array): boolean {
+  put(generation: number, sequence: number, kind: RingRecordKind, opus?: Uint8Array, epoch = 0): boolean {
     const slot = this.reserve();
     if (!slot) return false;
     const length = opus?.length ?? 0;
     if (length > MAX_OPUS_FRAME_BYTES) throw new Error(`Opus frame of ${length} bytes does not fit a slot`);
     if (opus) slot.set(opus);
-    this.commit(generation, sequence, kind, length);
+    this.commit(generation, sequence, kind, length, epoch);
     return true;
   }
 
@@ -96,15 +109,26 @@ export class FrameRing {
   }
 
   /** Publishes the reserved slot as the next record, holding `length` bytes of it. */
-  commit(generation: number, sequence: number, kind: RingRecordKind, length: number): void {
+  commit(generation: number, sequence: number, kind: RingRecordKind, length: number, epoch = 0): void {
     const written = Atomics.load(this.header, WRITTEN);
     const meta = ((written >>> 0) % RING_SLOTS) * META_INTS;
     this.meta[meta] = generation;
     this.meta[meta + 1] = sequence;
     this.meta[meta + 2] = KIND_CODE[kind];
     this.meta[meta + 3] = length;
+    this.meta[meta + 4] = epoch;
     // The store publishes the slot: Atomics order it after the plain writes above.
     Atomics.store(this.header, WRITTEN, (written + 1) | 0);
+  }
+
+  /**
+   * The sequence the consumer expects next in pipeline `generation`, or undefined until it has taken
+   * a frame of that pipeline.
+   */
+  consumerNext(generation: number): number | undefined {
+    // The generation is stored after the sequence it goes with, and read here before it.
+    if (Atomics.load(this.header, TAKEN_GENERATION) !== generation) return undefined;
+    return Atomics.load(this.header, TAKEN_NEXT);
   }
 
   // ---- consumer side (the main thread) ----
@@ -119,6 +143,7 @@ export class FrameRing {
     const meta = slot * META_INTS;
     into.generation = this.meta[meta] ?? 0;
     into.sequence = this.meta[meta + 1] ?? 0;
+    into.epoch = this.meta[meta + 4] ?? 0;
     into.kind = this.meta[meta + 2] === KIND_CODE.end ? 'end' : 'audio';
     const start = slot * MAX_OPUS_FRAME_BYTES;
     const length = this.meta[meta + 3] ?? 0;
@@ -127,6 +152,12 @@ export class FrameRing {
     into.opus = into.frameBytes.subarray(0, length);
     Atomics.store(this.header, READ, (read + 1) | 0);
     return true;
+  }
+
+  /** Tells the producer the consumer now expects `nextSequence` of pipeline `generation`. */
+  acknowledge(generation: number, nextSequence: number): void {
+    Atomics.store(this.header, TAKEN_NEXT, nextSequence);
+    Atomics.store(this.header, TAKEN_GENERATION, generation);
   }
 
   /** Drops the records at the head that belong to another generation than `generation`. */
@@ -147,6 +178,7 @@ export class FrameRing {
 
 export const newRingRecord = (): RingRecord => ({
   generation: 0,
+  epoch: 0,
   sequence: 0,
   kind: 'audio',
   opus: new Uint8Array(0),

@@ -27,6 +27,9 @@ export function volumeToAmplitude(volumePercent: number): number {
   return fraction * fraction;
 }
 
+/** The numbers `Gain.saveRamp` writes. */
+export const GAIN_RAMP_NUMBERS = 3;
+
 export interface GainOptions {
   volumePercent?: number;
   rampMs?: number;
@@ -75,6 +78,22 @@ export class Gain {
     if (this.duckPercent === undefined) return;
     this.duckPercent = undefined;
     this.retarget(this.releaseMs);
+  }
+
+  /**
+   * Writes where the ramp stands (GAIN_RAMP_NUMBERS numbers) into `into` at `offset`: what `restoreRamp` takes back
+   * to encode a frame again as it was, before a gain change re-encodes the frames after it.
+   */
+  saveRamp(into: Float64Array, offset: number): void {
+    into[offset] = this.current;
+    into[offset + 1] = this.target;
+    into[offset + 2] = this.stepPerSample;
+  }
+
+  restoreRamp(from: Float64Array, offset: number): void {
+    this.current = from[offset] ?? this.current;
+    this.target = from[offset + 1] ?? this.target;
+    this.stepPerSample = from[offset + 2] ?? 0;
   }
 
   /** Scales one interleaved stereo frame in place, ramping toward the target gain. */

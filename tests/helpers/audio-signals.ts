@@ -256,6 +256,51 @@ export function frameIndices(mono: Float64Array): number[] {
   return indices;
 }
 
+/**
+ * How far a stretch that should be one steady sine of `frequencyHz` strays from it: in each block of
+ * `blockSamples` a sine of that frequency is fitted (amplitude and phase, least squares), and the
+ * worst block's misfit is returned as residual RMS over fitted RMS. A click, a dropout or a jump in
+ * phase (audio from another moment spliced in) shows as a large misfit; a slow gain ramp does not.
+ */
+export function worstSineMisfit(
+  mono: Float64Array,
+  frequencyHz: number,
+  blockSamples = 240,
+  sampleRateHz = PCM_FORMAT.sampleRateHz,
+): number {
+  const omega = (2 * Math.PI * frequencyHz) / sampleRateHz;
+  let worst = 0;
+  for (let start = 0; start + blockSamples <= mono.length; start += blockSamples) {
+    let ss = 0;
+    let cc = 0;
+    let sc = 0;
+    let ys = 0;
+    let yc = 0;
+    for (let i = start; i < start + blockSamples; i++) {
+      const sin = Math.sin(omega * i);
+      const cos = Math.cos(omega * i);
+      const y = mono[i] ?? 0;
+      ss += sin * sin;
+      cc += cos * cos;
+      sc += sin * cos;
+      ys += y * sin;
+      yc += y * cos;
+    }
+    const det = ss * cc - sc * sc;
+    const a = (ys * cc - yc * sc) / det;
+    const b = (yc * ss - ys * sc) / det;
+    let residual = 0;
+    let fitted = 0;
+    for (let i = start; i < start + blockSamples; i++) {
+      const fit = a * Math.sin(omega * i) + b * Math.cos(omega * i);
+      residual += ((mono[i] ?? 0) - fit) ** 2;
+      fitted += fit * fit;
+    }
+    worst = Math.max(worst, Math.sqrt(residual / Math.max(fitted, 1e-12)));
+  }
+  return worst;
+}
+
 export function rms(mono: Float64Array): number {
   let sum = 0;
   for (const sample of mono) sum += sample * sample;
