@@ -1,9 +1,11 @@
 /**
  * Runs the vitest suites and closes with one plain summary line ("tests: N passed, N failed"),
- * which CI reads; it fails when either run of vitest fails.
+ * which CI reads; it fails when either run of vitest fails. A file that fails in the parallel run is
+ * run once more on its own (see below); the files that then pass are named after the summary line.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { readMeasurements, readTally, TALLY_COLUMNS, TALLY_PATH } from '../tests/hardening/tally';
 
 /**
@@ -13,6 +15,9 @@ import { readMeasurements, readTally, TALLY_COLUMNS, TALLY_PATH } from '../tests
  */
 const ALONE = ['tests/e2e/daemon-apart.test.ts', 'tests/deploy/rolling-upgrade.test.ts'];
 
+/** More failing files than this is not the machine's load: they are not run again. */
+const MAX_RERUN_FILES = 5;
+
 rmSync(TALLY_PATH, { force: true });
 const chosen = process.argv.slice(2);
 const phases =
@@ -21,24 +26,30 @@ const phases =
     : [ALONE.map((file) => `--exclude=${file}`), ['--no-file-parallelism', ...ALONE]];
 const totals = { passed: 0, failed: 0, skipped: 0, reports: 0 };
 let status = 0;
+/** Files that failed beside another suite on the machine's two cores and passed when run again alone. */
+const passedAlone: string[] = [];
 for (const [index, args] of phases.entries()) {
-  const reportPath = `node_modules/.vitest-report-${index}.json`;
-  rmSync(reportPath, { force: true });
-  const run = spawnSync(
-    'npx',
-    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reportPath}`, ...args],
-    { stdio: 'inherit' },
-  );
-  if (run.status !== 0) status = run.status ?? 1;
-  try {
-    const report = JSON.parse(readFileSync(reportPath, 'utf8')) as VitestJsonReport;
-    totals.passed += report.numPassedTests;
-    totals.failed += report.numFailedTests;
-    totals.skipped += report.numPendingTests + report.numTodoTests;
-    totals.reports++;
-  } catch {
-    // counted below as a phase without a report
+  const first = runVitest(`${index}`, args);
+  if (!first) continue;
+  totals.reports++;
+  let report = first.report;
+  const failedFiles = failedFilesOf(report);
+  // The parallel phase runs two suites at once on two cores; timing-bound suites (real audio, real
+  // processes) can fail there for want of a core. Each such file runs once more, alone: a real fault
+  // fails again, and what passes is named below, not hidden.
+  if (index === 0 && chosen.length === 0 && failedFiles.length > 0 && failedFiles.length <= MAX_RERUN_FILES) {
+    const rerun = runVitest(`${index}-alone`, ['--no-file-parallelism', ...failedFiles]);
+    if (rerun) {
+      const stillFailing = new Set(failedFilesOf(rerun.report));
+      passedAlone.push(...failedFiles.filter((file) => !stillFailing.has(file)));
+      report = withRerun(report, rerun.report, failedFiles);
+      first.status = rerun.status;
+    }
   }
+  if (first.status !== 0) status = first.status;
+  totals.passed += report.numPassedTests;
+  totals.failed += report.numFailedTests;
+  totals.skipped += report.numPendingTests + report.numTodoTests;
 }
 
 interface VitestJsonReport {
@@ -46,13 +57,56 @@ interface VitestJsonReport {
   numFailedTests: number;
   numPendingTests: number;
   numTodoTests: number;
+  testResults: { name: string; status: string; assertionResults: { status: string }[] }[];
 }
 
 if (totals.reports === phases.length)
   console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 else console.log('tests: no report was written');
+if (passedAlone.length > 0)
+  console.log(`failed beside another suite, passed when run again alone: ${passedAlone.join(', ')}`);
 printHardeningTable();
 process.exit(status);
+
+function runVitest(label: string, args: string[]): { status: number; report: VitestJsonReport } | undefined {
+  const reportPath = `node_modules/.vitest-report-${label}.json`;
+  rmSync(reportPath, { force: true });
+  const run = spawnSync(
+    'npx',
+    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reportPath}`, ...args],
+    { stdio: 'inherit' },
+  );
+  try {
+    const report = JSON.parse(readFileSync(reportPath, 'utf8')) as VitestJsonReport;
+    return { status: run.status ?? 1, report };
+  } catch {
+    return undefined;
+  }
+}
+
+function failedFilesOf(report: VitestJsonReport): string[] {
+  return report.testResults
+    .filter((file) => file.status === 'failed')
+    .map((file) => relative(process.cwd(), file.name));
+}
+
+/** The first run's counts with the files run again counted from their second run instead. */
+function withRerun(first: VitestJsonReport, rerun: VitestJsonReport, files: string[]): VitestJsonReport {
+  const rerunFiles = new Set(files.map((file) => resolve(file)));
+  const count = (report: VitestJsonReport, keep: (name: string) => boolean, status: string) =>
+    report.testResults
+      .filter((file) => keep(file.name))
+      .reduce((sum, file) => sum + file.assertionResults.filter((test) => test.status === status).length, 0);
+  const counted = (status: string) =>
+    count(first, (name) => !rerunFiles.has(resolve(name)), status) + count(rerun, () => true, status);
+  return {
+    ...first,
+    numPassedTests: counted('passed'),
+    numFailedTests: counted('failed'),
+    numPendingTests: counted('pending') + counted('skipped'),
+    numTodoTests: counted('todo'),
+  };
+}
 
 /** The hardening suites' one summary table (tests/hardening/tally.ts), when any of them ran. */
 function printHardeningTable(): void {

@@ -161,7 +161,11 @@ async function expectQueueAndPositionBack(api: ApiClient, saved: { positionSecon
 }
 
 function expectCleanStop(stopped: Stopped, service: RunningService) {
-  expect({ code: stopped.code, signal: stopped.signal }).toEqual({ code: 0, signal: null });
+  // On a failure the shutdown's own log says which step failed or overran.
+  expect({ code: stopped.code, signal: stopped.signal }, shutdownLog(service).join('; ')).toEqual({
+    code: 0,
+    signal: null,
+  });
   expect(stopped.ms).toBeLessThan(STOP_DEADLINE_MS);
   expect(shutdownLog(service)).toContain('stopped');
 }
