@@ -1,13 +1,14 @@
 /**
  * A local database file's settings hold on every connection the client opens, including the fresh
  * one libSQL opens after each transaction: WAL, commits without an fsync (synchronous NORMAL), a busy
- * timeout and cascading deletes.
+ * timeout and cascading deletes. So do they on the daemon's, whose client lives on a thread of its own.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Db, migrateDb, openDb } from './client';
+import { openDaemonDb } from './daemon-db';
 
 let dir: string | undefined;
 afterEach(() => {
@@ -25,10 +26,13 @@ async function pragmas(db: Db) {
   };
 }
 
-describe('openDb on a local file', () => {
+describe.each([
+  ['openDb', openDb],
+  ['openDaemonDb', openDaemonDb],
+])('%s on a local file', (_name, open) => {
   it('keeps WAL, synchronous NORMAL, the busy timeout and foreign keys, before and after a transaction', async () => {
     dir = mkdtempSync(join(tmpdir(), 'db-client-'));
-    const db = openDb({ url: `file:${join(dir, 'bot.db')}` });
+    const db = open({ url: `file:${join(dir, 'bot.db')}` });
     await migrateDb(db);
     // SQLite's numbers: synchronous 1 is NORMAL (2 would be FULL, the default).
     const expected = { journalMode: 'wal', synchronous: 1, busyTimeout: 3000, foreignKeys: 1 };
@@ -38,6 +42,6 @@ describe('openDb on a local file', () => {
     await transaction.execute('CREATE TABLE scratch (id INTEGER PRIMARY KEY)');
     await transaction.commit();
     expect(await pragmas(db)).toEqual(expected);
-    db.$client.close();
+    await db.$client.close();
   });
 });
