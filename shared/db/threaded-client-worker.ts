@@ -24,47 +24,32 @@ let nextTransaction = 1;
 
 type Answer = WireResultSet | WireResultSet[] | number | undefined;
 
-/** Runs a request on the client. libSQL's local client runs it synchronously, before this returns. */
-async function clientRequest(client: Client, { method, args }: DbRequest): Promise<Answer> {
+/**
+ * Runs a request on the client or a transaction. libSQL's local client runs a statement synchronously,
+ * before its promise is returned, so they run in the order they came.
+ */
+async function clientRequest(client: Client, request: DbRequest): Promise<Answer> {
+  const { method, args } = request;
   switch (method) {
-    case 'execute':
-      return client.execute(...(args as Parameters<Client['execute']>)).then(wireResultSetOf);
-    case 'batch':
-      return client.batch(...(args as Parameters<Client['batch']>)).then((sets) => sets.map(wireResultSetOf));
     case 'migrate':
-      return client
-        .migrate(...(args as Parameters<Client['migrate']>))
-        .then((sets) => sets.map(wireResultSetOf));
-    case 'executeMultiple':
-      await client.executeMultiple(...(args as Parameters<Client['executeMultiple']>));
-      return undefined;
-    case 'transaction':
-      return client.transaction(...(args as Parameters<Client['transaction']>)).then((transaction) => {
-        const number = nextTransaction++;
-        transactions.set(number, transaction);
-        return number;
-      });
+      return (await client.migrate(...(args as Parameters<Client['migrate']>))).map(wireResultSetOf);
+    case 'transaction': {
+      const number = nextTransaction++;
+      transactions.set(number, await client.transaction(...(args as Parameters<Client['transaction']>)));
+      return number;
+    }
     case 'close':
       for (const transaction of transactions.values()) transaction.close();
       transactions.clear();
       client.close();
       return undefined;
     default:
-      throw new Error(`a client has no ${method}`);
+      return statementRequest(client, request);
   }
 }
 
-async function transactionRequest(transaction: Transaction, { method, args }: DbRequest): Promise<Answer> {
-  switch (method) {
-    case 'execute':
-      return transaction.execute(...(args as Parameters<Transaction['execute']>)).then(wireResultSetOf);
-    case 'batch':
-      return transaction
-        .batch(...(args as Parameters<Transaction['batch']>))
-        .then((sets) => sets.map(wireResultSetOf));
-    case 'executeMultiple':
-      await transaction.executeMultiple(...(args as Parameters<Transaction['executeMultiple']>));
-      return undefined;
+async function transactionRequest(transaction: Transaction, request: DbRequest): Promise<Answer> {
+  switch (request.method) {
     case 'commit':
       await transaction.commit();
       return undefined;
@@ -75,7 +60,25 @@ async function transactionRequest(transaction: Transaction, { method, args }: Db
       transaction.close();
       return undefined;
     default:
-      throw new Error(`a transaction has no ${method}`);
+      return statementRequest(transaction, request);
+  }
+}
+
+/** What a client and a transaction both run. */
+async function statementRequest(
+  target: Pick<Client, 'execute' | 'batch' | 'executeMultiple'>,
+  { method, args }: DbRequest,
+): Promise<Answer> {
+  switch (method) {
+    case 'execute':
+      return wireResultSetOf(await target.execute(...(args as Parameters<Client['execute']>)));
+    case 'batch':
+      return (await target.batch(...(args as Parameters<Client['batch']>))).map(wireResultSetOf);
+    case 'executeMultiple':
+      await target.executeMultiple(...(args as Parameters<Client['executeMultiple']>));
+      return undefined;
+    default:
+      throw new Error(`unknown request: ${method}`);
   }
 }
 
