@@ -20,7 +20,8 @@ const DAEMON_STOP_MS = 4500;
 
 const config = loadConfig(process.env);
 configureThread(config);
-const backends = await openBackends(config, config.daemonId);
+// The database handle here is the api's: the daemon's thread opens one of its own.
+const backends = await openBackends(config, config.daemonId, 'api');
 // The daemon first: once the api answers, the bots are there too (its thread takes a few seconds to
 // load). Chat commands only come from a voice session, by which time the api is up.
 const daemon = await startDaemonThread(config, backends.bus, (request) => api.app.fetch(request));

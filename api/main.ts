@@ -11,6 +11,6 @@ if (!config.natsUrl)
   throw new Error(
     'an api process on its own needs NATS_URL to reach the daemons; `make run` runs both in one process',
   );
-const backends = await openBackends(config, 'api');
+const backends = await openBackends(config, 'api', 'api');
 const api = await startApi(config, backends);
 onShutdown({ http: api.close, backends });

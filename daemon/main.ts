@@ -11,6 +11,6 @@ configureThread(config);
 if (!config.natsUrl)
   throw new Error('a daemon on its own needs NATS_URL; `make run` runs everything in one process');
 if (!config.apiUrl) logger('daemon').warn('API_URL is not set: bots will not answer chat commands');
-const backends = await openBackends(config, config.daemonId);
+const backends = await openBackends(config, config.daemonId, 'daemon');
 const daemon = await startDaemon(config, backends);
 onShutdown({ bots: () => daemon.stop(), backends });

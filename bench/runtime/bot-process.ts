@@ -22,6 +22,7 @@ import { BOTS_EVENTS, botCommandSubject } from '../../shared/bus/subjects';
 import { type AppConfig, loadConfig } from '../../shared/config';
 import { configureThread } from '../../shared/configure-thread';
 import { type Db, migrateDb, openDb } from '../../shared/db/client';
+import { openDaemonDb } from '../../shared/db/daemon-db';
 import { bots } from '../../shared/db/schema';
 import { BotStatusSchema } from '../../shared/domain/schemas';
 import { API_NICENESS, lowerThreadPriority, raiseClockThreadPriority } from '../../shared/thread-priority';
@@ -166,7 +167,10 @@ serveRpc(BOT_PROCESS_OPS, {
   start: async ({ dataDir, serverPort, licenseRoot, serveApi }) => {
     const root = parseLicenseRoot(licenseRoot);
     if (!root.ok) throw new Error(root.error);
-    const db = openDb({ url: `file:${join(dataDir, 'bot.db')}` });
+    // The daemon in this thread (the runtime bench) gets the handle daemon/main.ts gets, whose
+    // statements run off its clock's thread; served with the api, this handle is the api's (main.ts).
+    const dbOptions = { url: `file:${join(dataDir, 'bot.db')}` };
+    const db = serveApi ? openDb(dbOptions) : openDaemonDb(dbOptions);
     await migrateDb(db);
     const bus = new InProcessBus(COMMAND_TIMEOUT_MS);
     // This process is an entry: its configuration is its environment (AUDIO_ENGINE, LOG_LEVEL, …).
@@ -241,7 +245,7 @@ serveRpc(BOT_PROCESS_OPS, {
     await api?.close();
     await daemon.stop();
     await bus.close();
-    db.$client.close();
+    await db.$client.close();
     return {};
   },
 });

@@ -8,7 +8,7 @@
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { PortBus } from '../../shared/bus/port-bus';
 import { configureThread } from '../../shared/configure-thread';
-import { openDb } from '../../shared/db/client';
+import { openDaemonDb } from '../../shared/db/daemon-db';
 import { portFetch } from '../../shared/port-fetch';
 import { audioWorkerPool } from '../audio/audio-worker-pool';
 import { chatApiFactory } from '../chat/chat-api';
@@ -22,8 +22,9 @@ const { config, busPort, apiPort } = workerData as DaemonThreadData;
 configureThread(config);
 const post = (message: FromDaemonThread) => port.postMessage(message);
 
-// The main thread opened and migrated the database before starting this thread.
-const db = openDb({ url: config.databaseUrl, authToken: config.databaseAuthToken });
+// The main thread opened and migrated the database before starting this thread. A local file's
+// statements run on a thread of their own, not on this one, which runs the frame clock.
+const db = openDaemonDb({ url: config.databaseUrl, authToken: config.databaseAuthToken });
 const bus = new PortBus(busPort, config.busTimeoutMs);
 const chatApi = chatApiFactory({
   baseUrl: 'http://in-process',
@@ -39,7 +40,8 @@ async function stop(): Promise<void> {
   await audioWorkerPool().close();
   await bus.close();
   apiPort.close();
-  db.$client.close();
+  // A local file's client ends its own thread: this one ends after it.
+  await db.$client.close();
   post({ type: 'stopped' });
   port.close();
 }

@@ -70,7 +70,7 @@ describe('make run layout: the daemon apart from the api', () => {
       TS3_LICENSE_ROOT: server.rootPublicKey,
       LOG_LEVEL: 'silent',
     });
-    backends = await openBackends(config, config.daemonId);
+    backends = await openBackends(config, config.daemonId, 'api');
     api = await startApi(config, backends);
     daemon = await startDaemonThread(config, backends.bus, (request) => api.app.fetch(request));
     lowerThreadPriority(API_NICENESS);
