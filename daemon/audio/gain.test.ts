@@ -60,6 +60,22 @@ describe('Gain', () => {
     expect(settle(gain, 10_000)[0]).toBe(Math.round(10_000 * volumeToAmplitude(80)));
   });
 
+  it('a steady gain gives the rounded product for every sample, up to just under full volume', () => {
+    const everySample = () => Int16Array.from({ length: 65_536 }, (_, i) => i - 32_768);
+    for (const volumePercent of [1, 33, 50, 77, 99.99999]) {
+      const frame = everySample();
+      new Gain({ volumePercent }).apply(frame);
+      const amplitude = volumeToAmplitude(volumePercent);
+      let worst = 0;
+      for (let i = 0; i < frame.length; i++)
+        worst = Math.max(worst, Math.abs((frame[i] ?? 0) - (i - 32_768) * amplitude));
+      // Within rounding, with the sign kept: no sample wraps around at the ends of the range.
+      expect(worst).toBeLessThanOrEqual(1);
+      expect(frame[0]).toBeLessThanOrEqual(0);
+      expect(frame[frame.length - 1]).toBeGreaterThanOrEqual(0);
+    }
+  });
+
   it('clamps to the Int16 range', () => {
     const frame = Int16Array.of(-32768, 32767);
     new Gain({ volumePercent: 100 }).apply(frame);
