@@ -121,7 +121,7 @@ async function controlVolumes(
 }
 
 async function measureWindow() {
-  await Promise.all([server.call('take', {}), service.call('take', {})]);
+  await Promise.all([server.call('startWindow', {}), service.call('startWindow', {})]);
   await sleep(WINDOW_MS);
   const [heard, sent] = await Promise.all([server.call('take', {}), service.call('take', {})]);
   return { heard, sent };

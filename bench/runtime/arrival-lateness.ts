@@ -61,6 +61,12 @@ export class ArrivalLateness {
     return lateness;
   }
 
+  /** Drops the arrivals so far, unsummarized; the voice ids keep unwrapping where they were. */
+  clear(): void {
+    this.runs = [];
+    this.current = undefined;
+  }
+
   /** Voice ids are 16 bits and wrap every 22 minutes of audio. */
   private unwrap(voiceId: number): number {
     if (this.lastRawId !== undefined && voiceId < this.lastRawId - VOICE_ID_RANGE / 2)

@@ -40,7 +40,9 @@ const START_BATCH = 5;
 /** The daemon, in this thread (the runtime bench) or on its own (the load bench's `make run` layout). */
 interface Bots {
   owns(botId: string): Promise<boolean>;
-  /** Frames sent (with their lateness) and missed since the last call. */
+  /** Drops the counts so far: a measurement window starts. */
+  startWindow(): Promise<void>;
+  /** Frames sent (with their lateness) and missed since the last call or `startWindow`. */
   take(): Promise<{ lateness: LatenessSummary; missed: number }>;
   stop(): Promise<void>;
 }
@@ -78,6 +80,10 @@ async function daemonHere(
   let missedSoFar = 0;
   return {
     owns: async (botId) => daemon.ownedBotIds().includes(botId),
+    startWindow: async () => {
+      scheduler.lateness.clear();
+      missedSoFar = scheduler.frameTotals().missed;
+    },
     take: async () => {
       const { missed } = scheduler.frameTotals();
       const missedInWindow = missed - missedSoFar;
@@ -99,6 +105,9 @@ function daemonApart(thread: DaemonThread, bus: InProcessBus): Bots {
       } catch {
         return false;
       }
+    },
+    startWindow: async () => {
+      last = (await thread.frameReport()).frames;
     },
     take: async () => {
       const { frames } = await thread.frameReport();
@@ -228,6 +237,10 @@ serveRpc(BOT_PROCESS_OPS, {
     return { retriedStarts };
   },
 
+  startWindow: async () => {
+    await state().bots.startWindow();
+    return {};
+  },
   take: () => state().bots.take(),
 
   command: async ({ bot, op, args }) => {

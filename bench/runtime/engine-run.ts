@@ -222,7 +222,7 @@ async function rampUp(
 }
 
 async function measureWindow(plan: RunPlan, n: number, server: Server, bot: BotProcess): Promise<StepRow> {
-  await Promise.all([server.call('take', {}), bot.call('take', {})]);
+  await Promise.all([server.call('startWindow', {}), bot.call('startWindow', {})]);
   const cpuBefore = groupCpu(bot.pid);
   const waitingBefore = mainThreadWaitingMs(bot.pid);
   const serverBefore = readProcStat(server.pid)?.cpuTicks ?? 0;

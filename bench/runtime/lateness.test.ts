@@ -46,4 +46,12 @@ describe('LatenessLog', () => {
     expect(log.take()).toMatchObject({ frames: 2, late: 1, maxMs: 12 });
     expect(log.take().frames).toBe(0);
   });
+
+  it('drops what was logged when a window starts', () => {
+    const log = new LatenessLog();
+    log.record(40);
+    log.clear();
+    log.record(2);
+    expect(log.take()).toMatchObject({ frames: 1, late: 0, maxMs: 2 });
+  });
 });

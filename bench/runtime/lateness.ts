@@ -44,4 +44,9 @@ export class LatenessLog {
     this.values = [];
     return summary;
   }
+
+  /** Drops what was logged, unsummarized: a window starts. */
+  clear(): void {
+    this.values = [];
+  }
 }

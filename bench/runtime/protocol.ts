@@ -30,7 +30,9 @@ export const COUNTING_SERVER_OPS = {
     args: z.object({ rooms: z.number().int().min(1) }),
     reply: z.object({ port: z.number(), rootPublicKey: z.string() }),
   },
-  /** What arrived since the last `take` (voice-counter.ts). */
+  /** Drops what arrived so far, unsummarized: a measurement window starts. */
+  startWindow: { args: z.object({}), reply: z.object({}) },
+  /** What arrived since the last `take` or `startWindow` (voice-counter.ts). */
   take: {
     args: z.object({}),
     reply: z.object({
@@ -78,7 +80,12 @@ export const BOT_PROCESS_OPS = {
     args: z.object({ bots: z.array(BotSpecSchema) }),
     reply: z.object({ retriedStarts: z.number() }),
   },
-  /** Frame health since the last `take`: lateness of every frame sent, and frames missed. */
+  /**
+   * Drops the frame health so far, unsummarized: a measurement window starts. Summarizing a warm-up's
+   * hundred thousand frames would hold the frame clock's thread as the window's first tick is due.
+   */
+  startWindow: { args: z.object({}), reply: z.object({}) },
+  /** Frame health since the last `take` or `startWindow`: lateness of every frame sent, and frames missed. */
   take: {
     args: z.object({}),
     reply: z.object({ lateness: LatenessSummarySchema, missed: z.number() }),

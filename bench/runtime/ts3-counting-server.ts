@@ -27,6 +27,10 @@ serveRpc(COUNTING_SERVER_OPS, {
     });
     return { port: server.port, rootPublicKey: server.rootPublicKey };
   },
+  startWindow: () => {
+    counter.startWindow();
+    return {};
+  },
   take: () => counter.take(),
   watch: ({ nickname, target, timeoutMs }) => {
     const client = running().clientByName(nickname);

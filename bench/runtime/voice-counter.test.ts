@@ -39,6 +39,18 @@ describe('VoiceCounter', () => {
     expect(counter.take()).toMatchObject({ clients: 0, packets: 0, endPackets: 0 });
   });
 
+  it('starts a window by dropping the warm-up, late packets included', () => {
+    const counter = new VoiceCounter();
+    const audio = encode(440, 1);
+    audio.forEach((data, id) => {
+      counter.onPacket(packet(1, id, data, 1000 + id * 20 + (id === 10 ? 30 : 0)));
+      if (id === 20) counter.startWindow();
+    });
+    const report = counter.take();
+    expect(report).toMatchObject({ clients: 1, packets: audio.length - 21 });
+    expect(report.lateness).toMatchObject({ frames: audio.length - 21, late: 0 });
+  });
+
   it('decodes one stream at a time for a whole turn, and tells audio from silence', () => {
     const counter = new VoiceCounter();
     const loud = encode(440, 3);

@@ -83,7 +83,20 @@ export class VoiceCounter {
     });
   }
 
-  /** Everything since the last `take`, summed over clients; the next window starts from zero. */
+  /**
+   * Starts a window: what came before is dropped, not summarized. Summing a warm-up's arrivals here
+   * would take this process a core for tens of ms just as the window's first frames are due.
+   */
+  startWindow(): void {
+    for (const counts of this.clients.values()) {
+      counts.arrivals.clear();
+      counts.packets = 0;
+      counts.endPackets = 0;
+    }
+    this.sampler.take();
+  }
+
+  /** Everything since the last `take` (or `startWindow`), summed over clients; the next window starts from zero. */
   take(): VoiceWindowReport {
     const lateness: number[] = [];
     let packets = 0;
