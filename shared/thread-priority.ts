@@ -1,12 +1,10 @@
 /**
- * Sets the scheduling priority of the calling thread alone. On Linux a thread's nice value is its
- * own: `setpriority` given a thread id changes that thread only, and /proc/thread-self names the
- * caller; a new thread starts with its creator's. Elsewhere (or if refused) nothing changes; the audio
- * clock is only less protected under load.
+ * Sets the scheduling priority of the calling thread alone (thread-niceness.mjs); a new thread starts
+ * with its creator's. Elsewhere (or if refused) nothing changes; the audio clock is only less
+ * protected under load.
  */
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { logger } from './logger';
+import { NORMAL_NICENESS, setThreadNiceness } from './thread-niceness.mjs';
 
 const log = logger('priority');
 
@@ -19,14 +17,11 @@ const log = logger('priority');
  * every core the audio leaves idle.
  */
 export const API_NICENESS = 10;
-/** The audio workers'. */
-export const NORMAL_NICENESS = 0;
-
-const currentThreadId = () => Number(readlinkSync('/proc/thread-self').split('/').pop());
+export { NORMAL_NICENESS };
 
 export function lowerThreadPriority(niceness: number): void {
   try {
-    setPriority(currentThreadId(), niceness);
+    setThreadNiceness(niceness);
   } catch (error) {
     log.debug({ err: error }, 'could not lower this thread’s priority');
   }
@@ -42,7 +37,7 @@ export const CLOCK_NICENESS = -10;
 
 export function raiseClockThreadPriority(): boolean {
   try {
-    setPriority(currentThreadId(), CLOCK_NICENESS);
+    setThreadNiceness(CLOCK_NICENESS);
     return true;
   } catch (error) {
     log.debug({ err: error }, 'the frame clock keeps the normal priority');

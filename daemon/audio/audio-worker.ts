@@ -6,7 +6,6 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { configureLogging } from '../../shared/logger';
-import { lowerThreadPriority, NORMAL_NICENESS } from '../../shared/thread-priority';
 import type { AudioWorkerData, FromWorker, ToWorker } from './audio-worker-protocol';
 import { adoptEncoderLock } from './encoder-lock';
 import { fillBreadthFirst, WorkerSlot } from './worker-slot';
@@ -15,9 +14,6 @@ const port = parentPort;
 if (!port) throw new Error('audio-worker.ts runs only as a worker thread');
 const data = workerData as AudioWorkerData;
 configureLogging(data.logging);
-// A thread starts at its creator's priority: the frame clock's, which may have been raised. The
-// workers run their lookahead ahead and must not compete with the clock for the moment it wakes.
-lowerThreadPriority(NORMAL_NICENESS);
 adoptEncoderLock(data.encoderLock);
 const doorbell = new Int32Array(data.doorbell);
 const slots = new Map<number, WorkerSlot>();

@@ -6,7 +6,6 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { type Client, LibsqlError, type Transaction } from '@libsql/client';
-import { lowerThreadPriority, NORMAL_NICENESS } from '../thread-priority';
 import { type DbOptions, openLibsqlClient } from './libsql-client';
 import {
   type DbOpenFailure,
@@ -19,9 +18,6 @@ import {
 
 if (!parentPort) throw new Error('threaded-client-worker.ts runs only as a worker thread');
 const port = parentPort;
-// A thread starts at its creator's priority, which may be the frame clock's raised one: a statement
-// can wait, the clock cannot.
-lowerThreadPriority(NORMAL_NICENESS);
 
 const transactions = new Map<number, Transaction>();
 let nextTransaction = 1;

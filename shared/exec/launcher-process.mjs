@@ -14,12 +14,16 @@
 //   stdout: {id, event: 'spawn', pid}  |  {id, event: 'error', code, message}  |  {id, event: 'stderr', text}
 //           |  {id, event: 'exit', code, signal}        ('exit' is the last event of every id)
 // The end of stdin (the asking thread is gone) kills every child still running and ends this process.
-// argv[2] is the niceness each child gets as it starts. This process keeps its own (normal) priority:
+// argv[2] is the niceness each child gets as it starts. This process takes the normal priority (it
+// starts at the asking thread's, which may be the frame clock's raised one or the api's lowered one):
 // at nice 10 its forks waited behind everything else under load, and a seek's new audio with them.
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { setPriority } from 'node:os';
 import { createInterface } from 'node:readline';
+import { NORMAL_NICENESS, trySetThreadNiceness } from '../thread-niceness.mjs';
+
+trySetThreadNiceness(NORMAL_NICENESS);
 
 const childNiceness = Number(process.argv[2] ?? 0);
 

@@ -1,0 +1,3 @@
+export declare const NORMAL_NICENESS: number;
+export declare function setThreadNiceness(niceness: number): void;
+export declare function trySetThreadNiceness(niceness: number): boolean;
