@@ -14,8 +14,12 @@ export const NORMAL_NICENESS = 0;
  * the thread has without the privilege to take it).
  */
 export function setThreadNiceness(niceness) {
-  const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
-  setPriority(threadId, niceness);
+  setPriority(currentThreadId(), niceness);
+}
+
+/** The calling thread's id (Linux: /proc/thread-self names it); throws elsewhere. */
+export function currentThreadId() {
+  return Number(readlinkSync('/proc/thread-self').split('/').pop());
 }
 
 /** The same, for a thread that must not fail to start over it: where refused, nothing changes. */

@@ -25,7 +25,12 @@ import { type Db, migrateDb, openDb } from '../../shared/db/client';
 import { openDaemonDb } from '../../shared/db/daemon-db';
 import { bots } from '../../shared/db/schema';
 import { BotStatusSchema } from '../../shared/domain/schemas';
-import { API_NICENESS, lowerThreadPriority, raiseClockThreadPriority } from '../../shared/thread-priority';
+import {
+  API_NICENESS,
+  lowerThreadPriority,
+  raiseClockThreadPriority,
+  requestRealtimeClock,
+} from '../../shared/thread-priority';
 import { botRow } from '../../tests/helpers/bot-row';
 import { epochMs } from './epoch-clock';
 import type { LatenessSummary } from './lateness';
@@ -194,6 +199,7 @@ serveRpc(BOT_PROCESS_OPS, {
     if (!serveApi) {
       // As daemon/process.ts does for the thread that runs the clock.
       raiseClockThreadPriority();
+      await requestRealtimeClock();
       const here = await daemonHere(config, db, bus, root.value);
       running = { db, bus, bots: here, api: undefined, serverPort, botIds: new Map() };
       return { engine: benchEngineName(config) };

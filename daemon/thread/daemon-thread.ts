@@ -10,6 +10,7 @@ import { PortBus } from '../../shared/bus/port-bus';
 import { configureThread } from '../../shared/configure-thread';
 import { openDaemonDb } from '../../shared/db/daemon-db';
 import { portFetch } from '../../shared/port-fetch';
+import { requestRealtimeClock } from '../../shared/thread-priority';
 import { audioWorkerPool } from '../audio/audio-worker-pool';
 import { chatApiFactory } from '../chat/chat-api';
 import type { Daemon } from '../daemon';
@@ -53,6 +54,8 @@ port.on('message', (message: ToDaemonThread) => {
 });
 
 try {
+  // This thread runs the frame clock; before the daemon starts the threads and processes it will start.
+  await requestRealtimeClock();
   daemon = await startDaemon(config, { db, bus }, chatApi);
   post({ type: 'started' });
 } catch (error) {
