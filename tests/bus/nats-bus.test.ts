@@ -36,3 +36,19 @@ describe('nats bus when the server dies', () => {
     }
   });
 });
+
+describe('nats bus when it is closed', () => {
+  it('rejects a request still waiting as unavailable at once, not at its deadline', async () => {
+    const bus = await NatsBus.connect({ url: server.url });
+    bus.respond('never', () => new Promise(() => {}));
+    await bus.flush();
+    const started = Date.now();
+    const pending = bus.request('never', {}, { timeoutMs: 10_000 }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 50));
+    await bus.close();
+    const error = await pending;
+    expect(error).toBeInstanceOf(BusError);
+    expect((error as BusError).failure).toBe('unavailable');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
