@@ -10,7 +10,7 @@
  * How, and why (this machine is shared, and its load comes in bursts of a second or more):
  *   - The targets take turns request by request, so a burst colours all three alike. Taking turns
  *     in blocks of a few hundred requests let one burst land on one target, and the ratio of two
- * p99s swung from 2.1 to 5.5 between runs of nearly the same code.
+ *     p99s swung from 2.1 to 5.5 between runs of nearly the same code.
  *   - Each request starts after a short pause, so none pays for the work its predecessor (of any
  *     target) left behind: a turn without the pause hands the api's after-answer work to the next
  *     bare NATS request.
