@@ -5,13 +5,13 @@ import type { Readable } from 'node:stream';
 import type { UserAddress } from '../../shared/sources/music-source';
 
 /**
- * Per-source HTTP headers: some platforms refuse audio requests without their Referer, login cookie
- * or token. They are sent by the daemon's stream relay (stream-relay.ts), never put on a command line.
+ * Per-source HTTP headers: some platforms refuse audio requests without their Referer or (a media
+ * server) token. They are sent by the daemon's stream relay (stream-relay.ts), never put on a command
+ * line. No login cookie: it never goes to an audio host (shared/sources/music-source.ts StreamHeaders).
  */
 export interface HttpHeaders {
   referer?: string;
   userAgent?: string;
-  cookie?: string;
   authorization?: string;
 }
 

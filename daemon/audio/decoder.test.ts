@@ -160,7 +160,10 @@ describe('Decoder', () => {
 });
 
 describe('Decoder on a platform stream', () => {
-  const SECRETS = { cookie: 'MUSIC_U=c00kie5ecret', authorization: 'MediaBrowser Token="t0ken5ecret"' };
+  const SECRETS = {
+    referer: 'https://site/r3ferer5ecret',
+    authorization: 'MediaBrowser Token="t0ken5ecret"',
+  };
   let mp3: AudioCdn;
   let m4a: AudioCdn;
   beforeAll(async () => {
@@ -175,7 +178,7 @@ describe('Decoder on a platform stream', () => {
     await m4a.close();
   });
 
-  it('sends the headers itself: no cookie or token on any child’s command line', async () => {
+  it('sends the headers itself: no token or other header on any child’s command line', async () => {
     const decoder = new Decoder({
       ffmpegPath: FFMPEG,
       input: { kind: 'url', url: `${mp3.baseUrl}song.mp3`, headers: { ...SECRETS, userAgent: 'UA/1' } },
@@ -183,12 +186,12 @@ describe('Decoder on a platform stream', () => {
     await once(decoder, 'spawn');
     const lines = descendantCommandLines();
     expect(lines.some((line) => line.includes('ffmpeg') && line.includes('127.0.0.1'))).toBe(true);
-    for (const secret of ['c00kie5ecret', 't0ken5ecret', 'UA/1'])
+    for (const secret of ['r3ferer5ecret', 't0ken5ecret', 'UA/1'])
       expect(lines.filter((line) => line.includes(secret))).toEqual([]);
     // ffmpeg's first request can take a while on a loaded machine: waitFor's 1 s default is too tight.
     await vi.waitFor(() => expect(mp3.requests.length).toBeGreaterThan(0), { timeout: 10_000 });
     expect(mp3.requests.at(-1)?.headers).toMatchObject({
-      cookie: SECRETS.cookie,
+      referer: SECRETS.referer,
       authorization: SECRETS.authorization,
     });
     decoder.kill();

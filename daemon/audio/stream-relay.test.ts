@@ -1,13 +1,10 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type AudioCdn, startAudioCdn } from '../../tests/helpers/audio-cdn';
 import { StreamRelay } from './stream-relay';
 
-const HEADERS = {
-  referer: 'https://site/',
-  userAgent: 'UA/1',
-  cookie: 'MUSIC_U=secret',
-  authorization: 'Token t',
-};
+const HEADERS = { referer: 'https://site/', userAgent: 'UA/1', authorization: 'Token t' };
 const relay = new StreamRelay();
 let cdn: AudioCdn;
 beforeAll(async () => {
@@ -32,7 +29,6 @@ describe('StreamRelay', () => {
       headers: {
         referer: 'https://site/',
         'user-agent': 'UA/1',
-        cookie: 'MUSIC_U=secret',
         authorization: 'Token t',
       },
     });
@@ -54,6 +50,26 @@ describe('StreamRelay', () => {
     expect((await fetch(await stream.url)).status).toBe(200);
     expect(cdn.requests.slice(-2).map((r) => r.url)).toEqual(['/moved/song.mp3', '/song.mp3']);
     stream.close();
+  });
+
+  it('follows a redirect to another host without the token (fetch drops it across origins)', async () => {
+    // A media server that sends its audio elsewhere: the token is for that server only.
+    const redirector = createServer((_, response) =>
+      response.writeHead(302, { location: `${cdn.baseUrl}elsewhere.mp3` }).end(),
+    );
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    const { port } = redirector.address() as AddressInfo;
+    const stream = relay.open({ url: `http://127.0.0.1:${port}/Audio/1/stream`, headers: HEADERS }, never);
+    try {
+      expect((await fetch(await stream.url)).status).toBe(200);
+      const arrived = cdn.requests.at(-1)!;
+      expect(arrived.url).toBe('/elsewhere.mp3');
+      expect(arrived.headers.authorization).toBeUndefined();
+      expect(arrived.headers.referer).toBe(HEADERS.referer);
+    } finally {
+      stream.close();
+      redirector.close();
+    }
   });
 
   it('refuses unknown and closed streams', async () => {

@@ -1,6 +1,6 @@
 /**
- * A loopback HTTP relay between ffmpeg and a platform's audio server, so a stream's login cookie or
- * token never reaches ffmpeg's command line (any local user reads `/proc/<pid>/cmdline`). ffmpeg gets
+ * A loopback HTTP relay between ffmpeg and a platform's audio server, so a stream's token never
+ * reaches ffmpeg's command line (any local user reads `/proc/<pid>/cmdline`). ffmpeg gets
  * `http://127.0.0.1:<port>/stream/<random key>`; the relay fetches the real URL with the source's
  * headers, following redirects, and copies the answer back.
  *
@@ -237,7 +237,6 @@ function upstreamHeaders(headers: HttpHeaders | undefined, request: IncomingMess
   set('range', request.headers.range);
   set('user-agent', headers?.userAgent ?? request.headers['user-agent']);
   set('referer', headers?.referer);
-  set('cookie', headers?.cookie);
   set('authorization', headers?.authorization);
   return out;
 }

@@ -14,13 +14,15 @@ import type { Platform, Quality } from '../domain/constants';
 import type { Result } from '../result';
 
 /**
- * Request headers some platforms require on their audio URLs (Referer, User-Agent, login cookie or
- * token). The daemon sends them itself, never on a command line, so a secret belongs here, not in the URL.
+ * Request headers some platforms require on their audio URLs (Referer, User-Agent, a media server's
+ * token). The daemon sends them itself, never on a command line, so a secret belongs here, not in the
+ * URL. There is no cookie: a platform's login cookie goes only to its API hosts, never to an audio CDN
+ * (the audio URLs the APIs hand out are signed and play without one). `authorization` is only for a
+ * server that is itself the API host, such as the Jellyfin server the admin configured.
  */
 export interface StreamHeaders {
   referer?: string;
   userAgent?: string;
-  cookie?: string;
   authorization?: string;
 }
 

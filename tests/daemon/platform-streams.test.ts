@@ -1,9 +1,10 @@
 /**
  * Platform streams as a connected bot plays them: the daemon's stream relay fetches each song from a
  * loopback CDN stand-in with the headers its source resolved. Stand-in sources answer as the adapters
- * do (NetEase's and QQ Music's login cookie, Bilibili's SESSDATA, Jellyfin's token header, YouTube's
- * User-Agent; the adapters' own tests pin that shape). While each plays, no process below this one
- * shows a cookie or token on its command line, as `ps` would show it to any local user; a seek still
+ * do (NetEase's and Bilibili's Referer, QQ Music's and YouTube's User-Agent, Jellyfin's token header;
+ * tests/sources/audio-request-headers.test.ts pins what each real adapter sends). While each plays, no
+ * process below this one shows a header value on its command line, as `ps` would show it to any local
+ * user; a seek still
  * plays. A stream that stalls mid-file ends its track with the localized note in the channel, and the
  * next song plays; so does a stream its CDN refuses (403) or no longer has (404), each said by its kind.
  */
@@ -20,26 +21,22 @@ import { DECODER_NAME } from '../helpers/audio-signals';
 import { Ts3TestServer } from '../ts3-server/ts3-test-server';
 import { DaemonHarness } from './harness';
 
-/** Each platform's kind of stream, with the secret it must keep off every command line. */
+/** Each platform's kind of stream, with a header value it must keep off every command line. */
 const STREAMS: { platform: Platform; headers: StreamHeaders; secret: string }[] = [
   {
     platform: 'music_a',
-    headers: {
-      referer: 'https://music.163.com/',
-      userAgent: 'Mozilla/5.0',
-      cookie: 'MUSIC_U=neteaseSecret1',
-    },
-    secret: 'neteaseSecret1',
+    headers: { referer: 'https://music.163.com/', userAgent: 'Mozilla/5.0 neteaseAgent1' },
+    secret: 'neteaseAgent1',
   },
   {
     platform: 'music_b',
-    headers: { userAgent: 'QQMusic 14090008(android 10)', cookie: 'qqmusic_key=qqSecret2' },
-    secret: 'qqSecret2',
+    headers: { userAgent: 'QQMusic 14090008(android 10) qqAgent2' },
+    secret: 'qqAgent2',
   },
   {
     platform: 'video_a',
-    headers: { referer: 'https://www.bilibili.com/', cookie: 'SESSDATA=bilibiliSecret3' },
-    secret: 'bilibiliSecret3',
+    headers: { referer: 'https://www.bilibili.com/bilibiliReferer3', userAgent: 'Mozilla/5.0' },
+    secret: 'bilibiliReferer3',
   },
   {
     platform: 'library_a',
@@ -97,7 +94,7 @@ afterAll(async () => {
 });
 
 describe('platform streams on a connected bot', () => {
-  it('keeps every cookie and token off the command lines while each platform plays, and seeks', async () => {
+  it('keeps every token and header off the command lines while each platform plays, and seeks', async () => {
     for (const { platform, headers, secret } of STREAMS) {
       const playing = song(platform, `${platform}-song`);
       expect((await h.command(bot, 'playSong', { song: playing, requestedBy: 'alice' })).ok).toBe(true);

@@ -1,11 +1,15 @@
 /** The `video_a` source resolving a song id to its best audio stream, against an msw stand-in for Bilibili. */
 import { describe, expect, it } from 'vitest';
 import { BilibiliClient } from '../../shared/sources/bilibili/bilibili-client';
+import { type BilibiliLogin, parseBilibiliCookie } from '../../shared/sources/bilibili/bilibili-login';
 import { BilibiliSource } from '../../shared/sources/bilibili/bilibili-source';
+import { useAudioHosts } from '../helpers/audio-request';
 import { bilibiliFixture, failedWith, useBilibiliApi } from '../helpers/bilibili-api';
 
 const api = useBilibiliApi();
-const source = new BilibiliSource(new BilibiliClient(async () => undefined));
+const audioHosts = useAudioHosts(/^https?:\/\/[\w-]+\.bilivideo\.com\/.*/);
+let login: BilibiliLogin | undefined;
+const source = new BilibiliSource(new BilibiliClient(async () => login));
 const PLAYURL = '/x/player/wbi/playurl';
 const AUDIO = 'https://upos-sz-fixture.bilivideo.com/upgcxcode/01/00/500001/500001-1-';
 const song = (id: string) => ({ id, platform: 'video_a' as const });
@@ -91,6 +95,22 @@ describe('Bilibili source', () => {
     expect(await source.resolveStream(song('BV1Ux4y1c7Mq'))).toEqual({
       ok: false,
       error: 'Bilibili does not offer this in our region (code -688)',
+    });
+  });
+
+  it('sends the login to the API only: the audio host gets the Referer and a User-Agent', async () => {
+    login = parseBilibiliCookie('SESSDATA=fixture%2Csession; bili_jct=fixturecsrf');
+    const result = await source.resolveStream(song('BV1Ux4y1c7Mq'));
+    login = undefined;
+    // The relay's request itself: the upos URL is signed (`upsig`), so SESSDATA stays with the API. The
+    // Referer stays: the bilivideo CDN refuses audio requests that do not come from the site.
+    expect(await audioHosts.play(result)).toEqual({
+      url: `${AUDIO}30280.m4s?e=fixture&deadline=1700007200&upsig=fixturesig30280`,
+      headers: {
+        'accept-encoding': 'identity',
+        referer: 'https://www.bilibili.com/',
+        'user-agent': expect.stringMatching(/^Mozilla\/5\.0/),
+      },
     });
   });
 });

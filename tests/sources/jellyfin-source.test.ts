@@ -8,8 +8,11 @@ import { describe, expect, it } from 'vitest';
 import type { Quality } from '../../shared/domain/constants';
 import { JellyfinSource } from '../../shared/sources/jellyfin/jellyfin-source';
 import type { StreamInput } from '../../shared/sources/music-source';
+import { FFMPEG_USER_AGENT, useAudioHosts } from '../helpers/audio-request';
 import { ALICE, JELLYFIN_URL, useJellyfinAsAlice } from '../helpers/jellyfin-api';
 
+// Recorded before the Jellyfin stand-in, which then serves the audio itself.
+const audioHosts = useAudioHosts(new RegExp(`^${JELLYFIN_URL}/Audio/.*`), 'platform');
 const { api, jellyfin } = useJellyfinAsAlice();
 const SONG_ID = 'c0000000000000000000000000000001';
 const source = new JellyfinSource(jellyfin.newClient());
@@ -73,6 +76,20 @@ describe('Jellyfin source: audio URLs', () => {
     expect((await fetch(renewed.url, { headers: { authorization: renewed.authorization } })).status).toBe(
       200,
     );
+  });
+
+  it('sends the token to the configured server only, which is both the API and the audio host', async () => {
+    const result = await source.resolveStream({ id: SONG_ID, platform: 'library_a' });
+    // The relay's request itself: the token goes to the server the admin configured (the same host
+    // the API calls go to), in Jellyfin's header, never in the URL; ffmpeg's agent is passed on.
+    expect(await audioHosts.play(result)).toEqual({
+      url: `${JELLYFIN_URL}/Audio/${SONG_ID}/stream?static=true`,
+      headers: {
+        'accept-encoding': 'identity',
+        authorization: expect.stringMatching(/^MediaBrowser .*Token="usertoken1"/),
+        'user-agent': FFMPEG_USER_AGENT,
+      },
+    });
   });
 
   it('refuses unknown songs and an unconfigured server with readable sentences', async () => {

@@ -8,9 +8,11 @@ import { KugouClient } from '../../shared/sources/kugou/kugou-client';
 import { type KugouLogin, parseKugouCookie } from '../../shared/sources/kugou/kugou-login';
 import { trackerKey } from '../../shared/sources/kugou/kugou-signing';
 import { KugouSource, kugouQualityFor } from '../../shared/sources/kugou/kugou-source';
+import { FFMPEG_USER_AGENT, useAudioHosts } from '../helpers/audio-request';
 import { useKugouApi } from '../helpers/kugou-api';
 
 const api = useKugouApi();
+const audioHosts = useAudioHosts(/^https?:\/\/webfs\.[\w.]+\.kugou\.com\/.*/);
 let login: KugouLogin | undefined;
 const source = new KugouSource(new KugouClient(async () => login));
 const HARBOUR = 'A1B2C3D4E5F60718293A4B5C6D7E8F90';
@@ -79,6 +81,18 @@ describe('Kugou stream resolution', () => {
     expect(asked.dfid).toMatch(/^[0-9A-Z]{24}$/);
     expect(api.to('/v5/url')[0]!.dfid).toBe(asked.dfid);
     login = undefined;
+  });
+
+  it('sends the login to the API only: the audio host gets no cookie or token, only the player’s agent', async () => {
+    login = parseKugouCookie(COOKIE);
+    const result = await source.resolveStream({ id: HARBOUR, platform: 'music_c', quality: 'exhigh' });
+    login = undefined;
+    expect(trackerAsked()).toMatchObject({ token: 'fixturetoken0001' });
+    // The relay's request itself: the tracker's URL is signed, and the CDN is asked as ffmpeg asks it.
+    expect(await audioHosts.play(result)).toEqual({
+      url: AUDIO,
+      headers: { 'accept-encoding': 'identity', 'user-agent': FFMPEG_USER_AGENT },
+    });
   });
 });
 

@@ -6,13 +6,16 @@ import { describe, expect, it } from 'vitest';
 import { NeteaseClient, RISKY_NETWORK } from '../../shared/sources/netease/netease-client';
 import { type NeteaseLogin, parseNeteaseCookie } from '../../shared/sources/netease/netease-login';
 import { NeteaseSource } from '../../shared/sources/netease/netease-source';
+import { useAudioHosts } from '../helpers/audio-request';
 import { neteaseFixture, useNeteaseApi } from '../helpers/netease-api';
 import { FIXTURE_MUSIC_A } from '../helpers/netease-protocol';
 
 const api = useNeteaseApi();
+const audioHosts = useAudioHosts(/^https?:\/\/m\d+\.music\.126\.net\/.*/);
 const COOKIE = 'MUSIC_U=shared_music_u; __csrf=sharedcsrf';
 const URL_PATH = '/xeapi/song/enhance/player/url/v1';
-const FULL_URL = 'http://m801.music.126.net/20261122120000/fixturehash/jdymusic/obj/fixture/paper-boats.mp3';
+/** The fixture answers `http://m801.music.126.net/…`; the source plays it over https. */
+const FULL_URL = 'https://m801.music.126.net/20261122120000/fixturehash/jdymusic/obj/fixture/paper-boats.mp3';
 let login: NeteaseLogin | undefined;
 const source = new NeteaseSource(new NeteaseClient(async () => login));
 const SONG = { id: '1901371647', platform: 'music_a' } as const;
@@ -47,19 +50,33 @@ describe('NetEase source', () => {
     });
   });
 
-  it('sends the login with the request (no anonymous token then) and with the audio', async () => {
+  it('sends the login to the API only: the audio host gets https, the Referer and a User-Agent', async () => {
     login = parseNeteaseCookie(COOKIE);
     const result = await source.resolveStream(SONG);
     login = undefined;
     expect(api.requests[0]).toMatchObject({ musicU: 'shared_music_u', musicA: undefined });
-    expect(result.ok && result.value.input).toMatchObject({ kind: 'url', headers: { cookie: COOKIE } });
+    // The relay's request itself: the URL is signed already, so MUSIC_U stays with NetEase's API hosts.
+    expect(await audioHosts.play(result)).toEqual({
+      url: FULL_URL,
+      headers: {
+        'accept-encoding': 'identity',
+        referer: 'https://music.163.com/',
+        'user-agent': expect.stringContaining('Mozilla/5.0'),
+      },
+    });
   });
 
   it('plays a trial clip as a preview of its length', async () => {
-    const trialUrl = 'http://m701.music.126.net/20261122120000/fixturehash/trial.mp3';
-    api.answer(URL_PATH, urlAnswer({ url: trialUrl, fee: 1, freeTrialInfo: { start: 60, end: 90 } }));
+    const trialPath = 'm701.music.126.net/20261122120000/fixturehash/trial.mp3';
+    api.answer(
+      URL_PATH,
+      urlAnswer({ url: `http://${trialPath}`, fee: 1, freeTrialInfo: { start: 60, end: 90 } }),
+    );
     const result = await source.resolveStream({ ...SONG, vip: true });
-    expect(result).toMatchObject({ ok: true, value: { input: { url: trialUrl }, previewSeconds: 30 } });
+    expect(result).toMatchObject({
+      ok: true,
+      value: { input: { url: `https://${trialPath}` }, previewSeconds: 30 },
+    });
   });
 
   it('refuses a VIP song without a URL with a clear reason', async () => {

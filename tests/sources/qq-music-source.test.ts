@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { MusicuClient, RISK_CONTROL } from '../../shared/sources/qq-music/musicu-client';
 import { parseQqCookie, type QqLogin } from '../../shared/sources/qq-music/qq-music-login';
 import { QqMusicSource, qqQualityFor } from '../../shared/sources/qq-music/qq-music-source';
+import { useAudioHosts } from '../helpers/audio-request';
 import { failedWith, qqFixture, useQqMusicApi } from '../helpers/qq-music-api';
 
 const api = useQqMusicApi();
+const audioHosts = useAudioHosts(/^https?:\/\/[\w.-]+\.(?:stream\.qqmusic|tc)\.qq\.com\/.*/);
 const COOKIE = 'uin=o0123456789; qqmusic_key=Q_H_L_test_key';
 let login: QqLogin | undefined;
 const source = new QqMusicSource(new MusicuClient(async () => login));
@@ -58,17 +60,38 @@ describe('QQ Music source', () => {
     });
   });
 
-  it('plays from the host the answer names, when it names one', async () => {
+  it('plays from the first https host the answer names, never from an http one', async () => {
     const answer = qqFixture('vkey') as VkeyFixture;
-    answer.req_0.data.sip = ['http://ws.stream.qqmusic.qq.com/'];
+    answer.req_0.data.sip = ['http://ws6.stream.qqmusic.qq.com/', 'https://aqqmusic.tc.qq.com/'];
     api.answer(VKEY, answer);
     const result = await source.resolveStream(SONG);
     expect(result.ok && result.value.input).toMatchObject({
-      url: expect.stringMatching(/^http:\/\/ws\.stream\.qqmusic\.qq\.com\/M800003MediaSunny01\.mp3\?/),
+      url: expect.stringMatching(/^https:\/\/aqqmusic\.tc\.qq\.com\/M800003MediaSunny01\.mp3\?/),
+    });
+    answer.req_0.data.sip = ['http://ws6.stream.qqmusic.qq.com/'];
+    const onlyHttp = await source.resolveStream(SONG);
+    expect(onlyHttp.ok && onlyHttp.value.input).toMatchObject({
+      url: expect.stringMatching(/^https:\/\/isure\.stream\.qqmusic\.qq\.com\/M800003MediaSunny01\.mp3\?/),
     });
   });
 
-  it('falls back to the 128k m4a when the 320k file has no path, and sends the login', async () => {
+  it('sends the login to the API only: the audio host gets https and the app User-Agent', async () => {
+    login = parseQqCookie(COOKIE);
+    const answer = qqFixture('vkey') as VkeyFixture;
+    // What the vkey answer names in practice: http hosts first (the reference client's test data).
+    answer.req_0.data.sip = ['http://ws6.stream.qqmusic.qq.com/'];
+    api.answer(VKEY, answer);
+    const result = await source.resolveStream(SONG);
+    login = undefined;
+    expect(api.requests[1]!.comm).toMatchObject({ authst: 'Q_H_L_test_key' });
+    // The relay's request itself: the path carries its vkey, so qqmusic_key stays with the API hosts.
+    expect(await audioHosts.play(result)).toEqual({
+      url: `https://isure.stream.qqmusic.qq.com/${FILE_320}?guid=1&vkey=TESTVKEY&uin=0&fromtag=120032`,
+      headers: { 'accept-encoding': 'identity', 'user-agent': PHONE_USER_AGENT },
+    });
+  });
+
+  it('falls back to the 128k m4a when the 320k file has no path, and sends the login to the API', async () => {
     login = parseQqCookie(COOKIE);
     api.answer(VKEY, vkeyWith([FILE_M4A]));
     const result = await source.resolveStream(SONG);
@@ -78,7 +101,7 @@ describe('QQ Music source', () => {
     expect(result.ok && result.value.input).toEqual({
       kind: 'url',
       url: `https://isure.stream.qqmusic.qq.com/${FILE_M4A}?guid=1&vkey=TESTVKEY&uin=0&fromtag=120032`,
-      headers: { userAgent: PHONE_USER_AGENT, cookie: COOKIE },
+      headers: { userAgent: PHONE_USER_AGENT },
     });
   });
 

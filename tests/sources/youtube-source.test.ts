@@ -12,9 +12,11 @@ import { YoutubeSource } from '../../shared/sources/youtube/youtube-source';
 import { YtDlp } from '../../shared/sources/youtube/yt-dlp';
 import { FAKE_YTDLP, useFakeYtDlp } from '../fakes/fake-yt-dlp';
 import { type AudioCdn, startAudioCdn } from '../helpers/audio-cdn';
+import { useAudioHosts } from '../helpers/audio-request';
 import { FFMPEG } from '../helpers/audio-signals';
 
 const fake = useFakeYtDlp();
+const audioHosts = useAudioHosts(/^https?:\/\/[\w-]+\.googlevideo\.com\/.*/);
 const source = new YoutubeSource(new YtDlp(FAKE_YTDLP));
 const SONG = { id: 'pApErB0ats1', platform: 'video_b' } as const;
 const USER_AGENT =
@@ -125,5 +127,14 @@ describe('YouTube source', () => {
     expect(cdn.requests.map((r) => [r.url, r.headers['user-agent']])).toEqual([
       ['/videoplayback?itag=251&id=pApErB0ats1', USER_AGENT],
     ]);
+  });
+
+  it('sends the googlevideo host only the User-Agent yt-dlp names, no login', async () => {
+    const result = await source.resolveStream(SONG);
+    // The relay's request itself: the URL is signed; the YouTube login stays with yt-dlp.
+    expect(await audioHosts.play(result)).toEqual({
+      url: googlevideo('251'),
+      headers: { 'accept-encoding': 'identity', 'user-agent': USER_AGENT },
+    });
   });
 });

@@ -2,9 +2,14 @@
  * The `music_a` source at play time: asks `/xeapi/song/enhance/player/url/v1` (the Android app's
  * guarded form, netease-transport.ts) for the song's audio URL at the level of the request's quality
  * (the platform's configured one), else the source's default. The audio CDN wants the site's Referer
- * and a browser User-Agent (and the login cookie), so they travel with the URL. A VIP song without a
- * URL is a clear refusal; a URL with `freeTrialInfo` is only the trial clip, reported as a preview of
- * that length.
+ * and a browser User-Agent, so they travel with the URL; the login cookie does not: the URL the API
+ * hands out is signed for the login already, and MUSIC_U goes only to NetEase's API hosts. A VIP song
+ * without a URL is a clear refusal; a URL with `freeTrialInfo` is only the trial clip, reported as a
+ * preview of that length.
+ *
+ * The answer names `http://m701.music.126.net/…`-style hosts; they serve the same path over https,
+ * which is how qier222/YesPlayMusic plays them (src/utils/Player.js `_getAudioSourceFromNetease`
+ * rewrites the answer's `http:` to `https:` and plays it in a browser, with no NetEase cookie).
  *
  * Payload (`ids` as a JSON array text, `level`, `encodeType`), form and answer (`data[].url`, `fee`,
  * `freeTrialInfo`) from NeteaseCloudMusicApiEnhanced/api-enhanced (module/song_url_v1.js: xeapi since
@@ -64,16 +69,20 @@ export class NeteaseSource implements MusicSource {
     return ok({
       input: {
         kind: 'url',
-        url: file.url,
-        headers: {
-          referer: NETEASE_REFERER,
-          userAgent: BROWSER_USER_AGENT,
-          ...(login && { cookie: login.cookie }),
-        },
+        url: overHttps(file.url),
+        headers: { referer: NETEASE_REFERER, userAgent: BROWSER_USER_AGENT },
       },
       ...(trial && trial.end > trial.start && { previewSeconds: trial.end - trial.start }),
     });
   }
+}
+
+/** NetEase's audio hosts (`m701.music.126.net`, `m801.music.126.net`…) serve the same URL over https. */
+const NETEASE_AUDIO_HOST = /^http:\/\/([\w-]+\.)*music\.126\.net\//i;
+
+/** The audio URL over https when it names a NetEase audio host over http; else as it is. */
+export function overHttps(url: string): string {
+  return NETEASE_AUDIO_HOST.test(url) ? `https://${url.slice('http://'.length)}` : url;
 }
 
 function refusal(vip: boolean, login: NeteaseLogin | undefined): string {

@@ -1,15 +1,20 @@
 /**
  * The `music_b` source at play time: asks `music.vkey.GetVkey`/`UrlGetVkey` (as QQ Music's phone app,
  * see qq-mobile-client.ts) for a signed path (`purl`) to the song's audio file, named by the quality's
- * prefix and the track's `media_mid`, and joins it to a CDN host (`sip` when the answer names one,
- * else QQ Music's default stream host). The audio host is asked as the app (its User-Agent, and the
- * login cookie for VIP files). An empty path says why in plain words: no login, not a VIP login, or a
- * song QQ Music may not play here.
+ * prefix and the track's `media_mid`, and joins it to an https CDN host (the first https one `sip`
+ * names, else QQ Music's default stream host). The audio host is asked as the app (its User-Agent)
+ * and never given the login cookie: the path carries its own `vkey`, which is what lets a VIP file
+ * play, and qqmusic_key and the refresh tokens go only to QQ Music's API hosts. An empty path says why
+ * in plain words: no login, not a VIP login, or a song QQ Music may not play here.
  *
  * Request and answer from L-1124/QQMusicApi (qqmusic_api/modules/song.py `get_song_urls`: `uin`,
  * `filename` = prefix + `media_mid` + extension, `guid`, `songmid`, `songtype`, `ctx`;
  * `_SONG_URL_FALLBACK_DOMAIN`; `SongFileType`: M500/C400/C600/M800/F000; models/song.py
- * `UrlinfoItem`: `purl`, `result` 104003 no permission, 104013 device restricted).
+ * `UrlinfoItem`: `purl`, `result` 104003 no permission, 104013 device restricted). Hosts from the same
+ * project: it played every path from `https://isure.stream.qqmusic.qq.com/` (its `_SONG_URL_DOMAIN`,
+ * 2024 to commit 5ccd97d, 2026-03), then from a `sip` entry with that host as the fallback; its tests
+ * show `sip` mixing http and https hosts (`http://ws6.stream.qqmusic.qq.com/`,
+ * `https://aqqmusic.tc.qq.com/`), and its download example fetches `host + purl` with no cookie.
  */
 import { randomUUID } from 'node:crypto';
 import { QUALITIES, type Quality } from '../../domain/constants';
@@ -37,7 +42,7 @@ export function qqQualityFor(quality: Quality): QqQuality {
   const lowerFirst = QUALITIES.slice(0, QUALITIES.indexOf(quality) + 1).reverse();
   return lowerFirst.find(isQqQuality) ?? 'standard';
 }
-/** Where a path is played from when the answer names no host (the reference's fallback domain). */
+/** Where a path is played from when the answer names no https host (the reference's fallback domain). */
 const DEFAULT_STREAM_HOST = 'https://isure.stream.qqmusic.qq.com/';
 /** `result` of a file QQ Music will not serve to this kind of device. */
 const DEVICE_RESTRICTED = 104013;
@@ -68,7 +73,7 @@ export class QqMusicSource implements MusicSource {
       input: {
         kind: 'url',
         url: url.value,
-        headers: { userAgent: MOBILE_USER_AGENT, ...(login && { cookie: login.cookie }) },
+        headers: { userAgent: MOBILE_USER_AGENT },
       },
     });
   }
@@ -106,7 +111,9 @@ export class QqMusicSource implements MusicSource {
     const infos = files.map((name) => midurlinfo.find((i) => i.filename === name));
     const purl = infos.map((info) => info?.purl).find(Boolean);
     if (!purl) return ok({ result: infos[0]?.result ?? 0 });
-    return ok(`${sip[0] ?? DEFAULT_STREAM_HOST}${purl}`);
+    // An http host would carry the signed path (and anything else) in clear: only https ones are used.
+    const host = sip.find((candidate) => candidate.startsWith('https://')) ?? DEFAULT_STREAM_HOST;
+    return ok(`${host}${purl}`);
   }
 }
 

@@ -46,11 +46,14 @@ function chosenFormat(video: ResolvedVideo): ChosenFormat | undefined {
   return parts.find((part) => part.acodec !== 'none') ?? parts[0];
 }
 
-/** The headers ffmpeg must send, from yt-dlp's `http_headers` (header names in any case). */
+/**
+ * The headers ffmpeg must send, from yt-dlp's `http_headers` (header names in any case). A Cookie there
+ * is not passed on: the googlevideo URL is signed and plays without the YouTube login (yt-dlp itself
+ * keeps cookies out of `http_headers` since its 2023.07.06 cookie-leak fix, GHSA-v8mc-9377-rwjj).
+ */
 function streamHeaders(headers: Record<string, string>): StreamHeaders {
   const byName = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
   const userAgent = byName.get('user-agent');
   const referer = byName.get('referer');
-  const cookie = byName.get('cookie');
-  return { ...(userAgent && { userAgent }), ...(referer && { referer }), ...(cookie && { cookie }) };
+  return { ...(userAgent && { userAgent }), ...(referer && { referer }) };
 }
