@@ -3,12 +3,13 @@
  * the Android app's guarded form (xeapi) the way NetEase does.
  */
 import { describe, expect, it } from 'vitest';
+import { MAX_ANSWER_BYTES } from '../../shared/sources/http/fetch-json';
 import { NeteaseClient, RISKY_NETWORK } from '../../shared/sources/netease/netease-client';
 import { type NeteaseLogin, parseNeteaseCookie } from '../../shared/sources/netease/netease-login';
 import { NeteaseSource } from '../../shared/sources/netease/netease-source';
 import { useAudioHosts } from '../helpers/audio-request';
 import { neteaseFixture, useNeteaseApi } from '../helpers/netease-api';
-import { FIXTURE_MUSIC_A } from '../helpers/netease-protocol';
+import { FIXTURE_MUSIC_A, sealedAppAnswer } from '../helpers/netease-protocol';
 
 const api = useNeteaseApi();
 const audioHosts = useAudioHosts(/^https?:\/\/m\d+\.music\.126\.net\/.*/);
@@ -119,5 +120,36 @@ describe('NetEase source', () => {
     api.answer(URL_PATH, { code: -460, message: '检测到您的网络环境存在风险，请稍后再试' });
     expect(await source.resolveStream(SONG)).toEqual({ ok: false, error: RISKY_NETWORK });
     expect(RISKY_NETWORK).toMatch(/risky network \(code -460\).*log in .* QR code, or try again later/);
+  });
+
+  it('never throws on a malformed session key, and ignores it: the next call is sealed as before', async () => {
+    const sealedWith = (sskey: string) => () =>
+      sealedAppAnswer(neteaseFixture('song-url'), { 'x-encr-ssid': 'session-1', 'x-encr-sskey': sskey });
+    for (const sskey of ['short', 'k'.repeat(17)]) {
+      api.answer(URL_PATH, sealedWith(sskey));
+      expect((await source.resolveStream(SONG)).ok).toBe(true);
+      // Sealed under a key of that length, this request would throw out of resolveStream.
+      expect((await source.resolveStream(SONG)).ok).toBe(true);
+    }
+  });
+
+  it('reads an answer only up to the bound, however it is sent', async () => {
+    const chunk = new Uint8Array(1024 * 1024);
+    api.answer(URL_PATH, () => {
+      let sent = 0;
+      // No content-length, and more than the bound: the source must stop reading by itself.
+      const endless = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          sent += chunk.byteLength;
+          if (sent > 64 * chunk.byteLength) controller.close();
+          else controller.enqueue(chunk);
+        },
+      });
+      return new Response(endless);
+    });
+    expect(await source.resolveStream(SONG)).toEqual({
+      ok: false,
+      error: `NetEase Cloud Music sent an answer larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB; it was not read`,
+    });
   });
 });

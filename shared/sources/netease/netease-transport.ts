@@ -14,7 +14,7 @@
 import { z } from 'zod';
 import { err, ok, type Result } from '../../result';
 import { setCookies } from '../http/cookies';
-import { fetchResponse, readJson } from '../http/fetch-json';
+import { fetchResponse, readBytes, readJson } from '../http/fetch-json';
 import { eapi } from './eapi';
 import { type AnonymousDevice, appHeaders, desktopHeader, headerCookie, webCookie } from './netease-cookies';
 import type { NeteaseLogin } from './netease-login';
@@ -22,6 +22,7 @@ import { weapi } from './weapi';
 import {
   type KeyState,
   keyNonce,
+  openedSession,
   openKeyState,
   openXeapiAnswer,
   type XeapiSession,
@@ -184,18 +185,20 @@ async function sendApp(
   const state = await currentKeyState(device.deviceId);
   if (!state.ok) return state;
   const form = Object.fromEntries(Object.entries(data).map(([name, value]) => [name, String(value)]));
+  const sealed = xeapi(form, state.value, session);
+  if (!sealed.ok) return err(`${SERVICE} could not be asked ${path}: ${sealed.error}`);
   const { headers, cookie } = appHeaders(login, device);
   const response = await fetchResponse(SERVICE, `${APP_ORIGIN}${path}`, {
     method: 'POST',
     headers: { ...headers, 'content-type': `${FORM};charset=utf-8`, 'user-agent': APP_USER_AGENT, cookie },
-    body: new URLSearchParams(xeapi(form, state.value, session)).toString(),
+    body: new URLSearchParams(sealed.value).toString(),
   });
   if (!response.ok) return response;
-  const id = response.value.headers.get('x-encr-ssid');
-  const key = response.value.headers.get('x-encr-sskey');
-  if (id && key) session = { id, key };
-  const body = Buffer.from(await response.value.arrayBuffer());
-  const json = openXeapiAnswer(body);
+  const { headers: answerHeaders } = response.value;
+  session = openedSession(answerHeaders.get('x-encr-ssid'), answerHeaders.get('x-encr-sskey')) ?? session;
+  const body = await readBytes(SERVICE, response.value);
+  if (!body.ok) return body;
+  const json = openXeapiAnswer(body.value);
   if (!json.ok) return err(`${SERVICE} answered ${path}, but ${json.error}`);
   return ok({ json: json.value, cookie: setCookies(response.value) });
 }

@@ -43,9 +43,9 @@ const SIGN_KEY = 'mUHCwVNWJbunMqAHf5MImuirT6plvs6VSFW62MGHstFQxhBGdEoIhLItH3djc4
 const X25519_SPKI_PREFIX = Buffer.from('302a300506032b656e032100', 'hex');
 const GZIP_MAGIC = [0x1f, 0x8b];
 
-/** The server's public key state. */
+/** The server's public key state: its key is a raw X25519 key (32 bytes, base64). */
 export const KeyStateSchema = z.object({
-  publicKey: z.string().min(1),
+  publicKey: z.string().refine((key) => Buffer.from(key, 'base64').length === 32),
   version: z.union([z.string(), z.number()]).transform(String),
   sk: z.string().min(1),
 });
@@ -55,6 +55,14 @@ export type KeyState = z.output<typeof KeyStateSchema>;
 export interface XeapiSession {
   id: string;
   key: string;
+}
+
+/**
+ * The session an answer's headers open, when they name one whose key can be the AES key its requests
+ * are sealed with (16, 24 or 32 bytes): any other key would make every later request throw.
+ */
+export function openedSession(id: string | null, key: string | null): XeapiSession | undefined {
+  return id && key && [16, 24, 32].includes(Buffer.byteLength(key)) ? { id, key } : undefined;
 }
 
 export const xeapiSign = (timestamp: string, nonce: string): string =>
@@ -116,24 +124,33 @@ function sealKey(dynamicKey: Buffer, state: KeyState, os: string): Buffer {
   return Buffer.concat([ephemeral, iv, sealed, cipher.getAuthTag()]);
 }
 
-/** The `B`, `S`, `R` form of an xeapi request carrying `data` as its form body. */
+/**
+ * The `B`, `S`, `R` form of an xeapi request carrying `data` as its form body; an error when the
+ * server's key admits no agreement (a low-order X25519 point such as all zeros makes the derivation fail).
+ */
 export function xeapi(
   data: Record<string, string>,
   state: KeyState,
   session: XeapiSession | undefined,
   os = 'android',
-): Record<'B' | 'S' | 'R', string> {
+): Result<Record<'B' | 'S' | 'R', string>> {
   const dynamicKey = session ? Buffer.from(session.key) : randomBytes(16);
+  let sealed: Buffer;
+  try {
+    sealed = sealKey(dynamicKey, state, os);
+  } catch {
+    return err('its request key cannot be used');
+  }
   const plaintext = JSON.stringify({
     body: Buffer.from(new URLSearchParams(data).toString()).toString('base64'),
     queryString: 'e_r=true',
   });
   const inner = ecb(XEAPI_STATIC_KEY, Buffer.from(plaintext));
-  return {
+  return ok({
     B: ecb(dynamicKey, mask(inner)).toString('base64'),
-    S: sealKey(dynamicKey, state, os).toString('base64'),
+    S: sealed.toString('base64'),
     R: ecb(XEAPI_STATIC_KEY, Buffer.from(`${state.version}|${session ? session.id : ''}`)).toString('base64'),
-  };
+  });
 }
 
 /** An xeapi answer's JSON: AES-128-ECB under the eapi key, gunzipped when gzipped. */
