@@ -7,22 +7,27 @@ import { type Logger, pino } from 'pino';
 
 export type { Logger };
 
-const redactPaths = [
+/** Field names that hold a secret: redacted at the top of a log line's object and two levels down. */
+const SECRET_FIELDS = [
   'password',
-  '*.password',
   'newPassword',
   'currentPassword',
-  'cookie',
-  '*.cookie',
-  'clientSecret',
-  '*.clientSecret',
-  'rawKey',
-  'apiKey',
   'serverPassword',
   'channelPassword',
+  'cookie',
+  'clientSecret',
+  'rawKey',
+  'apiKey',
   'identity',
-  'req.headers.cookie',
-  'req.headers.authorization',
+  'token',
+  'accessToken',
+  'refreshToken',
+  'authorization',
+  'credential',
+];
+
+const redactPaths = [
+  ...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`, `*.*.${field}`]),
   'req.headers["x-api-key"]',
 ];
 
