@@ -85,6 +85,11 @@ describe('settings the source cannot work with', () => {
     [{ YTDLP_ARGS: `--proxy 'socks5://x` }, `YTDLP_ARGS: has a ' that is never closed`],
     [{ YTDLP_ARGS: '-f best' }, 'YTDLP_ARGS: -f would override the audio format the bot chooses'],
     [
+      { YTDLP_ARGS: '--proxy socks5://alice:hunter2@127.0.0.1:9050' },
+      'YTDLP_ARGS: --proxy with a user name or password in its address would put them on the command line, where every local user can read it',
+    ],
+    [{ YTDLP_ARGS: '--username alice' }, 'YTDLP_ARGS: --username would put a login on the command line'],
+    [
       { YTDLP_COOKIES: '/nonexistent/cookies.txt' },
       'YTDLP_COOKIES: no file the bot can read at /nonexistent/cookies.txt',
     ],

@@ -72,6 +72,26 @@ describe('parseYtDlpArgs', () => {
     expect(refusal('--add-headers "Accept-Language: de"')).toBeUndefined();
   });
 
+  it('refuses a login on the command line: a user name, or a proxy address with credentials', () => {
+    expect(refusal('--username alice')).toBe(
+      '--username would put a login on the command line, where every local user can read it: keep it in a yt-dlp config file (--config-locations) or a .netrc file',
+    );
+    expect(refusal('-u alice')).toMatch(/^-u would put a login on the command line/);
+    expect(refusal('-vu alice')).toMatch(/^-u \(in -vu\) would put a login/);
+    expect(refusal('--ap-username alice')).toMatch(/^--ap-username would put a login/);
+    const proxyRefusal =
+      '--proxy with a user name or password in its address would put them on the command line, where every local user can read it: set the proxy in a yt-dlp config file (--config-locations)';
+    expect(refusal('--proxy socks5://alice:hunter2@127.0.0.1:9050')).toBe(proxyRefusal);
+    expect(refusal('--proxy=http://alice@proxy.example:3128/')).toBe(proxyRefusal);
+    expect(refusal('--prox alice:hunter2@proxy.example:3128')).toBe(proxyRefusal);
+    expect(refusal('--geo-verification-proxy socks5://a:b@127.0.0.1:1080')).toMatch(
+      /^--geo-verification-proxy with a user name or password/,
+    );
+    // An @ further on (a path or query) is no login; nor is a proxy without one.
+    expect(refusal('--proxy http://127.0.0.1:3128/a@b')).toBeUndefined();
+    expect(refusal('--proxy socks5://127.0.0.1:9050 --netrc')).toBeUndefined();
+  });
+
   it('says how to quote when the quoting never ends', () => {
     expect(refusal(`--extractor-args 'youtube:x`)).toBe(
       `has a ' that is never closed (quote as in a shell: '…', "…" or \\)`,

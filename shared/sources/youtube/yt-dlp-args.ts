@@ -4,7 +4,8 @@
  * would quote them but without one (shell-words.ts), and checked once at start-up. Options that would
  * break the source are refused with the reason: ones that change what yt-dlp prints (the source reads
  * one JSON answer from stdout), print something else instead, choose the format or the videos the
- * source asks for, or put a password on the command line, where every local user can read it.
+ * source asks for, or put a login on the command line, where every local user can read it (`ps`): a
+ * password or user name, a Cookie or Authorization header, a proxy address with `user:password@`.
  *
  * Option names from yt-dlp/yt-dlp yt_dlp/options.py (commit 81ecd58, 2026-08-20). Its option parser
  * takes any unambiguous start of a long name (`--dump-single` is `--dump-single-json`) and clusters
@@ -71,6 +72,10 @@ const REFUSED: readonly RefusedGroup[] = [
     ],
     why: 'would put a secret on the command line, where every local user can read it: keep it in a yt-dlp config file (--config-locations) or a .netrc file',
   },
+  {
+    options: ['-u', '--username', '--ap-username'],
+    why: 'would put a login on the command line, where every local user can read it: keep it in a yt-dlp config file (--config-locations) or a .netrc file',
+  },
 ];
 
 /** Why each refused option is refused, by its name. */
@@ -82,6 +87,21 @@ const WHOLE_OPTIONS = new Set(['--client-certificate']);
 const SHORT_WITH_VALUE = new Set([...'tIup2fSNrROaPo']);
 /** A header that carries a login. */
 const SECRET_HEADER = /^\s*(?:cookie|authorization)\s*:/i;
+/** An address with a user name or password before its host (`socks5://user:pass@host`, `user@host`). */
+const USERINFO = /^(?:[a-z][a-z\d+.-]*:\/\/)?[^/?#]*@/i;
+const PROXY_WHY =
+  'with a user name or password in its address would put them on the command line, where every local user can read it: set the proxy in a yt-dlp config file (--config-locations)';
+
+/** Options allowed, but not with a value that carries a login: the test for such a value, and why. */
+const SECRET_VALUES: readonly { option: string; holdsSecret: (value: string) => boolean; why: string }[] = [
+  {
+    option: '--add-headers',
+    holdsSecret: (value) => SECRET_HEADER.test(value),
+    why: 'with a Cookie or Authorization header would put a secret on the command line, where every local user can read it: give cookies with YTDLP_COOKIES',
+  },
+  { option: '--proxy', holdsSecret: (value) => USERINFO.test(value), why: PROXY_WHY },
+  { option: '--geo-verification-proxy', holdsSecret: (value) => USERINFO.test(value), why: PROXY_WHY },
+];
 
 /** The words of YTDLP_ARGS (unset or blank: none), or why they cannot be used. */
 export function parseYtDlpArgs(text: string | undefined): Result<string[]> {
@@ -110,10 +130,11 @@ function longRefusal(word: string, next: string | undefined): string | undefined
       ? undefined
       : REFUSED_LONG.find((option) => option.startsWith(name));
   if (meant) return `${name === meant ? meant : `${name} (${meant})`} ${WHY.get(meant)}`;
-  const value = glued.length > 0 ? glued.join('=') : next;
-  if ('--add-headers'.startsWith(name) && name.length > 2 && SECRET_HEADER.test(value ?? ''))
-    return `--add-headers with a Cookie or Authorization header would put a secret on the command line, where every local user can read it: give cookies with YTDLP_COOKIES`;
-  return undefined;
+  const value = glued.length > 0 ? glued.join('=') : (next ?? '');
+  const secret = SECRET_VALUES.find(
+    ({ option, holdsSecret }) => name.length > 2 && option.startsWith(name) && holdsSecret(value),
+  );
+  return secret && `${secret.option} ${secret.why}`;
 }
 
 function shortRefusal(word: string): string | undefined {
