@@ -4,11 +4,12 @@
  * platforms, so the download is capped in time and size.
  */
 import { launchProcess } from '../../../shared/exec/process-launcher';
+import { readBounded, TOO_LARGE } from '../../../shared/net/read-bounded';
 import { err, ok, type Result } from '../../../shared/result';
 
 export const AVATAR_MAX_BYTES = 200 * 1024;
 const DOWNLOAD_TIMEOUT_MS = 10_000;
-const DOWNLOAD_MAX_BYTES = 10 * 1024 * 1024;
+export const DOWNLOAD_MAX_BYTES = 10 * 1024 * 1024;
 const CONVERT_TIMEOUT_MS = 10_000;
 /** Tried in order until one fits: [edge in pixels, JPEG quantizer (2 best … 31 worst)]. */
 const ENCODINGS: readonly [number, number][] = [
@@ -38,12 +39,11 @@ async function download(url: string, fetchImpl: typeof fetch): Promise<Result<Ui
   try {
     const response = await fetchImpl(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
     if (!response.ok) return err(`the cover art answered ${response.status}`);
-    const declared = Number(response.headers.get('content-length') ?? 0);
-    if (declared > DOWNLOAD_MAX_BYTES) return err('the cover art is too large');
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    if (bytes.length === 0 || bytes.length > DOWNLOAD_MAX_BYTES)
-      return err('the cover art is empty or too large');
-    return ok(bytes);
+    // Bounded while reading: a picture that never ends is not held in memory until the deadline.
+    const bytes = await readBounded(response, DOWNLOAD_MAX_BYTES);
+    if (bytes === TOO_LARGE) return err('the cover art is too large');
+    if (bytes.length === 0) return err('the cover art is empty');
+    return ok(new Uint8Array(bytes));
   } catch (error) {
     return err(`could not download the cover art: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -5,6 +5,7 @@
  * answer is the caller's job. The deadline covers the whole exchange, the body included, so a
  * platform that sends its headers and then stalls is given up on too.
  */
+import { readBounded, TOO_LARGE } from '../../net/read-bounded';
 import { err, ok, type Result } from '../../result';
 import { timedOutSentence, unreachableSentence } from './unreachable';
 
@@ -41,28 +42,13 @@ export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 /** A response's body, read up to MAX_ANSWER_BYTES, or the sentence saying it was larger (or never came). */
 export async function readBytes(service: string, response: Response): Promise<Result<Buffer>> {
-  const declared = Number(response.headers.get('content-length'));
-  if (declared > MAX_ANSWER_BYTES) {
-    void response.body?.cancel().catch(() => undefined);
-    return err(tooLarge(service));
-  }
-  if (!response.body) return ok(Buffer.alloc(0));
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  let bytes: Awaited<ReturnType<typeof readBounded>>;
   try {
-    for (let read = await reader.read(); !read.done; read = await reader.read()) {
-      size += read.value.byteLength;
-      if (size > MAX_ANSWER_BYTES) {
-        void reader.cancel().catch(() => undefined);
-        return err(tooLarge(service));
-      }
-      chunks.push(read.value);
-    }
+    bytes = await readBounded(response, MAX_ANSWER_BYTES);
   } catch (error) {
     return err(unreachable(service, error));
   }
-  return ok(Buffer.concat(chunks, size));
+  return bytes === TOO_LARGE ? err(tooLarge(service)) : ok(bytes);
 }
 
 /** A response's body as UTF-8 text, bounded as readBytes. */
