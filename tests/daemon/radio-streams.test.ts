@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SourceRegistry } from '../../shared/sources/source-registry';
+import { STREAM_USER_AGENT } from '../../shared/sources/stream/stream-probe';
 import { StreamSource } from '../../shared/sources/stream/stream-source';
 import { type RadioServer, STATION_NAME, startRadioServer, stationSong } from '../helpers/radio-server';
 import { Ts3TestServer } from '../ts3-server/ts3-test-server';
@@ -50,6 +51,14 @@ describe('internet radio on a connected bot', () => {
     await h.waitForStatus(bot, (s) => s.currentSong?.name === 'Second Song', 15_000, 'the changed title');
     const seek = await h.command(bot, 'seek', { position: 10 });
     expect(seek).toMatchObject({ ok: false, status: 409 });
+    // The probe's request at play time, then the relay's: the station gets the source's User-Agent
+    // and the ICY ask, nothing else (a user's address has no login to send; node adds host, connection).
+    const asked = radio.requestHeaders.filter((_, i) => radio.requests[i] === '/live');
+    const sent = { host: new URL(radio.baseUrl).host, connection: 'keep-alive', 'icy-metadata': '1' };
+    expect(asked[0]).toEqual({ ...sent, 'user-agent': STREAM_USER_AGENT });
+    expect(asked.length).toBeGreaterThanOrEqual(2);
+    for (const headers of asked.slice(1))
+      expect(headers).toEqual({ ...sent, 'accept-encoding': 'identity', 'user-agent': STREAM_USER_AGENT });
   }, 60_000);
 
   it('plays an HLS playlist, its segments through the relay', async () => {

@@ -6,9 +6,9 @@
  * - `/hls/live.m3u8` an HLS media playlist of three MPEG-TS segments (`/hls/seg<n>.ts`), no end tag;
  * - `/station.pls` and `/station.m3u` playlists naming `/live`;
  * - `/page.html` a web page (not audio); `/hop/<n>` redirects n more times, then to `/live`.
- * Every request is recorded.
+ * Every request is recorded: its path, and its headers apart.
  */
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Song } from '../../shared/domain/schemas';
 import { renderTone } from './audio-cdn';
@@ -34,6 +34,8 @@ export function stationSong(radio: RadioServer, path: string): Song {
 export interface RadioServer {
   baseUrl: string;
   requests: string[];
+  /** The headers of each request, by the same index as `requests`. */
+  requestHeaders: IncomingHttpHeaders[];
   setTitle(title: string): void;
   /** How many more connections to `/drops` are cut short. */
   dropsLeft: number;
@@ -58,6 +60,7 @@ export async function startRadioServer(): Promise<RadioServer> {
   const radio: RadioServer = {
     baseUrl: '',
     requests: [],
+    requestHeaders: [],
     setTitle: (next) => {
       title = next;
     },
@@ -100,6 +103,7 @@ export async function startRadioServer(): Promise<RadioServer> {
   const server = createServer((request, response) => {
     const path = request.url ?? '/';
     radio.requests.push(path);
+    radio.requestHeaders.push(request.headers);
     const icy = request.headers['icy-metadata'] === '1';
     const hop = /^\/hop\/(\d+)$/.exec(path);
     const segment = /^\/hls\/seg(\d)\.ts$/.exec(path);
