@@ -81,7 +81,7 @@ export class NeteaseSource implements MusicSource {
 const NETEASE_AUDIO_HOST = /^http:\/\/([\w-]+\.)*music\.126\.net\//i;
 
 /** The audio URL over https when it names a NetEase audio host over http; else as it is. */
-export function overHttps(url: string): string {
+function overHttps(url: string): string {
   return NETEASE_AUDIO_HOST.test(url) ? `https://${url.slice('http://'.length)}` : url;
 }
 
