@@ -14,7 +14,13 @@ import {
 import { botGrants, bots, savedQueues, users } from '../../shared/db/schema';
 import { BASIC_MEMBER_CAPABILITIES, CAPABILITIES } from '../../shared/domain/constants';
 import { recordAudit } from '../audit/audit-log';
-import { ensureNotLastAdmin, findManagedUser, findUserByName, revokeCredentials } from '../auth/accounts';
+import {
+  changeUserRole,
+  deleteUserRow,
+  findManagedUser,
+  findUserByName,
+  revokeCredentials,
+} from '../auth/accounts';
 import { hashPassword } from '../auth/password';
 import { type Principal, principalOf } from '../auth/principal';
 import type { SessionStores } from '../auth/sessions';
@@ -67,11 +73,10 @@ export function userRoutes(deps: AppDeps, stores: SessionStores) {
 
     .openapi(deleteUser, async (c) => {
       const user = await findManagedUser(db, c.req.valid('param').id);
-      await ensureNotLastAdmin(db, user, 'deleted');
       // Sessions, API keys, grants, favorites and the personal music link go by cascade; private
       // saved queues have no foreign key (their owner may be the shared bucket) and go here.
+      await deleteUserRow(db, user);
       await db.delete(savedQueues).where(eq(savedQueues.ownerId, user.id));
-      await db.delete(users).where(eq(users.id, user.id));
       await recordAudit(db, 'user.deleted', party(principalOf(c)), user);
       return c.body(null, 204);
     })
@@ -94,10 +99,9 @@ export function userRoutes(deps: AppDeps, stores: SessionStores) {
       const user = await findManagedUser(db, c.req.valid('param').id);
       const { role } = c.req.valid('json');
       if (role !== user.role) {
-        if (role === 'member') await ensureNotLastAdmin(db, user, 'demoted');
         // Sessions stay (SPEC Auth rule 6 does not end them here): the role is read on every request, so
         // the new one applies to the account's very next call, through any session or key.
-        await db.update(users).set({ role }).where(eq(users.id, user.id));
+        await changeUserRole(db, user, role);
         await recordAudit(db, 'user.role_changed', party(principal), user);
       }
       return c.body(null, 204);
