@@ -7,6 +7,7 @@ import { createKey, deleteKey, listKeys } from '../../openapi/routes/keys';
 import { apiKeys, users } from '../../shared/db/schema';
 import { say } from '../../shared/i18n/phrases';
 import { recordAudit } from '../audit/audit-log';
+import { announceAccountsChanged } from '../auth/accounts-changed';
 import { API_KEYS_PER_USER, generateApiKey } from '../auth/api-key';
 import { principalOf } from '../auth/principal';
 import type { AppDeps, AppEnv } from '../env';
@@ -24,7 +25,7 @@ const publicKey = (key: KeyRow, username?: string) => ({
   lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
 });
 
-export function keyRoutes({ db }: AppDeps) {
+export function keyRoutes({ db, bus }: AppDeps) {
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
     .openapi(listKeys, async (c) => {
       const principal = principalOf(c);
@@ -87,6 +88,7 @@ export function keyRoutes({ db }: AppDeps) {
       if (!key || (key.userId !== principal.userId && principal.role !== 'admin'))
         throw new ApiError(404, 'API key not found');
       await db.delete(apiKeys).where(eq(apiKeys.id, key.id));
+      announceAccountsChanged(bus, [key.userId]);
       const owner = await db.query.users.findFirst({ where: eq(users.id, key.userId) });
       await recordAudit(
         db,

@@ -18,6 +18,7 @@ import { say } from '../../shared/i18n/phrases';
 import { readGuestMode } from '../../shared/settings/guest-mode';
 import { recordAudit } from '../audit/audit-log';
 import { adminCount, findUserByName, revokeCredentials } from '../auth/accounts';
+import { announceAccountsChanged } from '../auth/accounts-changed';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../auth/password';
 import { principalOf } from '../auth/principal';
 import { clientAddress, consumeAttempt, LOGIN_LIMIT, SETUP_LIMIT } from '../auth/rate-limit';
@@ -27,7 +28,7 @@ import { ApiError, validationHook } from '../errors';
 import { sessionRotation } from './rotation';
 
 export function sessionRoutes(deps: AppDeps, stores: SessionStores) {
-  const { db, config } = deps;
+  const { db, bus, config } = deps;
   const rotation = sessionRotation(deps, stores);
 
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
@@ -103,6 +104,7 @@ export function sessionRoutes(deps: AppDeps, stores: SessionStores) {
         .where(eq(users.id, user.id));
       // Every session ends, this one too; the caller goes on in a new one (rotation.ts).
       await revokeCredentials(db, user.id);
+      announceAccountsChanged(bus, [user.id]);
       await rotation.start(c, 'member', user.id);
       const self = { id: user.id, username: user.username };
       await recordAudit(db, 'user.password_changed', self, self);

@@ -21,6 +21,7 @@ import {
   findUserByName,
   revokeCredentials,
 } from '../auth/accounts';
+import { announceAccountsChanged } from '../auth/accounts-changed';
 import { hashPassword } from '../auth/password';
 import { type Principal, principalOf } from '../auth/principal';
 import type { SessionStores } from '../auth/sessions';
@@ -34,7 +35,7 @@ const party = (p: Principal) => ({ id: p.userId, username: p.username });
 const ownSession = (p: Principal, userId: string) => p.userId === userId && p.credential.kind === 'session';
 
 export function userRoutes(deps: AppDeps, stores: SessionStores) {
-  const { db } = deps;
+  const { db, bus } = deps;
   const rotation = sessionRotation(deps, stores);
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
     .openapi(listUsers, async (c) => {
@@ -77,6 +78,7 @@ export function userRoutes(deps: AppDeps, stores: SessionStores) {
       // saved queues have no foreign key (their owner may be the shared bucket) and go here.
       await deleteUserRow(db, user);
       await db.delete(savedQueues).where(eq(savedQueues.ownerId, user.id));
+      announceAccountsChanged(bus, [user.id]);
       await recordAudit(db, 'user.deleted', party(principalOf(c)), user);
       return c.body(null, 204);
     })
@@ -89,6 +91,7 @@ export function userRoutes(deps: AppDeps, stores: SessionStores) {
         .set({ passwordHash: await hashPassword(c.req.valid('json').newPassword) })
         .where(eq(users.id, user.id));
       await revokeCredentials(db, user.id);
+      announceAccountsChanged(bus, [user.id]);
       if (ownSession(principal, user.id)) await rotation.start(c, 'member', user.id);
       await recordAudit(db, 'user.password_reset', party(principal), user);
       return c.body(null, 204);
@@ -102,6 +105,7 @@ export function userRoutes(deps: AppDeps, stores: SessionStores) {
         // Sessions stay (SPEC Auth rule 6 does not end them here): the role is read on every request, so
         // the new one applies to the account's very next call, through any session or key.
         await changeUserRole(db, user, role);
+        announceAccountsChanged(bus, [user.id]);
         await recordAudit(db, 'user.role_changed', party(principal), user);
       }
       return c.body(null, 204);
@@ -140,6 +144,7 @@ export function userRoutes(deps: AppDeps, stores: SessionStores) {
         if (botIds.length)
           await tx.insert(botGrants).values(botIds.map((botId) => ({ userId: user.id, botId })));
       });
+      announceAccountsChanged(bus, [user.id]);
       await recordAudit(db, 'user.permissions_changed', party(principalOf(c)), user);
       return c.json({ success: true as const }, 200);
     });
