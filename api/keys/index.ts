@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { asc, eq } from 'drizzle-orm';
 import { createKey, deleteKey, listKeys } from '../../openapi/routes/keys';
+import { mayDeleteApiKey, mayListAllApiKeys } from '../../shared/access/object-rules';
 import { apiKeys, users } from '../../shared/db/schema';
 import { say } from '../../shared/i18n/phrases';
 import { recordAudit } from '../audit/audit-log';
@@ -30,7 +31,7 @@ export function keyRoutes({ db, bus }: AppDeps) {
     .openapi(listKeys, async (c) => {
       const principal = principalOf(c);
       if (c.req.valid('query').all === '1') {
-        if (principal.role !== 'admin') throw new ApiError(403, say.adminOnly());
+        if (!mayListAllApiKeys(principal)) throw new ApiError(403, say.adminOnly());
         const rows = await db
           .select({ key: apiKeys, username: users.username })
           .from(apiKeys)
@@ -85,8 +86,7 @@ export function keyRoutes({ db, bus }: AppDeps) {
       const principal = principalOf(c);
       const key = await db.query.apiKeys.findFirst({ where: eq(apiKeys.id, c.req.valid('param').id) });
       // Someone else's key reads as absent: its existence is none of the caller's business.
-      if (!key || (key.userId !== principal.userId && principal.role !== 'admin'))
-        throw new ApiError(404, 'API key not found');
+      if (!key || !mayDeleteApiKey(principal, key)) throw new ApiError(404, 'API key not found');
       await db.delete(apiKeys).where(eq(apiKeys.id, key.id));
       announceAccountsChanged(bus, [key.userId]);
       const owner = await db.query.users.findFirst({ where: eq(users.id, key.userId) });

@@ -12,6 +12,7 @@ import {
   postLogout,
   postSetup,
 } from '../../openapi/routes/session';
+import { hasCapability, passesEveryCheck } from '../../shared/access/route-access';
 import { users } from '../../shared/db/schema';
 import { CAPABILITIES, GUEST_PRINCIPAL_ID } from '../../shared/domain/constants';
 import { say } from '../../shared/i18n/phrases';
@@ -83,8 +84,8 @@ export function sessionRoutes(deps: AppDeps, stores: SessionStores) {
       return c.json(
         {
           user: { id: p.userId, username: p.username, role: p.role },
-          capabilities: p.role === 'admin' ? [...CAPABILITIES] : [...p.capabilities],
-          bots: p.role === 'admin' ? ('all' as const) : p.bots === 'all' ? ('all' as const) : [...p.bots],
+          capabilities: CAPABILITIES.filter((capability) => hasCapability(p, capability)),
+          bots: passesEveryCheck(p) || p.bots === 'all' ? ('all' as const) : [...p.bots],
           ...(p.guestPermissions ? { guestPermissions: p.guestPermissions } : {}),
         },
         200,

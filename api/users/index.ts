@@ -11,6 +11,7 @@ import {
   putPermissions,
   resetPassword,
 } from '../../openapi/routes/users';
+import { passesEveryCheck } from '../../shared/access/route-access';
 import { botGrants, bots, savedQueues, users } from '../../shared/db/schema';
 import { BASIC_MEMBER_CAPABILITIES, CAPABILITIES } from '../../shared/domain/constants';
 import { recordAudit } from '../audit/audit-log';
@@ -113,7 +114,7 @@ export function userRoutes(deps: AppDeps, stores: SessionStores) {
 
     .openapi(getPermissions, async (c) => {
       const user = await findManagedUser(db, c.req.valid('param').id);
-      if (user.role === 'admin')
+      if (passesEveryCheck(user))
         return c.json({ capabilities: [...CAPABILITIES], bots: 'all' as const }, 200);
       const grants = await db
         .select({ botId: botGrants.botId })
