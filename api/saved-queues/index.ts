@@ -78,6 +78,7 @@ export function savedQueueRoutes({ db }: AppDeps, bots: BotClient) {
   return app
     .openapi(listSavedQueues, async (c) => {
       const principal = principalOf(c);
+      // mayUseSavedQueue as a filter: the queues listed are exactly those the caller may load or delete.
       const rows = await db
         .select()
         .from(savedQueues)
