@@ -12,6 +12,8 @@ import { auditRoutes } from './audit';
 import { adminCount } from './auth/accounts';
 import { createAuthenticator } from './auth/authenticate';
 import { authorization } from './auth/authorize';
+import { createPrincipalLoader } from './auth/load-principal';
+import { principalReloader } from './auth/reload-principal';
 import { createSessionStores } from './auth/sessions';
 import { botRoutes } from './bots';
 import { botAvatarRoutes } from './bots/avatar';
@@ -122,7 +124,12 @@ export function createApp(deps: AppDeps) {
     }, deps.config.basePath),
   );
 
-  const gateway = new WsGateway(deps.bus, visibleBots, botStatuses);
+  const gateway = new WsGateway(
+    deps.bus,
+    visibleBots,
+    botStatuses,
+    principalReloader(createPrincipalLoader(deps.db)),
+  );
   const { upgradeWebSocket, injectWebSocket, wss } = createNodeWebSocket({ app });
   app.route('/', wsRoutes(gateway, authenticate, upgradeWebSocket, deps.config));
 

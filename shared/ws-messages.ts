@@ -16,5 +16,9 @@ export type WsMessage = z.infer<typeof WsMessageSchema>;
 /** The server is shutting down ("going away"): the browser reconnects, to the next server behind a proxy. */
 export const WS_CLOSE_GOING_AWAY = 1001;
 
-/** Close codes in the application range: the browser tells "signed out" from a network drop. */
-export const WS_CLOSE_GUEST_MODE_DISABLED = 4001;
+/**
+ * The socket's credential no longer authenticates (4000 + HTTP 401): its session ended (logout, a
+ * password change or reset, guest mode switched off), its key was revoked, or its account deleted.
+ * In the application range, so the browser tells it from a network drop.
+ */
+export const WS_CLOSE_SIGNED_OUT = 4401;

@@ -2,7 +2,7 @@
  * Account rules shared by the session and user routes: finding users, the last-admin rule, and
  * revoking credentials after a password change.
  */
-import { count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../shared/db/client';
 import { apiKeys, sessions, users } from '../../shared/db/schema';
 import { GUEST_PRINCIPAL_ID } from '../../shared/domain/constants';
@@ -28,10 +28,35 @@ export async function adminCount(db: Db): Promise<number> {
   return row?.n ?? 0;
 }
 
-export async function ensureNotLastAdmin(db: Db, user: UserRow, verb: string): Promise<void> {
-  if (user.role === 'admin' && (await adminCount(db)) <= 1) {
-    throw new ApiError(409, `the last admin cannot be ${verb}`);
-  }
+/**
+ * True for a row that may stop being an admin: a non-admin, or an admin while another admin exists.
+ * It is part of the write's own WHERE, so the count and the write are one statement: SQLite takes
+ * the write lock before the statement reads, so of two admins demoting or deleting each other at
+ * once, the second finds the first already gone (on a local file and on a libSQL server alike).
+ */
+const leavesAnAdmin = sql`(users.role != 'admin'
+  OR EXISTS (SELECT 1 FROM users AS other WHERE other.role = 'admin' AND other.id != users.id))`;
+
+/** Why a guarded write changed no row: the account went meanwhile (404), or it is the last admin. */
+async function refusedChange(db: Db, user: UserRow, verb: string): Promise<never> {
+  await findManagedUser(db, user.id);
+  throw new ApiError(409, `the last admin cannot be ${verb}`);
+}
+
+/** Sets an account's role; demoting the last admin is refused (409). */
+export async function changeUserRole(db: Db, user: UserRow, role: 'admin' | 'member'): Promise<void> {
+  const guard = role === 'member' ? leavesAnAdmin : sql`1`;
+  const changed = await db
+    .update(users)
+    .set({ role })
+    .where(and(eq(users.id, user.id), guard));
+  if (changed.rowsAffected === 0) await refusedChange(db, user, 'demoted');
+}
+
+/** Deletes an account (its credentials, grants and links go by cascade); the last admin is refused (409). */
+export async function deleteUserRow(db: Db, user: UserRow): Promise<void> {
+  const deleted = await db.delete(users).where(and(eq(users.id, user.id), leavesAnAdmin));
+  if (deleted.rowsAffected === 0) await refusedChange(db, user, 'deleted');
 }
 
 /**

@@ -16,6 +16,7 @@ import { ApiError } from '../errors';
 import { apiKeyFromHeaders, hashApiKey } from './api-key';
 import { createPrincipalLoader } from './load-principal';
 import type { Principal } from './principal';
+import { keyAuthenticates, sessionAuthenticates } from './reload-principal';
 import { servicePrincipal } from './service-principal';
 import {
   clearSessionCookie,
@@ -41,7 +42,7 @@ export function createAuthenticator(deps: AppDeps, stores: SessionStores): Authe
   async function fromApiKey(rawKey: string): Promise<Principal> {
     const key = await loader.byApiKeyHash(hashApiKey(rawKey));
     const principal = key?.principal;
-    if (!key || !principal || principal.role === 'guest') throw new ApiError(401, say.invalidApiKey());
+    if (!key || !keyAuthenticates(principal)) throw new ApiError(401, say.invalidApiKey());
     const now = Date.now();
     if (!key.lastUsedAt || now - key.lastUsedAt.getTime() >= LAST_USED_WRITE_INTERVAL_MS) {
       // Bookkeeping: a database that cannot take the write (locked, full) must not fail the call.
@@ -62,7 +63,7 @@ export function createAuthenticator(deps: AppDeps, stores: SessionStores): Authe
     if (state?.state === 'expired') await stores[kind].invalidateSession(sessionId);
     const principal = state?.state === 'expired' ? undefined : found?.principal;
     // A guest row behind the member cookie (or the reverse) is not a valid session of that kind.
-    if (!state || !principal || (principal.role === 'guest') !== (kind === 'guest')) {
+    if (!state || !sessionAuthenticates(principal, kind)) {
       clearSessionCookie(c, kind);
       return undefined;
     }

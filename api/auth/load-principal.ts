@@ -20,6 +20,7 @@
  */
 import { eq, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { passesEveryCheck } from '../../shared/access/route-access';
 import type { Db } from '../../shared/db/client';
 import { apiKeys, botGrants, sessions, settings, users } from '../../shared/db/schema';
 import { CAPABILITIES, type Capability } from '../../shared/domain/constants';
@@ -86,7 +87,7 @@ function principalOf(account: Account, credential: Credential): Principal | unde
     username: account.username,
     role: account.role,
     capabilities: account.capabilities.filter(isCapability),
-    bots: account.role === 'admin' || account.allBots ? 'all' : account.grants,
+    bots: passesEveryCheck(account) || account.allBots ? 'all' : account.grants,
     credential,
   };
 }
@@ -107,27 +108,35 @@ export interface SessionLookup {
 export interface PrincipalLoader {
   /** The key with this SHA-256 and its principal, or undefined for an unknown (or revoked) key. */
   byApiKeyHash(keyHash: string): Promise<ApiKeyLookup | undefined>;
+  /** The same by the key's id: how an open socket's key is read again. */
+  byApiKeyId(keyId: string): Promise<ApiKeyLookup | undefined>;
   /** The session with this id and its principal, or undefined for an unknown (or ended) session. */
   bySessionId(sessionId: string): Promise<SessionLookup | undefined>;
 }
 
 export function createPrincipalLoader(db: Db): PrincipalLoader {
-  const keyRead = prepareJsonRead(
-    db,
-    db
-      .select(jsonObject(sql`'keyId', ${apiKeys.id}, 'lastUsedAt', ${apiKeys.lastUsedAt}, ${accountFields}`))
-      .from(apiKeys)
-      .innerJoin(users, eq(users.id, apiKeys.userId))
-      .where(eq(apiKeys.keyHash, sql.placeholder('keyHash'))),
-    (text) => {
-      const key = parseRow(KeyRowSchema, text);
-      return {
-        keyId: key.keyId,
-        lastUsedAt: key.lastUsedAt === null ? null : new Date(key.lastUsedAt),
-        principal: principalOf(key, { kind: 'api-key', keyId: key.keyId }),
-      };
-    },
-  );
+  /** The key read by one unique column: its hash (a request's key) or its id (an open socket's key). */
+  const keyReadBy = (column: typeof apiKeys.keyHash | typeof apiKeys.id) =>
+    prepareJsonRead(
+      db,
+      db
+        .select(
+          jsonObject(sql`'keyId', ${apiKeys.id}, 'lastUsedAt', ${apiKeys.lastUsedAt}, ${accountFields}`),
+        )
+        .from(apiKeys)
+        .innerJoin(users, eq(users.id, apiKeys.userId))
+        .where(eq(column, sql.placeholder('key'))),
+      (text) => {
+        const key = parseRow(KeyRowSchema, text);
+        return {
+          keyId: key.keyId,
+          lastUsedAt: key.lastUsedAt === null ? null : new Date(key.lastUsedAt),
+          principal: principalOf(key, { kind: 'api-key', keyId: key.keyId }),
+        };
+      },
+    );
+  const keyByHash = keyReadBy(apiKeys.keyHash);
+  const keyById = keyReadBy(apiKeys.id);
   const sessionRead = prepareJsonRead(
     db,
     db
@@ -148,7 +157,8 @@ export function createPrincipalLoader(db: Db): PrincipalLoader {
   );
 
   return {
-    byApiKeyHash: (keyHash) => keyRead({ keyHash }),
+    byApiKeyHash: (keyHash) => keyByHash({ key: keyHash }),
+    byApiKeyId: (keyId) => keyById({ key: keyId }),
     bySessionId: (sessionId) => sessionRead({ sessionId }),
   };
 }

@@ -4,9 +4,11 @@ import { randomUUID } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { asc, eq } from 'drizzle-orm';
 import { createKey, deleteKey, listKeys } from '../../openapi/routes/keys';
+import { mayDeleteApiKey, mayListAllApiKeys } from '../../shared/access/object-rules';
 import { apiKeys, users } from '../../shared/db/schema';
 import { say } from '../../shared/i18n/phrases';
 import { recordAudit } from '../audit/audit-log';
+import { announceAccountsChanged } from '../auth/accounts-changed';
 import { API_KEYS_PER_USER, generateApiKey } from '../auth/api-key';
 import { principalOf } from '../auth/principal';
 import type { AppDeps, AppEnv } from '../env';
@@ -24,12 +26,12 @@ const publicKey = (key: KeyRow, username?: string) => ({
   lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
 });
 
-export function keyRoutes({ db }: AppDeps) {
+export function keyRoutes({ db, bus }: AppDeps) {
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
     .openapi(listKeys, async (c) => {
       const principal = principalOf(c);
       if (c.req.valid('query').all === '1') {
-        if (principal.role !== 'admin') throw new ApiError(403, say.adminOnly());
+        if (!mayListAllApiKeys(principal)) throw new ApiError(403, say.adminOnly());
         const rows = await db
           .select({ key: apiKeys, username: users.username })
           .from(apiKeys)
@@ -84,9 +86,9 @@ export function keyRoutes({ db }: AppDeps) {
       const principal = principalOf(c);
       const key = await db.query.apiKeys.findFirst({ where: eq(apiKeys.id, c.req.valid('param').id) });
       // Someone else's key reads as absent: its existence is none of the caller's business.
-      if (!key || (key.userId !== principal.userId && principal.role !== 'admin'))
-        throw new ApiError(404, 'API key not found');
+      if (!key || !mayDeleteApiKey(principal, key)) throw new ApiError(404, 'API key not found');
       await db.delete(apiKeys).where(eq(apiKeys.id, key.id));
+      announceAccountsChanged(bus, [key.userId]);
       const owner = await db.query.users.findFirst({ where: eq(users.id, key.userId) });
       await recordAudit(
         db,

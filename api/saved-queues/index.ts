@@ -10,6 +10,7 @@ import {
   loadSavedQueue,
   saveQueue,
 } from '../../openapi/routes/saved-queues';
+import { mayUseSavedQueue } from '../../shared/access/object-rules';
 import { canReachBot, hasCapability } from '../../shared/access/route-access';
 import { savedQueues } from '../../shared/db/schema';
 import { SHARED_QUEUE_OWNER } from '../../shared/domain/constants';
@@ -62,10 +63,10 @@ export function savedQueueRoutes({ db }: AppDeps, bots: BotClient) {
   app.use('/api/saved-queues', enabledOnly);
   app.use('/api/saved-queues/*', enabledOnly);
 
-  /** A queue the caller may see: their own or a shared one; anything else reads as absent. */
-  const visibleQueue = async (principal: Principal, id: string) => {
+  /** A queue the caller may load or delete (object-rules.ts); any other reads as absent. */
+  const usableQueue = async (principal: Principal, id: string) => {
     const row = await db.query.savedQueues.findFirst({ where: eq(savedQueues.id, id) });
-    if (!row || (row.ownerId !== principal.userId && row.ownerId !== SHARED_QUEUE_OWNER)) {
+    if (!row || !mayUseSavedQueue(principal, row)) {
       throw new ApiError(404, 'saved queue not found');
     }
     return row;
@@ -77,6 +78,7 @@ export function savedQueueRoutes({ db }: AppDeps, bots: BotClient) {
   return app
     .openapi(listSavedQueues, async (c) => {
       const principal = principalOf(c);
+      // mayUseSavedQueue as a filter: the queues listed are exactly those the caller may load or delete.
       const rows = await db
         .select()
         .from(savedQueues)
@@ -120,7 +122,7 @@ export function savedQueueRoutes({ db }: AppDeps, bots: BotClient) {
 
     .openapi(loadSavedQueue, async (c) => {
       const principal = principalOf(c);
-      const row = await visibleQueue(principal, c.req.valid('param').id);
+      const row = await usableQueue(principal, c.req.valid('param').id);
       const { botId, mode = 'replace' } = c.req.valid('json');
       requireBot(principal, botId);
       if (!hasCapability(principal, 'player.queue'))
@@ -142,7 +144,7 @@ export function savedQueueRoutes({ db }: AppDeps, bots: BotClient) {
     })
 
     .openapi(deleteSavedQueue, async (c) => {
-      const row = await visibleQueue(principalOf(c), c.req.valid('param').id);
+      const row = await usableQueue(principalOf(c), c.req.valid('param').id);
       await db.delete(savedQueues).where(eq(savedQueues.id, row.id));
       return c.json({ ok: true as const }, 200);
     });

@@ -12,12 +12,14 @@ import {
   postLogout,
   postSetup,
 } from '../../openapi/routes/session';
+import { hasCapability, passesEveryCheck } from '../../shared/access/route-access';
 import { users } from '../../shared/db/schema';
 import { CAPABILITIES, GUEST_PRINCIPAL_ID } from '../../shared/domain/constants';
 import { say } from '../../shared/i18n/phrases';
 import { readGuestMode } from '../../shared/settings/guest-mode';
 import { recordAudit } from '../audit/audit-log';
 import { adminCount, findUserByName, revokeCredentials } from '../auth/accounts';
+import { announceAccountsChanged } from '../auth/accounts-changed';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../auth/password';
 import { principalOf } from '../auth/principal';
 import { clientAddress, consumeAttempt, LOGIN_LIMIT, SETUP_LIMIT } from '../auth/rate-limit';
@@ -27,7 +29,7 @@ import { ApiError, validationHook } from '../errors';
 import { sessionRotation } from './rotation';
 
 export function sessionRoutes(deps: AppDeps, stores: SessionStores) {
-  const { db, config } = deps;
+  const { db, bus, config } = deps;
   const rotation = sessionRotation(deps, stores);
 
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
@@ -82,8 +84,8 @@ export function sessionRoutes(deps: AppDeps, stores: SessionStores) {
       return c.json(
         {
           user: { id: p.userId, username: p.username, role: p.role },
-          capabilities: p.role === 'admin' ? [...CAPABILITIES] : [...p.capabilities],
-          bots: p.role === 'admin' ? ('all' as const) : p.bots === 'all' ? ('all' as const) : [...p.bots],
+          capabilities: CAPABILITIES.filter((capability) => hasCapability(p, capability)),
+          bots: passesEveryCheck(p) || p.bots === 'all' ? ('all' as const) : [...p.bots],
           ...(p.guestPermissions ? { guestPermissions: p.guestPermissions } : {}),
         },
         200,
@@ -103,6 +105,7 @@ export function sessionRoutes(deps: AppDeps, stores: SessionStores) {
         .where(eq(users.id, user.id));
       // Every session ends, this one too; the caller goes on in a new one (rotation.ts).
       await revokeCredentials(db, user.id);
+      announceAccountsChanged(bus, [user.id]);
       await rotation.start(c, 'member', user.id);
       const self = { id: user.id, username: user.username };
       await recordAudit(db, 'user.password_changed', self, self);

@@ -8,7 +8,10 @@
  * A role change ends nothing (SPEC Auth rule 6 does not list it): the role is read on every request, so
  * the account's sessions and keys carry the new role from their next call.
  */
+import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
+import { sessions } from '../../shared/db/schema';
+import { announceAccountsChanged } from '../auth/accounts-changed';
 import {
   clearSessionCookie,
   readSessionCookie,
@@ -25,15 +28,22 @@ export interface SessionRotation {
   start(c: Context<AppEnv>, kind: SessionKind, userId: string): Promise<void>;
 }
 
-export function sessionRotation({ config }: AppDeps, stores: SessionStores): SessionRotation {
+export function sessionRotation({ db, bus, config }: AppDeps, stores: SessionStores): SessionRotation {
   return {
     async endCarried(c, kinds, startingKind) {
+      const owners: string[] = [];
       for (const kind of kinds) {
         const sessionId = readSessionCookie(c, kind);
         if (!sessionId) continue;
-        await stores[kind].invalidateSession(sessionId);
+        // Deleted here rather than by lucia, to learn whose session it was: its sockets close too.
+        const ended = await db
+          .delete(sessions)
+          .where(eq(sessions.id, sessionId))
+          .returning({ userId: sessions.userId });
+        owners.push(...ended.map((row) => row.userId));
         if (kind !== startingKind) clearSessionCookie(c, kind);
       }
+      announceAccountsChanged(bus, owners);
     },
     async start(c, kind, userId) {
       const session = await stores[kind].createSession(userId, {});

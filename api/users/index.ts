@@ -11,10 +11,18 @@ import {
   putPermissions,
   resetPassword,
 } from '../../openapi/routes/users';
+import { passesEveryCheck } from '../../shared/access/route-access';
 import { botGrants, bots, savedQueues, users } from '../../shared/db/schema';
 import { BASIC_MEMBER_CAPABILITIES, CAPABILITIES } from '../../shared/domain/constants';
 import { recordAudit } from '../audit/audit-log';
-import { ensureNotLastAdmin, findManagedUser, findUserByName, revokeCredentials } from '../auth/accounts';
+import {
+  changeUserRole,
+  deleteUserRow,
+  findManagedUser,
+  findUserByName,
+  revokeCredentials,
+} from '../auth/accounts';
+import { announceAccountsChanged } from '../auth/accounts-changed';
 import { hashPassword } from '../auth/password';
 import { type Principal, principalOf } from '../auth/principal';
 import type { SessionStores } from '../auth/sessions';
@@ -28,7 +36,7 @@ const party = (p: Principal) => ({ id: p.userId, username: p.username });
 const ownSession = (p: Principal, userId: string) => p.userId === userId && p.credential.kind === 'session';
 
 export function userRoutes(deps: AppDeps, stores: SessionStores) {
-  const { db } = deps;
+  const { db, bus } = deps;
   const rotation = sessionRotation(deps, stores);
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
     .openapi(listUsers, async (c) => {
@@ -67,11 +75,11 @@ export function userRoutes(deps: AppDeps, stores: SessionStores) {
 
     .openapi(deleteUser, async (c) => {
       const user = await findManagedUser(db, c.req.valid('param').id);
-      await ensureNotLastAdmin(db, user, 'deleted');
       // Sessions, API keys, grants, favorites and the personal music link go by cascade; private
       // saved queues have no foreign key (their owner may be the shared bucket) and go here.
+      await deleteUserRow(db, user);
       await db.delete(savedQueues).where(eq(savedQueues.ownerId, user.id));
-      await db.delete(users).where(eq(users.id, user.id));
+      announceAccountsChanged(bus, [user.id]);
       await recordAudit(db, 'user.deleted', party(principalOf(c)), user);
       return c.body(null, 204);
     })
@@ -84,6 +92,7 @@ export function userRoutes(deps: AppDeps, stores: SessionStores) {
         .set({ passwordHash: await hashPassword(c.req.valid('json').newPassword) })
         .where(eq(users.id, user.id));
       await revokeCredentials(db, user.id);
+      announceAccountsChanged(bus, [user.id]);
       if (ownSession(principal, user.id)) await rotation.start(c, 'member', user.id);
       await recordAudit(db, 'user.password_reset', party(principal), user);
       return c.body(null, 204);
@@ -94,10 +103,10 @@ export function userRoutes(deps: AppDeps, stores: SessionStores) {
       const user = await findManagedUser(db, c.req.valid('param').id);
       const { role } = c.req.valid('json');
       if (role !== user.role) {
-        if (role === 'member') await ensureNotLastAdmin(db, user, 'demoted');
         // Sessions stay (SPEC Auth rule 6 does not end them here): the role is read on every request, so
         // the new one applies to the account's very next call, through any session or key.
-        await db.update(users).set({ role }).where(eq(users.id, user.id));
+        await changeUserRole(db, user, role);
+        announceAccountsChanged(bus, [user.id]);
         await recordAudit(db, 'user.role_changed', party(principal), user);
       }
       return c.body(null, 204);
@@ -105,7 +114,7 @@ export function userRoutes(deps: AppDeps, stores: SessionStores) {
 
     .openapi(getPermissions, async (c) => {
       const user = await findManagedUser(db, c.req.valid('param').id);
-      if (user.role === 'admin')
+      if (passesEveryCheck(user))
         return c.json({ capabilities: [...CAPABILITIES], bots: 'all' as const }, 200);
       const grants = await db
         .select({ botId: botGrants.botId })
@@ -136,6 +145,7 @@ export function userRoutes(deps: AppDeps, stores: SessionStores) {
         if (botIds.length)
           await tx.insert(botGrants).values(botIds.map((botId) => ({ userId: user.id, botId })));
       });
+      announceAccountsChanged(bus, [user.id]);
       await recordAudit(db, 'user.permissions_changed', party(principalOf(c)), user);
       return c.json({ success: true as const }, 200);
     });

@@ -1,20 +1,27 @@
 /**
  * The WebSocket gateway at /ws. Each api process follows each subject family once (bot states, bot
- * lifecycle, guest mode) and fans messages out to the sockets whose principal may see that bot, so a
- * thousand browsers watching one bot still cost one subscription.
+ * lifecycle, account and guest-mode changes) and fans messages out to the sockets whose principal may
+ * see that bot, so a thousand browsers watching one bot still cost one subscription.
  *
  * Bot states come through the status view (api/bots/status-view.ts), which holds the process's one
  * subscription to `bot.*.state` (a wildcard, so a bot that is rebuilt or restarted keeps reaching
  * sockets that were open before); the hello lists bots from that same view.
+ *
+ * A socket is authenticated once, at its upgrade, but must not outlive a change of rights: when an
+ * account's rights or credentials change (ACCOUNTS_CHANGED, published by whichever api process made
+ * the change) or guest mode changes, the principal of each of its sockets is read again as a request
+ * would read it. A socket whose credential no longer authenticates is closed (WS_CLOSE_SIGNED_OUT);
+ * one whose bots changed is told which it lost (`botRemoved`) and which it gained (`status`).
  */
 
 import { canReachBot } from '../../shared/access/route-access';
 import type { Bus, Subscription } from '../../shared/bus/bus';
-import { type BotStateEvent, BotsEventSchema, GuestModeEventSchema } from '../../shared/bus/messages';
-import { BOTS_EVENTS, GUEST_MODE_EVENTS } from '../../shared/bus/subjects';
+import { AccountsChangedEventSchema, type BotStateEvent, BotsEventSchema } from '../../shared/bus/messages';
+import { ACCOUNTS_CHANGED, BOTS_EVENTS, GUEST_MODE_EVENTS } from '../../shared/bus/subjects';
 import { logger } from '../../shared/logger';
-import { WS_CLOSE_GUEST_MODE_DISABLED, type WsMessage } from '../../shared/ws-messages';
+import { WS_CLOSE_SIGNED_OUT, type WsMessage } from '../../shared/ws-messages';
 import type { Principal } from '../auth/principal';
+import type { PrincipalReloader } from '../auth/reload-principal';
 import type { BotLister } from '../bots/bot-list';
 import type { BotStatusView } from '../bots/status-view';
 
@@ -31,6 +38,8 @@ interface Client {
   principal: Principal;
   /** Messages that arrive before the hello went out, sent right after it, in order. */
   pending: WsMessage[] | undefined;
+  /** The check of this socket's principal under way; checks of one socket run one after another. */
+  checking: Promise<void>;
 }
 
 export class WsGateway {
@@ -42,11 +51,14 @@ export class WsGateway {
     bus: Bus,
     private readonly visibleBots: BotLister,
     statuses: BotStatusView,
+    private readonly reload: PrincipalReloader,
   ) {
     this.stopFollowingStates = statuses.onState((event) => this.onState(event));
     this.subscriptions = [
       bus.subscribe(BOTS_EVENTS, (data) => this.onBotsEvent(data)),
-      bus.subscribe(GUEST_MODE_EVENTS, (data) => this.onGuestMode(data)),
+      bus.subscribe(ACCOUNTS_CHANGED, (data) => this.onAccountsChanged(data)),
+      // Guest mode is the guest account's rights: its sockets are checked like any account's.
+      bus.subscribe(GUEST_MODE_EVENTS, () => this.recheckWhere((p) => p.role === 'guest')),
     ];
   }
 
@@ -59,7 +71,7 @@ export class WsGateway {
    * hello is built, so no change in between is lost; such changes follow the hello.
    */
   async open(socket: GatewaySocket, principal: Principal): Promise<() => void> {
-    const client: Client = { socket, principal, pending: [] };
+    const client: Client = { socket, principal, pending: [], checking: Promise.resolve() };
     this.clients.add(client);
     const leave = () => void this.clients.delete(client);
     try {
@@ -111,22 +123,44 @@ export class WsGateway {
     for (const client of this.clients) this.send(client, { type: 'botRemoved', botId: event.data.botId });
   }
 
-  private onGuestMode(data: unknown): void {
-    const event = GuestModeEventSchema.safeParse(data);
+  private onAccountsChanged(data: unknown): void {
+    const event = AccountsChangedEventSchema.safeParse(data);
     if (!event.success) return;
-    for (const client of [...this.clients]) {
-      if (client.principal.role !== 'guest') continue;
-      if (!event.data.enabled) {
-        this.clients.delete(client);
-        client.socket.close(WS_CLOSE_GUEST_MODE_DISABLED, 'guest mode disabled');
-        continue;
-      }
-      const before = client.principal;
-      client.principal = { ...before, bots: event.data.bots };
-      // Bots that fell out of the guest list disappear from this socket's view.
-      const lost =
-        before.bots === 'all' ? [] : before.bots.filter((id) => !canReachBot(client.principal, id));
-      for (const botId of lost) this.send(client, { type: 'botRemoved', botId });
+    const changed = new Set(event.data.userIds);
+    this.recheckWhere((principal) => changed.has(principal.userId));
+  }
+
+  private recheckWhere(affected: (principal: Principal) => boolean): void {
+    for (const client of this.clients) {
+      if (!affected(client.principal)) continue;
+      client.checking = client.checking
+        .then(() => this.recheck(client))
+        .catch((error: unknown) => {
+          // Failing closed: a socket whose rights cannot be read again is not left with the old ones.
+          log.warn({ err: error }, 'could not check a socket again; closing it');
+          this.clients.delete(client);
+          client.socket.close(1011, 'could not check rights');
+        });
     }
+  }
+
+  /** Reads the socket's principal again; closes the socket or moves it to the bots it now reaches. */
+  private async recheck(client: Client): Promise<void> {
+    if (!this.clients.has(client)) return;
+    const before = client.principal;
+    const now = await this.reload(before);
+    if (!this.clients.has(client)) return;
+    if (!now) {
+      this.clients.delete(client);
+      client.socket.close(WS_CLOSE_SIGNED_OUT, 'signed out');
+      return;
+    }
+    // From here on pushes follow the new rights; the lists below only tell the browser what changed.
+    client.principal = now;
+    const [had, has] = await Promise.all([this.visibleBots(before), this.visibleBots(now)]);
+    if (!this.clients.has(client)) return;
+    for (const bot of had)
+      if (!canReachBot(now, bot.id)) this.send(client, { type: 'botRemoved', botId: bot.id });
+    for (const bot of has) if (!canReachBot(before, bot.id)) this.send(client, { type: 'status', bot });
   }
 }

@@ -6,6 +6,7 @@
  * Pure data and functions: the web bundle imports it (no Node modules).
  */
 import type { Capability, GuestPermission, PrincipalRole } from '../domain/constants';
+import type { Actor } from './object-rules';
 import { type Caller, type RoutePolicy, refusalOf } from './route-access';
 
 /** `METHOD /api/path` (the document's `{param}` spelling) → the route's policy. */
@@ -20,6 +21,12 @@ export interface SignedIn {
   bots: 'all' | readonly string[];
   guestPermissions?: Partial<Record<GuestPermission, boolean>>;
 }
+
+/** The signed-in account as the object rules (object-rules.ts) see it. */
+export const pageActor = (me: { user: { id: string; role: PrincipalRole } }): Actor => ({
+  userId: me.user.id,
+  role: me.user.role,
+});
 
 /** The page calls with its session cookie, or with nothing while signed out. */
 export const pageCaller = (me: SignedIn | null): Caller =>

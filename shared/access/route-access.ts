@@ -49,11 +49,14 @@ export interface Refusal {
 
 const forbidden = (phrase: Phrase): Refusal => ({ status: 403, phrase });
 
+/** SPEC Authentication 7: an admin passes every capability, bot and ownership check. */
+export const passesEveryCheck = (subject: { role: PrincipalRole }): boolean => subject.role === 'admin';
+
 export const hasCapability = (subject: AccessSubject, capability: Capability): boolean =>
-  subject.role === 'admin' || subject.capabilities.includes(capability);
+  passesEveryCheck(subject) || subject.capabilities.includes(capability);
 
 export const canReachBot = (subject: AccessSubject, botId: string): boolean =>
-  subject.role === 'admin' || subject.bots === 'all' || subject.bots.includes(botId);
+  passesEveryCheck(subject) || subject.bots === 'all' || subject.bots.includes(botId);
 
 function roleRefusal(policy: RoutePolicy, subject: AccessSubject): Refusal | undefined {
   if (subject.role === 'guest') {
@@ -64,7 +67,7 @@ function roleRefusal(policy: RoutePolicy, subject: AccessSubject): Refusal | und
       return forbidden(say.guestsMayNot());
     return undefined;
   }
-  if (policy.access === 'admin' && subject.role !== 'admin') return forbidden(say.adminOnly());
+  if (policy.access === 'admin' && !passesEveryCheck(subject)) return forbidden(say.adminOnly());
   if (policy.capability && !hasCapability(subject, policy.capability)) {
     return forbidden(say.missingCapability(policy.capability));
   }

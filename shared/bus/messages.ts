@@ -62,5 +62,8 @@ export const GuestModeEventSchema = z.object({
 });
 export type GuestModeEvent = z.infer<typeof GuestModeEventSchema>;
 
+export const AccountsChangedEventSchema = z.object({ userIds: z.array(z.string()).min(1) });
+export type AccountsChangedEvent = z.infer<typeof AccountsChangedEventSchema>;
+
 export const SettingsEventSchema = z.object({ keys: z.array(z.string()) });
 export type SettingsEvent = z.infer<typeof SettingsEventSchema>;

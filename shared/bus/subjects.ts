@@ -22,5 +22,12 @@ export const BOTS_EVENTS = 'bots.events';
 /** Publish: guest mode switched off or its bot list changed (`GuestModeEvent`). */
 export const GUEST_MODE_EVENTS = 'settings.guest-mode';
 
+/**
+ * Publish: the rights or credentials of these accounts changed (`AccountsChangedEvent`): a role,
+ * capabilities or grants, a password, a revoked key, an ended session, a deleted account. Every api
+ * process reads the principal of each socket of those accounts again.
+ */
+export const ACCOUNTS_CHANGED = 'accounts.changed';
+
 /** Publish: global settings changed (`SettingsEvent`); daemons re-read what they use. */
 export const SETTINGS_EVENTS = 'settings.changed';

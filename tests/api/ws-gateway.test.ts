@@ -4,16 +4,16 @@
  * or re-scoped live, and one bus subscription per process however many sockets watch.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { ENTRY_TTL_MS } from '../../api/bots/status-view';
 import type { Bus } from '../../shared/bus/bus';
 import { InProcessBus } from '../../shared/bus/in-process-bus';
 import type { BotStateEvent } from '../../shared/bus/messages';
 import { botStateSubject } from '../../shared/bus/subjects';
 import type { BotStatus } from '../../shared/domain/schemas';
-import { WS_CLOSE_GUEST_MODE_DISABLED, type WsMessage, WsMessageSchema } from '../../shared/ws-messages';
+import { WS_CLOSE_SIGNED_OUT } from '../../shared/ws-messages';
 import { createKey, createMember, insertBot, type Session, setupAdmin } from '../helpers/accounts';
 import { startTestApp, type TestApp } from '../helpers/test-app';
+import { connect } from '../helpers/ws-client';
 
 /** Counts live subscriptions, to show sockets share them. */
 class CountingBus extends InProcessBus {
@@ -28,41 +28,6 @@ class CountingBus extends InProcessBus {
       },
     };
   }
-}
-
-interface Socket {
-  ws: WebSocket;
-  messages: WsMessage[];
-  next(predicate: (m: WsMessage) => boolean, timeoutMs?: number): Promise<WsMessage>;
-  closed: Promise<number>;
-}
-
-function connect(url: string, headers: Record<string, string>): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers });
-    const messages: WsMessage[] = [];
-    const waiters: (() => void)[] = [];
-    ws.on('message', (data) => {
-      messages.push(WsMessageSchema.parse(JSON.parse(String(data))));
-      for (const wake of waiters.splice(0)) wake();
-    });
-    const closed = new Promise<number>((r) => ws.on('close', (code) => r(code)));
-    const next = async (predicate: (m: WsMessage) => boolean, timeoutMs = 2000) => {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = messages.find(predicate);
-        if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no matching message; got ${JSON.stringify(messages)}`);
-        await new Promise<void>((r) => {
-          waiters.push(r);
-          setTimeout(r, 50);
-        });
-      }
-    };
-    ws.on('open', () => resolve({ ws, messages, next, closed }));
-    ws.on('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
-    ws.on('error', reject);
-  });
 }
 
 const statusOf = (id: string, name: string, playing = true): BotStatus => ({
@@ -181,7 +146,7 @@ describe('WebSocket gateway', () => {
     expect(socket.messages.some((m) => m.type === 'status' && m.bot.id === botB)).toBe(false);
 
     await admin.api.POST('/api/bot/settings', { body: { guestMode: { enabled: false } } });
-    expect(await socket.closed).toBe(WS_CLOSE_GUEST_MODE_DISABLED);
+    expect(await socket.closed).toBe(WS_CLOSE_SIGNED_OUT);
   });
 
   it('still greets when no daemon answers, showing bots as disconnected', async () => {

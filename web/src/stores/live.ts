@@ -95,7 +95,7 @@ function open(): void {
     socket = undefined;
     if (!wanted) return;
     live.connection = 'offline';
-    // A refused upgrade (401) and the guest-mode close (4001) both mean the session ended.
+    // A refused upgrade (401) and the signed-out close (4401) both mean the session ended.
     void stillSignedIn().then((signedIn) => {
       if (!signedIn || !wanted) return;
       retryTimer = setTimeout(open, retryMs);

@@ -3,6 +3,9 @@
  * sign-in, guest, sign-out and setup calls. `can` answers for the current principal.
  */
 import type { Schemas } from '@api/index';
+import type { Actor } from '@shared/access/object-rules';
+import { pageActor } from '@shared/access/page-access';
+import { passesEveryCheck } from '@shared/access/route-access';
 import { reactive } from 'vue';
 import { allowed, type Method } from '../api/access';
 import { api, type CallResult, call } from '../api/client';
@@ -17,7 +20,10 @@ export const session = reactive({
 export const can = (method: Method, path: string, botId?: string): boolean =>
   allowed(session.me, method, path, botId);
 
-export const isAdmin = (): boolean => session.me?.user.role === 'admin';
+export const isAdmin = (): boolean => session.me !== null && passesEveryCheck(session.me.user);
+
+/** Who the object rules (@shared/access/object-rules) ask about; null while signed out. */
+export const actor = (): Actor | null => (session.me ? pageActor(session.me) : null);
 export const isGuest = (): boolean => session.me?.user.role === 'guest';
 
 /**
