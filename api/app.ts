@@ -12,6 +12,7 @@ import { auditRoutes } from './audit';
 import { adminCount } from './auth/accounts';
 import { createAuthenticator } from './auth/authenticate';
 import { authorization } from './auth/authorize';
+import { KeyUses } from './auth/key-uses';
 import { createSessionStores } from './auth/sessions';
 import { botRoutes } from './bots';
 import { botAvatarRoutes } from './bots/avatar';
@@ -52,7 +53,8 @@ const toHonoPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 export function createApp(deps: AppDeps) {
   const sessionStores = createSessionStores(deps.db);
-  const authenticate = createAuthenticator(deps, sessionStores);
+  const keyUses = new KeyUses(deps.db);
+  const authenticate = createAuthenticator(deps, sessionStores, keyUses);
   const policies = new Map<string, RoutePolicy>();
 
   const botClient = new BotClient(deps);
@@ -98,7 +100,7 @@ export function createApp(deps: AppDeps) {
     .route('/', spotifyRoutes(deps))
     .route('/', meMusicRoutes(deps))
     .route('/', userRoutes(deps, sessionStores))
-    .route('/', keyRoutes(deps))
+    .route('/', keyRoutes(deps, keyUses))
     .route('/', auditRoutes(deps));
 
   registerSecuritySchemes(app);
@@ -137,7 +139,7 @@ export function createApp(deps: AppDeps) {
 
   app.onError(errorHandler);
   app.notFound(notFoundHandler);
-  return { app, api, sessionStores, gateway, listenHub, injectWebSocket, wss };
+  return { app, api, sessionStores, keyUses, gateway, listenHub, injectWebSocket, wss };
 }
 
 export type App = ReturnType<typeof createApp>['app'];

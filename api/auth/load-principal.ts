@@ -54,7 +54,7 @@ const AccountSchema = z.object({
 });
 type Account = z.infer<typeof AccountSchema>;
 
-const KeyRowSchema = AccountSchema.extend({ keyId: z.string(), lastUsedAt: z.number().nullable() });
+const KeyRowSchema = AccountSchema.extend({ keyId: z.string() });
 const SessionRowSchema = AccountSchema.extend({ sessionId: z.string(), expiresAt: z.number() });
 
 function parseRow<T>(schema: z.ZodType<T>, text: string): T {
@@ -93,7 +93,6 @@ function principalOf(account: Account, credential: Credential): Principal | unde
 
 export interface ApiKeyLookup {
   keyId: string;
-  lastUsedAt: Date | null;
   /** Undefined for the guest principal while guest mode is off. */
   principal: Principal | undefined;
 }
@@ -115,7 +114,7 @@ export function createPrincipalLoader(db: Db): PrincipalLoader {
   const keyRead = prepareJsonRead(
     db,
     db
-      .select(jsonObject(sql`'keyId', ${apiKeys.id}, 'lastUsedAt', ${apiKeys.lastUsedAt}, ${accountFields}`))
+      .select(jsonObject(sql`'keyId', ${apiKeys.id}, ${accountFields}`))
       .from(apiKeys)
       .innerJoin(users, eq(users.id, apiKeys.userId))
       .where(eq(apiKeys.keyHash, sql.placeholder('keyHash'))),
@@ -123,7 +122,6 @@ export function createPrincipalLoader(db: Db): PrincipalLoader {
       const key = parseRow(KeyRowSchema, text);
       return {
         keyId: key.keyId,
-        lastUsedAt: key.lastUsedAt === null ? null : new Date(key.lastUsedAt),
         principal: principalOf(key, { kind: 'api-key', keyId: key.keyId }),
       };
     },

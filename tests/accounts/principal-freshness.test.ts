@@ -48,7 +48,11 @@ describe('authentication cost', () => {
     expect(await statementsOf(() => member.api.GET('/api/session/me'))).toBe(2);
     expect(await statementsOf(() => member.api.GET('/api/session/me'))).toBe(1);
     const key = await createKey(member);
-    await t.withKey(key).GET('/api/session/me'); // the first use writes lastUsedAt
+    await t.withKey(key).GET('/api/session/me');
+    // Its use is written a moment later (key-uses.ts); that write is a change of the database too.
+    await expect
+      .poll(async () => (await member.api.GET('/api/keys')).data?.keys[0]?.lastUsedAt)
+      .not.toBeNull();
     expect(await statementsOf(() => t.withKey(key).GET('/api/session/me'))).toBe(2);
     expect(await statementsOf(() => t.withKey(key).GET('/api/session/me'))).toBe(1);
   });
