@@ -99,7 +99,7 @@ export function createApp(deps: AppDeps) {
     .route('/', platformAuthRoutes(deps, catalogs))
     .route('/', spotifyRoutes(deps))
     .route('/', meMusicRoutes(deps))
-    .route('/', userRoutes(deps, sessionStores))
+    .route('/', userRoutes(deps))
     .route('/', keyRoutes(deps, keyUses))
     .route('/', auditRoutes(deps));
 
