@@ -14,6 +14,7 @@ import { createAuthenticator } from './auth/authenticate';
 import { authorization } from './auth/authorize';
 import { createPrincipalLoader } from './auth/load-principal';
 import { principalReloader } from './auth/reload-principal';
+import { KeyUses } from './auth/key-uses';
 import { createSessionStores } from './auth/sessions';
 import { botRoutes } from './bots';
 import { botAvatarRoutes } from './bots/avatar';
@@ -54,7 +55,8 @@ const toHonoPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 export function createApp(deps: AppDeps) {
   const sessionStores = createSessionStores(deps.db);
-  const authenticate = createAuthenticator(deps, sessionStores);
+  const keyUses = new KeyUses(deps.db);
+  const authenticate = createAuthenticator(deps, sessionStores, keyUses);
   const policies = new Map<string, RoutePolicy>();
 
   const botClient = new BotClient(deps);
@@ -99,8 +101,8 @@ export function createApp(deps: AppDeps) {
     .route('/', platformAuthRoutes(deps, catalogs))
     .route('/', spotifyRoutes(deps))
     .route('/', meMusicRoutes(deps))
-    .route('/', userRoutes(deps, sessionStores))
-    .route('/', keyRoutes(deps))
+    .route('/', userRoutes(deps))
+    .route('/', keyRoutes(deps, keyUses))
     .route('/', auditRoutes(deps));
 
   registerSecuritySchemes(app);
@@ -144,7 +146,7 @@ export function createApp(deps: AppDeps) {
 
   app.onError(errorHandler);
   app.notFound(notFoundHandler);
-  return { app, api, sessionStores, gateway, listenHub, injectWebSocket, wss };
+  return { app, api, sessionStores, keyUses, gateway, listenHub, injectWebSocket, wss };
 }
 
 export type App = ReturnType<typeof createApp>['app'];

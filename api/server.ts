@@ -7,7 +7,7 @@ import type { createApp } from './app';
 
 type BuiltApp = Pick<
   ReturnType<typeof createApp>,
-  'app' | 'injectWebSocket' | 'gateway' | 'listenHub' | 'wss'
+  'app' | 'injectWebSocket' | 'gateway' | 'listenHub' | 'wss' | 'keyUses'
 >;
 
 /** How long requests still running at shutdown, and sockets slow to answer their close, are given. */
@@ -53,7 +53,7 @@ export function listen(built: BuiltApp, host: string, port: number): Promise<Run
  * then their connections are cut. An upgraded socket is no longer the HTTP server's to close, so
  * without this a tab left open would keep the process alive forever.
  */
-async function stopServing(server: Server, { gateway, listenHub, wss }: BuiltApp): Promise<void> {
+async function stopServing(server: Server, { gateway, listenHub, wss, keyUses }: BuiltApp): Promise<void> {
   // Node ≥ 19 also ends idle keep-alive connections here.
   const closed = new Promise<void>((done) => server.close(() => done()));
   wss.close();
@@ -65,4 +65,6 @@ async function stopServing(server: Server, { gateway, listenHub, wss }: BuiltApp
   for (const socket of wss.clients) socket.terminate();
   await closed;
   gateway.close();
+  // The last API key uses, before the database closes.
+  await keyUses.flush();
 }

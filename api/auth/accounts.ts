@@ -2,7 +2,7 @@
  * Account rules shared by the session and user routes: finding users, the last-admin rule, and
  * revoking credentials after a password change.
  */
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../shared/db/client';
 import { apiKeys, sessions, users } from '../../shared/db/schema';
 import { GUEST_PRINCIPAL_ID } from '../../shared/domain/constants';
@@ -60,10 +60,17 @@ export async function deleteUserRow(db: Db, user: UserRow): Promise<void> {
 }
 
 /**
- * After a password change every API key of the account is revoked and all its sessions end; a caller
- * who changed their own password is handed a new session (api/session/rotation.ts).
+ * After a password change every API key of the account is revoked and its sessions end, all but
+ * `keptSessionId`: the session of a caller who changed or reset their own password goes on, cookie
+ * and all (SPEC Auth rule 6).
  */
-export async function revokeCredentials(db: Db, userId: string): Promise<void> {
+export async function revokeCredentials(db: Db, userId: string, keptSessionId?: string): Promise<void> {
   await db.delete(apiKeys).where(eq(apiKeys.userId, userId));
-  await db.delete(sessions).where(eq(sessions.userId, userId));
+  await db
+    .delete(sessions)
+    .where(
+      keptSessionId === undefined
+        ? eq(sessions.userId, userId)
+        : and(eq(sessions.userId, userId), ne(sessions.id, keptSessionId)),
+    );
 }

@@ -5,15 +5,13 @@
  * must never silently fall back. A key or a session costs one database read, which also loads the
  * whole principal (load-principal.ts), so every change to it holds on the very next request.
  */
-import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
-import { apiKeys } from '../../shared/db/schema';
 import { say } from '../../shared/i18n/phrases';
-import { logger } from '../../shared/logger';
 import { ACT_FOR_HEADER, SERVICE_TOKEN_HEADER } from '../../shared/service-headers';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { apiKeyFromHeaders, hashApiKey } from './api-key';
+import type { KeyUses } from './key-uses';
 import { createPrincipalLoader } from './load-principal';
 import type { Principal } from './principal';
 import { keyAuthenticates, sessionAuthenticates } from './reload-principal';
@@ -28,14 +26,9 @@ import {
   writeSessionCookie,
 } from './sessions';
 
-const log = logger('api.auth');
-
-/** `lastUsedAt` is written at most once a minute per key, so a busy key does not write on every call. */
-const LAST_USED_WRITE_INTERVAL_MS = 60_000;
-
 export type Authenticator = (c: Context<AppEnv>) => Promise<Principal | undefined>;
 
-export function createAuthenticator(deps: AppDeps, stores: SessionStores): Authenticator {
+export function createAuthenticator(deps: AppDeps, stores: SessionStores, keyUses: KeyUses): Authenticator {
   const { db } = deps;
   const loader = createPrincipalLoader(db);
 
@@ -43,15 +36,7 @@ export function createAuthenticator(deps: AppDeps, stores: SessionStores): Authe
     const key = await loader.byApiKeyHash(hashApiKey(rawKey));
     const principal = key?.principal;
     if (!key || !keyAuthenticates(principal)) throw new ApiError(401, say.invalidApiKey());
-    const now = Date.now();
-    if (!key.lastUsedAt || now - key.lastUsedAt.getTime() >= LAST_USED_WRITE_INTERVAL_MS) {
-      // Bookkeeping: a database that cannot take the write (locked, full) must not fail the call.
-      await db
-        .update(apiKeys)
-        .set({ lastUsedAt: new Date(now) })
-        .where(eq(apiKeys.id, key.keyId))
-        .catch((error: unknown) => log.warn({ err: error }, 'could not record when the api key was used'));
-    }
+    keyUses.noted(key.keyId);
     return principal;
   }
 

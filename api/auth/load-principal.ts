@@ -55,7 +55,7 @@ const AccountSchema = z.object({
 });
 type Account = z.infer<typeof AccountSchema>;
 
-const KeyRowSchema = AccountSchema.extend({ keyId: z.string(), lastUsedAt: z.number().nullable() });
+const KeyRowSchema = AccountSchema.extend({ keyId: z.string() });
 const SessionRowSchema = AccountSchema.extend({ sessionId: z.string(), expiresAt: z.number() });
 
 function parseRow<T>(schema: z.ZodType<T>, text: string): T {
@@ -94,7 +94,6 @@ function principalOf(account: Account, credential: Credential): Principal | unde
 
 export interface ApiKeyLookup {
   keyId: string;
-  lastUsedAt: Date | null;
   /** Undefined for the guest principal while guest mode is off. */
   principal: Principal | undefined;
 }
@@ -121,7 +120,7 @@ export function createPrincipalLoader(db: Db): PrincipalLoader {
       db,
       db
         .select(
-          jsonObject(sql`'keyId', ${apiKeys.id}, 'lastUsedAt', ${apiKeys.lastUsedAt}, ${accountFields}`),
+          jsonObject(sql`'keyId', ${apiKeys.id}, ${accountFields}`),
         )
         .from(apiKeys)
         .innerJoin(users, eq(users.id, apiKeys.userId))
@@ -130,7 +129,6 @@ export function createPrincipalLoader(db: Db): PrincipalLoader {
         const key = parseRow(KeyRowSchema, text);
         return {
           keyId: key.keyId,
-          lastUsedAt: key.lastUsedAt === null ? null : new Date(key.lastUsedAt),
           principal: principalOf(key, { kind: 'api-key', keyId: key.keyId }),
         };
       },

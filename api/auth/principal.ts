@@ -29,6 +29,15 @@ export function actorOf(principal: Principal): Actor {
   return { id: principal.userId, username: principal.username, role: principal.role };
 }
 
+/**
+ * The caller's browser session when they act on their own account `userId` through one: after a
+ * password change or reset of their own, it is the one session that goes on (SPEC Auth rule 6).
+ */
+export const ownSessionId = (principal: Principal, userId: string): string | undefined =>
+  principal.userId === userId && principal.credential.kind === 'session'
+    ? principal.credential.sessionId
+    : undefined;
+
 /** The queue label of a request: the account's username, or the guest label for guests. */
 export const requesterOf = (principal: Principal): string =>
   principal.role === 'guest' ? GUEST_LABEL : principal.username;

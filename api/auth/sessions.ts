@@ -1,9 +1,9 @@
 /**
  * Browser sessions (lucia v3 over the drizzle adapter). Members and guests have separate cookies
- * because their lifetimes differ (7 days and 1 day, both rolling: lucia extends a session that is
- * used after half its lifetime, and we re-send the cookie then). Lucia creates and ends sessions; a
- * request's session is checked by the one-statement principal read (load-principal.ts) with the same
- * rules lucia applies (`sessionState`).
+ * because their lifetimes differ (7 days and 1 day, both rolling: a use renews the session to a full
+ * lifetime once an hour has passed since it was last set, and we re-send the cookie then). Lucia
+ * creates and ends sessions; a request's session is checked by the one-statement principal read
+ * (load-principal.ts) with the rules of `sessionState`.
  */
 import { DrizzleSQLiteAdapter } from '@lucia-auth/adapter-drizzle';
 import { eq } from 'drizzle-orm';
@@ -43,15 +43,22 @@ export function createSessionStores(db: Db): SessionStores {
 }
 
 /**
- * What a stored session is worth at `now`, by lucia's rules: past its end it is expired (and gets
- * deleted); in the second half of its lifetime it is renewed to a full lifetime from now.
+ * How stale a session's end may get before a use moves it: the idle limit is its lifetime to within
+ * this much, and a session costs at most one write per this much however often it is used.
+ */
+export const SESSION_REFRESH_STEP_MS = 60 * 60 * 1000;
+
+/**
+ * What a stored session is worth at `now`: past its end it is expired (and gets deleted); used more
+ * than SESSION_REFRESH_STEP_MS after its end was last set, it is renewed to a full lifetime from now
+ * (SPEC Session: "refreshed on use (rolling)").
  */
 export type SessionState = { state: 'expired' } | { state: 'valid' } | { state: 'renew'; expiresAt: Date };
 
 export function sessionState(kind: SessionKind, expiresAt: Date, now = Date.now()): SessionState {
   const lifetimeMs = SESSION_LIFETIME_MS[kind];
   if (now >= expiresAt.getTime()) return { state: 'expired' };
-  if (now >= expiresAt.getTime() - lifetimeMs / 2)
+  if (now >= expiresAt.getTime() - lifetimeMs + SESSION_REFRESH_STEP_MS)
     return { state: 'renew', expiresAt: new Date(now + lifetimeMs) };
   return { state: 'valid' };
 }

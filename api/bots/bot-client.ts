@@ -3,7 +3,8 @@
  * daemon that owns the bot over the bus, and comes back parsed with the op's reply schema.
  *
  * - Bus failures become 503s whose sentence tells them apart (nobody runs the bot, the daemon is slow,
- *   the bus is down); "nobody runs it" for a bot that is not stored is a 404.
+ *   the bus is down); "nobody runs it" (or "its daemon failed") for a bot that is not stored is a 404,
+ *   as the stored record tells: a bot deleted a moment ago is gone, never a 500.
  * - A refusal (`ok: false` with a status other than 200) becomes the API error with the receipt as its
  *   text; a disconnected bot's refusal also carries `{message, ok: false}` (DECISIONS.md).
  * - A reply that does not parse is a defect, not an outage: it is thrown as an Error, which the app's
@@ -60,7 +61,12 @@ export class BotClient {
       return await this.exchange(botId, op, args, actor);
     } catch (error) {
       if (!(error instanceof BusError)) throw error;
-      if (error.failure === 'no-responders' && !(await this.isStored(botId)))
+      // No daemon runs the bot, or its daemon failed while letting it go: either way, a bot that is no
+      // longer stored is simply not found.
+      if (
+        (error.failure === 'no-responders' || error.failure === 'handler-failed') &&
+        !(await this.isStored(botId))
+      )
         throw new ApiError(404, say.botNotFound());
       throw busFailureToApiError(error);
     }

@@ -20,11 +20,15 @@ import type { AppDeps, AppEnv } from '../env';
 import { validationHook } from '../errors';
 import { requestLocale } from '../locale';
 import { receiptBody } from '../receipt-body';
-import { type BotClient, offlineStatus } from './bot-client';
+import { type BotClient, offlineStatus, type Unanswered } from './bot-client';
 import { type BotRow, findBot } from './find-bot';
 
-/** How long a create waits for a daemon to take the new bot before answering with its stored state. */
+/**
+ * How long a create waits for a daemon to take the new bot before answering with its stored state, and
+ * a delete for the daemon to let the bot go.
+ */
 const OWNERSHIP_WAIT_MS = 2000;
+const OWNERSHIP_POLL_MS = 25;
 
 /** '' clears an optional text field; absent leaves it. */
 const clearable = (value: string | undefined) =>
@@ -49,16 +53,27 @@ export function publicConfig(bot: BotRow, hasAvatar: boolean) {
 export function botConfigRoutes({ db, bus }: AppDeps, client: BotClient) {
   const announce = (event: BotsEvent) => bus.publish(BOTS_EVENTS, event);
 
-  /** The status of a bot a daemon is just taking on: retried briefly while nobody answers yet. */
-  async function statusOfNewBot(bot: BotRow, principal: Principal): Promise<BotStatus> {
+  /**
+   * Asks for the bot's status until `settled` accepts what was heard (or a daemon does not answer in
+   * time, or OWNERSHIP_WAIT_MS has passed): what was heard last.
+   */
+  async function statusUntil(
+    botId: string,
+    principal: Principal,
+    settled: (heard: BotStatus | Unanswered) => boolean,
+  ): Promise<BotStatus | Unanswered> {
     const deadline = Date.now() + OWNERSHIP_WAIT_MS;
     for (;;) {
-      const status = await client.probe(bot.id, 'status', actorOf(principal));
-      if (status === 'timeout') return offlineStatus(bot);
-      if (status !== 'no-responders') return status;
-      if (Date.now() > deadline) return offlineStatus(bot);
-      await new Promise((r) => setTimeout(r, 50));
+      const heard = await client.probe(botId, 'status', actorOf(principal));
+      if (heard === 'timeout' || settled(heard) || Date.now() > deadline) return heard;
+      await new Promise((r) => setTimeout(r, OWNERSHIP_POLL_MS));
     }
+  }
+
+  /** The status of a bot a daemon is just taking on: retried briefly while nobody answers yet. */
+  async function statusOfNewBot(bot: BotRow, principal: Principal): Promise<BotStatus> {
+    const heard = await statusUntil(bot.id, principal, (status) => status !== 'no-responders');
+    return typeof heard === 'string' ? offlineStatus(bot) : heard;
   }
 
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
@@ -112,6 +127,9 @@ export function botConfigRoutes({ db, bus }: AppDeps, client: BotClient) {
       // Grants, history, the avatar and the queue snapshot go by cascade.
       await db.delete(bots).where(eq(bots.id, bot.id));
       announce({ type: 'botRemoved', botId: bot.id });
+      // Its daemon lets it go when it hears of the removal. Until then it would still answer for the
+      // bot, so the delete ends once nobody does: whoever asks next hears 404, not its last status.
+      await statusUntil(bot.id, principalOf(c), (status) => status === 'no-responders');
       return c.body(null, 204);
     })
 

@@ -13,7 +13,8 @@
  * - What changes a bot through this process drops its entry at once: an op other than a read sent
  *   through the BotClient, and any `bots.events` message (configuration, removal). So a change made
  *   through one process shows in that process's next listing even before its state event arrives;
- *   another process sees it when the event arrives, milliseconds later.
+ *   another process sees it when the event arrives, milliseconds later. A removed bot's states that
+ *   were still on their way are ignored: bot ids are never reused.
  * - A probe answer is kept only when nothing newer was heard of the bot while it travelled, and a
  *   probe sent before a change is not shared with those who ask after it.
  * - While the bus is down nothing is trusted (events are being missed): listing fails as before.
@@ -43,6 +44,8 @@ interface Entry {
   heard: BotStatus | Unanswered | undefined;
   /** When it was heard (a probe's answer counts from when the probe was sent). */
   at: number;
+  /** The bot was deleted: nothing heard of it later stands (its daemon's last states may still arrive). */
+  removed?: true;
 }
 
 export interface StatusViewOptions {
@@ -109,7 +112,7 @@ export class BotStatusView {
       .probe(botId, 'status', actor)
       .then((heard) => {
         const current = this.entries.get(botId);
-        if (this.bus.available && (!current || current.at <= sentAt))
+        if (this.bus.available && !current?.removed && (!current || current.at <= sentAt))
           this.entries.set(botId, { heard, at: sentAt });
         return heard;
       })
@@ -120,9 +123,16 @@ export class BotStatusView {
     return probe;
   }
 
-  /** Drops what was heard of the bot, and lets no later caller share a probe sent before now. */
-  private forget(botId: string): void {
-    this.entries.set(botId, { heard: undefined, at: this.now() });
+  /**
+   * Drops what was heard of the bot, and lets no later caller share a probe sent before now. A removed
+   * bot stays removed.
+   */
+  private forget(botId: string, removed = this.entries.get(botId)?.removed === true): void {
+    this.entries.set(botId, {
+      heard: undefined,
+      at: this.now(),
+      ...(removed ? { removed: true as const } : {}),
+    });
     this.probes.delete(botId);
   }
 
@@ -132,13 +142,16 @@ export class BotStatusView {
       log.warn('ignored a malformed bot state');
       return;
     }
+    if (this.entries.get(event.data.bot.id)?.removed) return;
     this.entries.set(event.data.bot.id, { heard: event.data.bot, at: this.now() });
     for (const listener of this.listeners) listener(event.data);
   }
 
   private onBotsEvent(data: unknown): void {
     const event = BotsEventSchema.safeParse(data);
-    if (event.success) this.forget(event.data.botId);
+    if (!event.success) return;
+    if (event.data.type === 'botRemoved') this.forget(event.data.botId, true);
+    else this.forget(event.data.botId);
   }
 }
 

@@ -10,6 +10,7 @@ import { say } from '../../shared/i18n/phrases';
 import { recordAudit } from '../audit/audit-log';
 import { announceAccountsChanged } from '../auth/accounts-changed';
 import { API_KEYS_PER_USER, generateApiKey } from '../auth/api-key';
+import type { KeyUses } from '../auth/key-uses';
 import { principalOf } from '../auth/principal';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
@@ -26,10 +27,12 @@ const publicKey = (key: KeyRow, username?: string) => ({
   lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
 });
 
-export function keyRoutes({ db, bus }: AppDeps) {
+export function keyRoutes({ db, bus }: AppDeps, keyUses: KeyUses) {
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
     .openapi(listKeys, async (c) => {
       const principal = principalOf(c);
+      // Uses are written a moment after they happen; the list shows them all.
+      await keyUses.flush();
       if (c.req.valid('query').all === '1') {
         if (!mayListAllApiKeys(principal)) throw new ApiError(403, say.adminOnly());
         const rows = await db

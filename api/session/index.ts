@@ -21,7 +21,7 @@ import { recordAudit } from '../audit/audit-log';
 import { adminCount, findUserByName, revokeCredentials } from '../auth/accounts';
 import { announceAccountsChanged } from '../auth/accounts-changed';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../auth/password';
-import { principalOf } from '../auth/principal';
+import { ownSessionId, principalOf } from '../auth/principal';
 import { clientAddress, consumeAttempt, LOGIN_LIMIT, SETUP_LIMIT } from '../auth/rate-limit';
 import type { SessionStores } from '../auth/sessions';
 import type { AppDeps, AppEnv } from '../env';
@@ -103,10 +103,9 @@ export function sessionRoutes(deps: AppDeps, stores: SessionStores) {
         .update(users)
         .set({ passwordHash: await hashPassword(newPassword) })
         .where(eq(users.id, user.id));
-      // Every session ends, this one too; the caller goes on in a new one (rotation.ts).
-      await revokeCredentials(db, user.id);
+      // The other sessions end; this one goes on with the same cookie (SPEC Auth rule 6).
+      await revokeCredentials(db, user.id, ownSessionId(principal, user.id));
       announceAccountsChanged(bus, [user.id]);
-      await rotation.start(c, 'member', user.id);
       const self = { id: user.id, username: user.username };
       await recordAudit(db, 'user.password_changed', self, self);
       return c.body(null, 204);

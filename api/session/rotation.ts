@@ -3,8 +3,9 @@
  * before never carries the new privilege (issue #16):
  * - a login or first-run setup ends every session the browser brought along and starts a new one (a
  *   guest session is ended by the next guest session);
- * - a password change or reset ends every session of the account; when it was the caller's own
- *   account, the caller gets a new session at once and stays signed in.
+ * - a password change or reset ends every session of the account but the caller's own, when it was
+ *   their own account: that one goes on with the same cookie (SPEC Auth rule 6), and it proved the
+ *   current password (a change) or an admin's authority (a reset) to get there.
  * A role change ends nothing (SPEC Auth rule 6 does not list it): the role is read on every request, so
  * the account's sessions and keys carry the new role from their next call.
  */

@@ -24,20 +24,14 @@ import {
 } from '../auth/accounts';
 import { announceAccountsChanged } from '../auth/accounts-changed';
 import { hashPassword } from '../auth/password';
-import { type Principal, principalOf } from '../auth/principal';
-import type { SessionStores } from '../auth/sessions';
+import { ownSessionId, type Principal, principalOf } from '../auth/principal';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
-import { sessionRotation } from '../session/rotation';
 
 const party = (p: Principal) => ({ id: p.userId, username: p.username });
 
-/** True when the caller acts on their own account through a browser session (which then rotates). */
-const ownSession = (p: Principal, userId: string) => p.userId === userId && p.credential.kind === 'session';
-
-export function userRoutes(deps: AppDeps, stores: SessionStores) {
+export function userRoutes(deps: AppDeps) {
   const { db, bus } = deps;
-  const rotation = sessionRotation(deps, stores);
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
     .openapi(listUsers, async (c) => {
       const rows = await db.select().from(users).where(ne(users.role, 'guest')).orderBy(asc(users.createdAt));
@@ -91,9 +85,9 @@ export function userRoutes(deps: AppDeps, stores: SessionStores) {
         .update(users)
         .set({ passwordHash: await hashPassword(c.req.valid('json').newPassword) })
         .where(eq(users.id, user.id));
-      await revokeCredentials(db, user.id);
+      // An admin resetting their own password goes on in the session they did it from.
+      await revokeCredentials(db, user.id, ownSessionId(principal, user.id));
       announceAccountsChanged(bus, [user.id]);
-      if (ownSession(principal, user.id)) await rotation.start(c, 'member', user.id);
       await recordAudit(db, 'user.password_reset', party(principal), user);
       return c.body(null, 204);
     })

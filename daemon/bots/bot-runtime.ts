@@ -111,6 +111,11 @@ export class BotRuntime implements BotContext {
   private avatarUpdatedAt: number | undefined;
   private currentSettings: StoredSettings;
   private disposing = false;
+  /**
+   * Deleted: its removal was its last word. A state published while it is torn down (its playback
+   * stopping) would show a deleted bot again, in the api's statuses and on the browsers' sockets.
+   */
+  private removed = false;
 
   constructor(
     private config: BotRow,
@@ -237,6 +242,7 @@ export class BotRuntime implements BotContext {
   }
 
   changed(queueChanged: boolean): void {
+    if (this.removed) return;
     if (queueChanged) {
       this.queueVersion++;
       this.saveSnapshot();
@@ -343,6 +349,7 @@ export class BotRuntime implements BotContext {
    * before any command still running, and leaves its snapshot and profile to the new owner.
    */
   async dispose(reason: 'shutdown' | 'removed' | 'lost'): Promise<void> {
+    if (reason === 'removed') this.removed = true;
     if (reason === 'lost') this.player.stopPlayback();
     await this.serial.run(async () => {
       this.disposing = true;

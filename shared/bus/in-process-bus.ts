@@ -39,23 +39,32 @@ export class InProcessBus implements Bus {
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     return new Promise((resolve, reject) => {
       let settled = false;
+      let mayAnswer = targets.length;
       const timer = setTimeout(() => {
         settled = true;
         reject(new BusError('timeout', `request to ${subject} timed out after ${timeoutMs} ms`));
       }, timeoutMs);
+      const settle = (outcome: { ok: true; value: unknown } | { ok: false; error: BusError }) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (outcome.ok) resolve(JSON.parse(JSON.stringify(outcome.value ?? null)));
+        else reject(outcome.error);
+      };
       for (const target of targets) {
         setImmediate(async () => {
-          let outcome: { ok: true; value: unknown } | { ok: false; error: BusError };
-          try {
-            outcome = { ok: true, value: await target.handler(payload, subject) };
-          } catch (error) {
-            outcome = { ok: false, error: asBusError(error) };
+          // A responder that unsubscribed before its turn does not answer (a daemon that has let a
+          // bot go must not speak for it); with none left, nobody responds, as if it were gone already.
+          if (!this.responders.has(target)) {
+            if (--mayAnswer === 0)
+              settle({ ok: false, error: new BusError('no-responders', `no responders for ${subject}`) });
+            return;
           }
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          if (outcome.ok) resolve(JSON.parse(JSON.stringify(outcome.value ?? null)));
-          else reject(outcome.error);
+          try {
+            settle({ ok: true, value: await target.handler(payload, subject) });
+          } catch (error) {
+            settle({ ok: false, error: asBusError(error) });
+          }
         });
       }
     });

@@ -5,7 +5,8 @@
  * the port. Both pass the same contract suite as the in-process and NATS buses.
  *
  * - Subscriptions and responders are registered with the serving side's bus, so delivery, subject
- *   matching and "no responders" are decided there, exactly as for anyone else on that bus.
+ *   matching and "no responders" are decided there, exactly as for anyone else on that bus. A request
+ *   that crosses the port while its responder unsubscribes fails as `no-responders` too.
  * - Payloads cross as JSON text, as over NATS: the same isolation, and the same shapes (a Date
  *   arrives as a string, an undefined field is dropped) on either side of the boundary.
  * - A port is ordered, so `flush()` (a round trip) resolves once every subscription made before it
@@ -34,7 +35,7 @@ type ToHub =
   | { t: 'publish'; subject: string; json: string }
   | { t: 'request'; call: number; subject: string; json: string; timeoutMs: number }
   | { t: 'answer'; call: number; ok: true; json: string }
-  | { t: 'answer'; call: number; ok: false; message: string }
+  | { t: 'answer'; call: number; ok: false; message: string; gone?: true }
   | { t: 'flush'; call: number }
   | { t: 'close' };
 
@@ -123,6 +124,7 @@ export function serveBusOverPort(bus: Bus, port: MessagePort): PortBusServer {
         const pending = handling.get(message.call);
         handling.delete(message.call);
         if (message.ok) pending?.resolve(JSON.parse(message.json));
+        else if (message.gone) pending?.reject(new BusError('no-responders', message.message));
         else pending?.reject(new Error(message.message));
         return;
       }
@@ -255,8 +257,14 @@ export class PortBus implements Bus {
 
   private async answer(message: Extract<FromHub, { t: 'handle' }>): Promise<void> {
     const handler = this.responders.get(message.id);
+    if (!handler) {
+      // Unsubscribed here while the request was crossing: for the requester nobody responds, exactly
+      // as if the serving side had already heard of the unsubscribe (never "the responder failed").
+      const text = `no responder for ${message.subject} any more`;
+      this.post({ t: 'answer', call: message.call, ok: false, message: text, gone: true });
+      return;
+    }
     try {
-      if (!handler) throw new Error(`no responder for ${message.subject} any more`);
       const value = await handler(JSON.parse(message.json), message.subject);
       this.post({ t: 'answer', call: message.call, ok: true, json: toJson(value) });
     } catch (error) {

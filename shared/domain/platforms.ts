@@ -207,8 +207,10 @@ export const PLATFORM_REGISTRY = {
   },
   stream: {
     name: 'Internet radio and audio addresses',
-    // Never a fallback: a song here is an address someone gave, never a search for words.
-    enabledByDefault: true,
+    // Never a fallback: a song here is an address someone gave, never a search for words. Opt-in, like
+    // library_a: SPEC's default `enabledProviders` has no `stream`, and a client that knows only SPEC's
+    // platform values must never meet it unless an admin enabled it.
+    enabledByDefault: false,
     switchedBy: 'enabledProviders',
     logins: [],
     qualities: ['direct'],

@@ -45,7 +45,7 @@ describe('API keys', () => {
     });
   });
 
-  it('authenticates with Bearer and X-API-Key, carrying the owner scope, and records lastUsedAt', async () => {
+  it('authenticates with Bearer and X-API-Key, carrying the owner scope', async () => {
     const member = await createMember(t, admin);
     const key = await createKey(member);
     const bearer = await t.withKey(key, 'bearer').GET('/api/bot');
@@ -53,12 +53,40 @@ describe('API keys', () => {
     const header = await t.withKey(key, 'x-api-key').GET('/api/bot');
     expect(header.response.status).toBe(200);
     expect((await t.withKey(key).GET('/api/users')).response.status).toBe(403);
-    const [row] = await t.db.select().from(apiKeys).where(eq(apiKeys.userId, member.id));
-    expect(row?.lastUsedAt).toBeInstanceOf(Date);
-    const firstUse = row!.lastUsedAt!.getTime();
-    await t.withKey(key).GET('/api/bot');
-    const [again] = await t.db.select().from(apiKeys).where(eq(apiKeys.userId, member.id));
-    expect(again!.lastUsedAt!.getTime()).toBe(firstUse);
+  });
+
+  it('shows each use of a key as its lastUsedAt in the key lists at once', async () => {
+    const member = await createMember(t, admin);
+    const key = await createKey(member);
+    const own = async () => (await member.api.GET('/api/keys')).data!.keys[0]!.lastUsedAt;
+    const listedForAdmin = async () =>
+      (await admin.api.GET('/api/keys', { params: { query: { all: '1' } } })).data!.keys.find(
+        (listed) => listed.userId === member.id,
+      )!.lastUsedAt;
+    expect(await own()).toBeNull();
+    const uses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await new Promise((r) => setTimeout(r, 5));
+      const before = Date.now();
+      // A refused call is a use too.
+      await t.withKey(key).GET(i === 1 ? '/api/users' : '/api/bot');
+      const shown = Date.parse((await own())!);
+      expect(shown).toBeGreaterThanOrEqual(before);
+      expect(await listedForAdmin()).toBe(new Date(shown).toISOString());
+      uses.push(shown);
+    }
+    expect(uses[1]).toBeGreaterThan(uses[0]!);
+    expect(uses[2]).toBeGreaterThan(uses[1]!);
+  });
+
+  it('writes the uses of keys to the database soon after, not on the request path', async () => {
+    const member = await createMember(t, admin);
+    const [one, two] = [await createKey(member, 'one'), await createKey(member, 'two')];
+    await Promise.all([t.withKey(one).GET('/api/bot'), t.withKey(two).GET('/api/bot')]);
+    const stored = async () =>
+      (await t.db.select().from(apiKeys).where(eq(apiKeys.userId, member.id))).map((row) => row.lastUsedAt);
+    expect(await stored()).toEqual([null, null]);
+    await expect.poll(stored, { timeout: 3000 }).toEqual([expect.any(Date), expect.any(Date)]);
   });
 
   it('gives an admin key full admin authority outside key management', async () => {

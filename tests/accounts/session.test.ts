@@ -168,6 +168,34 @@ describe('login, me and logout', () => {
     const row = await t.db.query.sessions.findFirst({ where: eq(sessions.id, sessionId) });
     expect(row!.expiresAt).toBeGreaterThan(inOneDay + 5 * 86_400);
   });
+
+  it('keeps the idle limit at 7 days to within an hour, without a write on every use', async () => {
+    t = await startTestApp();
+    const admin = await setupAdmin(t);
+    const sessionId = admin.jar.get('tsmb_session')!;
+    const stored = async () =>
+      (await t.db.query.sessions.findFirst({ where: eq(sessions.id, sessionId) }))!.expiresAt;
+    const endsIn = (seconds: number) =>
+      t.db
+        .update(sessions)
+        .set({ expiresAt: Math.floor(Date.now() / 1000) + seconds })
+        .where(eq(sessions.id, sessionId));
+    const week = 7 * 86_400;
+
+    // Last set 2 hours ago (not half a week): this use sets its end to a full week from now.
+    await endsIn(week - 2 * 3600);
+    const used = await admin.api.GET('/api/session/me');
+    expect(used.response.headers.getSetCookie().join()).toMatch(/tsmb_session=/);
+    expect(await stored()).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000) + week - 60);
+
+    // Last set 30 minutes ago: nothing is written, the cookie is not sent again.
+    await endsIn(week - 1800);
+    const before = await stored();
+    const again = await admin.api.GET('/api/session/me');
+    expect(again.response.status).toBe(200);
+    expect(again.response.headers.getSetCookie()).toEqual([]);
+    expect(await stored()).toBe(before);
+  });
 });
 
 describe('changing one own password', () => {

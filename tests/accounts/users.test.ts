@@ -189,6 +189,28 @@ describe('/api/users', () => {
     });
   });
 
+  it('audits a user created by an admin as user.created, with actor and target', async () => {
+    const created = await admin.api.POST('/api/users', {
+      body: { username: 'audited_newcomer', password: PASSWORD, role: 'member' },
+    });
+    expect(created.response.status).toBe(201);
+    const audit = await admin.api.GET('/api/audit', { params: { query: { limit: 1 } } });
+    expect(audit.data?.entries).toEqual([
+      expect.objectContaining({
+        action: 'user.created',
+        actorId: admin.id,
+        actorUsername: 'admin',
+        targetUserId: created.data!.id,
+        targetUsername: 'audited_newcomer',
+      }),
+    ]);
+    // A refused create (a taken name) records nothing.
+    await admin.api.POST('/api/users', { body: { username: 'audited_newcomer', password: PASSWORD } });
+    expect(
+      (await admin.api.GET('/api/audit', { params: { query: { limit: 1 } } })).data?.entries[0]?.id,
+    ).toBe(audit.data?.entries[0]?.id);
+  });
+
   it('audits role changes with actor and target', async () => {
     const member = await createMember(t, admin);
     await admin.api.PATCH('/api/users/{id}/role', { ...path(member.id), body: { role: 'admin' } });

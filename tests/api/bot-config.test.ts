@@ -105,6 +105,18 @@ describe('bot configuration', () => {
     expect((await admin.api.GET('/api/bot/{id}', id(status.id))).response.status).toBe(404);
   });
 
+  it('is gone once the delete has answered: the daemon let it go, a GET right after is a 404', async () => {
+    const answers: number[] = [];
+    for (let round = 0; round < 20; round++) {
+      const status = await create(`Brief${round}`);
+      expect((await admin.api.GET('/api/bot/{id}', id(status.id))).response.status).toBe(200);
+      expect((await admin.api.DELETE('/api/bot/{id}', id(status.id))).response.status).toBe(204);
+      expect(t.daemon?.ownedBotIds()).not.toContain(status.id);
+      answers.push((await admin.api.GET('/api/bot/{id}', id(status.id))).response.status);
+    }
+    expect(answers.filter((status) => status !== 404)).toEqual([]);
+  });
+
   it('needs bot.manage, and a grant for a specific bot', async () => {
     const status = await create('Guarded');
     const player = await createMember(t, admin, { capabilities: ['player.control'], bots: [status.id] });

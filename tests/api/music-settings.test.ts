@@ -47,10 +47,18 @@ describe('GET /api/music/providers', () => {
     }),
   );
 
-  it('answers the default providers (internet radio among them), music_a first, and local while uploads are on', async () => {
+  it("answers SPEC's default providers, music_a first, and local while uploads are on", async () => {
     const { data, response } = await admin.api.GET('/api/music/providers');
     expect(response.status).toBe(200);
     expect(data).toEqual({
+      enabled: ['music_a', 'music_b', 'video_a', 'video_b', 'music_c', 'local'],
+      default: 'music_a',
+    });
+  });
+
+  it('lists internet radio (stream) only once an admin enables it, and never as the default', async () => {
+    await changeSettings({ enabledProviders: [...DEFAULT_ENABLED_PROVIDERS, 'stream'] });
+    expect((await admin.api.GET('/api/music/providers')).data).toEqual({
       enabled: ['music_a', 'music_b', 'video_a', 'video_b', 'music_c', 'stream', 'local'],
       default: 'music_a',
     });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { settings } from '../../shared/db/schema';
-import { DEFAULT_ENABLED_PROVIDERS } from '../../shared/domain/constants';
 import { createMember, type Session, withAdminApp } from '../helpers/accounts';
 import type { TestApp } from '../helpers/test-app';
 
@@ -10,6 +9,9 @@ withAdminApp((app, session) => {
   t = app;
   admin = session;
 });
+
+/** SPEC Settings rule 4, as SPEC writes it: not the code's own constant. */
+const SPEC_DEFAULT_PROVIDERS = ['music_a', 'music_b', 'video_a', 'video_b', 'music_c'];
 
 const save = (body: Record<string, unknown>) => admin.api.POST('/api/bot/settings', { body: body as never });
 
@@ -21,7 +23,7 @@ describe('global settings', () => {
       savedQueuesEnabled: false,
       playKeepsQueue: false,
       voteSkipRatio: 0.5,
-      enabledProviders: [...DEFAULT_ENABLED_PROVIDERS],
+      enabledProviders: SPEC_DEFAULT_PROVIDERS,
       defaultPlatform: null,
       guestMode: { enabled: false, bots: 'all', permissions: { addToQueue: true, playCollection: false } },
       spotify: { hasClientSecret: false },
@@ -143,10 +145,25 @@ describe('global settings', () => {
       savedQueuesEnabled: false,
       playKeepsQueue: false,
       autoPauseOnEmpty: true,
-      enabledProviders: [...DEFAULT_ENABLED_PROVIDERS],
+      enabledProviders: SPEC_DEFAULT_PROVIDERS,
     });
     await save({ savedQueuesEnabled: true });
     expect((await admin.api.GET('/api/bot/settings')).data?.savedQueuesEnabled).toBe(true);
+  });
+
+  it('keeps an opt-in source a stored configuration enabled (internet radio, the library)', async () => {
+    await t.db.delete(settings);
+    await t.db.insert(settings).values({
+      key: 'enabledProviders',
+      value: JSON.stringify([...SPEC_DEFAULT_PROVIDERS, 'stream', 'library_a']),
+      updatedAt: new Date(),
+    });
+    expect((await admin.api.GET('/api/bot/settings')).data?.enabledProviders).toEqual([
+      ...SPEC_DEFAULT_PROVIDERS,
+      'stream',
+      'library_a',
+    ]);
+    await t.db.delete(settings);
   });
 
   it('needs bot.manage to change and refuses guests reading', async () => {

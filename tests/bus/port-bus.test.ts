@@ -55,4 +55,17 @@ describe('message port bus across the boundary', () => {
     expect(after).toBeInstanceOf(BusError);
     expect((after as BusError).failure).toBe('no-responders');
   });
+
+  it('a request that crosses an unsubscribe on the far side finds no responder, not a failed one', async () => {
+    const { hub, bus } = portBusPair();
+    const responder = bus.respond('bot.b1.cmd', () => 'answered');
+    await bus.flush();
+    // The hub still lists the responder when it sends the request across; the far side has let it go.
+    const asked = hub.request('bot.b1.cmd', {}).catch((e: unknown) => e);
+    responder.unsubscribe();
+    const error = await asked;
+    expect(error).toBeInstanceOf(BusError);
+    expect((error as BusError).failure).toBe('no-responders');
+    await bus.close();
+  });
 });

@@ -1,7 +1,7 @@
 /**
  * SPEC Player rule 7 on the `loadSongs` op, with a connected bot on the TS3 test server: replace stops
  * what plays and starts from the first song (a random one in the random modes), skips up to 20 songs
- * that cannot be resolved, keeps the old queue when nothing plays or the list is empty; append adds
+ * that cannot be resolved, keeps the old queue (stopped) when nothing plays or the list is empty; append adds
  * to the end without interrupting.
  */
 import { randomUUID } from 'node:crypto';
@@ -98,11 +98,17 @@ describe('loading a list of songs into a bot', () => {
     }
   });
 
-  it('keeps the queue and the playback on an empty load', async () => {
+  it('stops the playback on an empty load and keeps the queue; an empty append changes nothing', async () => {
     await reset();
     const before = await ids();
     const reply = await load([], 'replace');
     expect(reply).toMatchObject({ ok: false, message: receipts.emptyList('list') });
+    expect(await ids()).toEqual(before);
+    expect(await h.status(bot)).toMatchObject({ playing: false, currentSong: null });
+
+    await reset();
+    const appended = await load([], 'append');
+    expect(appended).toMatchObject({ ok: false, message: receipts.emptyList('list') });
     expect(await ids()).toEqual(before);
     expect(await h.status(bot)).toMatchObject({ playing: true, currentSong: { id: playing.id } });
   });

@@ -5,6 +5,7 @@
  * that keep receiving across a restart, and saved queues loaded by chat.
  */
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { TextMessage, Ts3Client } from '../../daemon/ts3';
@@ -164,7 +165,7 @@ describe('a connected bot', () => {
     ws.close();
   });
 
-  it('saves and loads queues through chat, skipping songs that cannot play', async () => {
+  it('saves and loads queues through chat (!save, !queues, !load), skipping songs that cannot play', async () => {
     await admin.api.POST('/api/bot/settings', { body: { savedQueuesEnabled: true } });
     await admin.api.POST('/api/player/{botId}/add-song', { ...bot(), body: { song: songs[0]! } });
     const saved = await admin.api.POST('/api/saved-queues', { body: { botId, name: 'Evening' } });
@@ -199,5 +200,19 @@ describe('a connected bot', () => {
         { timeout: 15_000 },
       )
       .toBe(songs[1]!.id);
+
+    // `!save` snapshots the live queue into the shared bucket (chat users have no account).
+    const live = (await admin.api.GET('/api/player/{botId}/queue', bot())).data!.queue;
+    expect(live.length).toBeGreaterThan(0);
+    expect(await replyTo('!save Night Shift')).toBe(receipts.queueSaved('Night Shift', live.length));
+    const listed = (await admin.api.GET('/api/saved-queues')).data?.queues.find(
+      (q) => q.name === 'Night Shift',
+    );
+    expect(listed).toMatchObject({ ownerId: 'shared', songCount: live.length });
+    const stored = await t.db.query.savedQueues.findFirst({ where: eq(savedQueues.id, listed!.id) });
+    expect((JSON.parse(stored!.songs) as Song[]).map((song) => song.id)).toEqual(live.map((song) => song.id));
+    expect((await replyTo('!queues')).split('\n').sort()).toEqual(
+      ['Broken first (2)', `Night Shift (${live.length})`].sort(),
+    );
   });
 });

@@ -152,6 +152,61 @@ describe('a single-song /play-song', () => {
   });
 });
 
+describe('/play-now-song and /play-next-song', () => {
+  const view = async () => (await admin.api.GET('/api/player/{botId}/queue', bot())).data!;
+  /** A queue of songs 0, 1, 2 with song 1 current. */
+  async function queueWithSecondCurrent() {
+    await admin.api.POST('/api/player/{botId}/clear', bot());
+    for (const song of songs.slice(0, 3))
+      await admin.api.POST('/api/player/{botId}/add-song', { ...bot(), body: { song } });
+    await admin.api.POST('/api/player/{botId}/play-at', { ...bot(), body: { index: 1 } });
+    expect((await current())?.id).toBe(songs[1]!.id);
+  }
+
+  it('/play-now-song inserts right after the current song and plays it, keeping the queue', async () => {
+    await queueWithSecondCurrent();
+    const played = await admin.api.POST('/api/player/{botId}/play-now-song', {
+      ...bot(),
+      body: { song: songs[3]! },
+    });
+    expect(played.data).toMatchObject({ ok: true, message: receipts.nowPlaying(songs[3]!) });
+    const { queue, status } = await view();
+    expect(queue.map((entry) => entry.id)).toEqual([songs[0]!.id, songs[1]!.id, songs[3]!.id, songs[2]!.id]);
+    expect(status).toMatchObject({ playing: true, currentSong: { entryId: queue[2]!.entryId } });
+  });
+
+  it('/play-next-song on an idle bot plays the song at the position it was inserted', async () => {
+    await queueWithSecondCurrent();
+    await admin.api.POST('/api/player/{botId}/stop', bot());
+    expect((await view()).status).toMatchObject({ playing: false, currentSong: null });
+    const played = await admin.api.POST('/api/player/{botId}/play-next-song', {
+      ...bot(),
+      body: { song: songs[3]! },
+    });
+    expect(played.data).toMatchObject({ ok: true, message: receipts.nowPlaying(songs[3]!) });
+    const { queue, status } = await view();
+    expect(queue).toHaveLength(4);
+    const inserted = queue.findIndex((entry) => entry.id === songs[3]!.id);
+    // Every song that was there is still there, in its order around the inserted one.
+    expect(queue.filter((_, i) => i !== inserted).map((entry) => entry.id)).toEqual(
+      songs.slice(0, 3).map((song) => song.id),
+    );
+    expect(status).toMatchObject({ playing: true, currentSong: { entryId: queue[inserted]!.entryId } });
+  });
+
+  it('/play-next-song while a song plays queues it next without interrupting', async () => {
+    await queueWithSecondCurrent();
+    const queued = await admin.api.POST('/api/player/{botId}/play-next-song', {
+      ...bot(),
+      body: { song: songs[3]! },
+    });
+    expect(queued.data?.ok).toBe(true);
+    const { queue, status } = await view();
+    expect(queue.map((entry) => entry.id)).toEqual([songs[0]!.id, songs[1]!.id, songs[3]!.id, songs[2]!.id]);
+    expect(status.currentSong?.id).toBe(songs[1]!.id);
+  });
+});
+
 /** Every player endpoint a guest flag opens, with a body that passes validation. */
 const GUARDED: Record<GuestPermission, { method: 'POST' | 'DELETE'; path: string; body?: object }[]> = {
   addToQueue: [

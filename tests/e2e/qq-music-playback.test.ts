@@ -96,6 +96,33 @@ describe('a music_b song on a connected bot', () => {
     expect(queue.data?.queue.map((s) => s.name)).toEqual(['Track A', 'Track C', 'Track E']);
   });
 
+  it('stops the playback for a playlist that turns out empty, and keeps the queue (SPEC Player rule 7)', async () => {
+    answerPlayback();
+    const path = { params: { path: { botId } } };
+    const label = 'playlist 7256912512';
+    expect(
+      (
+        await admin.api.POST('/api/player/{botId}/play-playlist', {
+          ...path,
+          body: { playlistId: '7256912512', platform: 'music_b' },
+        })
+      ).data?.ok,
+    ).toBe(true);
+    const before = (await admin.api.GET('/api/player/{botId}/queue', path)).data!;
+    expect(before.status.playing).toBe(true);
+    const empty = qqFixture('playlist') as { req_0: { data: { songlist: unknown[] } } };
+    empty.req_0.data.songlist = [];
+    api.answer('music.srfDissInfo.DissInfo.CgiGetDiss', empty);
+    const played = await admin.api.POST('/api/player/{botId}/play-playlist', {
+      ...path,
+      body: { playlistId: '7256912512', platform: 'music_b' },
+    });
+    expect(played.data).toMatchObject({ ok: false, message: receipts.emptyList(label) });
+    const after = (await admin.api.GET('/api/player/{botId}/queue', path)).data!;
+    expect(after.queue.map((s) => s.name)).toEqual(before.queue.map((s) => s.name));
+    expect(after.status).toMatchObject({ playing: false, currentSong: null });
+  });
+
   it('answers !playlist and !album with the REST receipts', async () => {
     answerPlayback();
     const chat = chatFor(playback.app.t, botId);

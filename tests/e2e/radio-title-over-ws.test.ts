@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { DEFAULT_ENABLED_PROVIDERS } from '../../shared/domain/constants';
 import { type WsMessage, WsMessageSchema } from '../../shared/ws-messages';
 import { type RadioServer, STATION_NAME, startRadioServer } from '../helpers/radio-server';
 import { startVoiceApp, type VoiceApp } from '../helpers/voice-app';
@@ -27,7 +28,11 @@ beforeAll(async () => {
   app = await startVoiceApp({ name: 'Radio', nickname: 'Radio Bot' });
   const { admin } = app;
   expect(
-    (await admin.api.POST('/api/bot/settings', { body: { streamAllowPrivateHosts: true } })).response.status,
+    (
+      await admin.api.POST('/api/bot/settings', {
+        body: { streamAllowPrivateHosts: true, enabledProviders: [...DEFAULT_ENABLED_PROVIDERS, 'stream'] },
+      })
+    ).response.status,
   ).toBe(200);
   expect(
     (await admin.api.POST('/api/bot/{id}/start', { params: { path: { id: app.botId } } })).response.status,

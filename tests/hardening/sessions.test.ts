@@ -2,7 +2,7 @@
  * Session ids rotate whenever the privilege behind them changes (issue #16; api/session/rotation.ts):
  * a login, first-run setup or new guest session ends the sessions the browser brought, a cookie value
  * planted before login is never the one signed in, and a password change or reset ends the account's
- * sessions, handing the caller a fresh one when it was their own account. A role change ends nothing
+ * sessions but the caller's own, which goes on with the same cookie (SPEC Auth rule 6). A role change ends nothing
  * (SPEC Auth rule 6): the new role holds from the next call. Every
  * answer is scanned for secrets; no session id shows anywhere but in its own Set-Cookie.
  */
@@ -127,7 +127,7 @@ describe('session ids rotate', () => {
     expect((await visitor.api.GET('/api/session/me')).response.status).toBe(200);
   });
 
-  it('on a password change: every session ends, the caller goes on in a new one', async () => {
+  it('on a password change: the other sessions end, the caller goes on in the same one', async () => {
     const member = await newMember();
     const otherDevice = clients.browser();
     await otherDevice.api.POST('/api/session/login', {
@@ -138,13 +138,13 @@ describe('session ids rotate', () => {
       body: { currentPassword: PASSWORD, newPassword: 'another long password' },
     });
     expect(changed.response.status).toBe(204);
-    expect(member.jar.get(MEMBER)).not.toBe(before);
-    expect(await meWith(`${MEMBER}=${before}`)).toBe(401);
+    // A client that ignores Set-Cookie stays signed in (SPEC Auth rule 6).
+    expect(changed.response.headers.getSetCookie()).toEqual([]);
+    expect(await meWith(`${MEMBER}=${before}`)).toBe(200);
     expect((await otherDevice.api.GET('/api/session/me')).response.status).toBe(401);
-    expect((await member.api.GET('/api/session/me')).response.status).toBe(200);
   });
 
-  it('on a password reset: the target signs in again; resetting one own password rotates', async () => {
+  it('on a password reset: the target signs in again; resetting one own password keeps the session', async () => {
     const member = await newMember();
     const reset = await admin.api.POST('/api/users/{id}/reset-password', {
       params: { path: { id: member.id } },
@@ -153,15 +153,18 @@ describe('session ids rotate', () => {
     expect(reset.response.status).toBe(204);
     expect((await member.api.GET('/api/session/me')).response.status).toBe(401);
 
+    const otherDevice = clients.browser();
+    await otherDevice.api.POST('/api/session/login', { body: { username: 'admin', password: PASSWORD } });
+    expect((await otherDevice.api.GET('/api/session/me')).response.status).toBe(200);
     const before = admin.jar.get(MEMBER)!;
     const own = await admin.api.POST('/api/users/{id}/reset-password', {
       params: { path: { id: admin.id } },
       body: { newPassword: PASSWORD },
     });
     expect(own.response.status).toBe(204);
-    expect(admin.jar.get(MEMBER)).not.toBe(before);
-    expect(await meWith(`${MEMBER}=${before}`)).toBe(401);
-    expect((await admin.api.GET('/api/session/me')).response.status).toBe(200);
+    expect(own.response.headers.getSetCookie()).toEqual([]);
+    expect(await meWith(`${MEMBER}=${before}`)).toBe(200);
+    expect((await otherDevice.api.GET('/api/session/me')).response.status).toBe(401);
   });
 
   it('on a role change: sessions stay, and the session and keys carry the new role from the next call', async () => {

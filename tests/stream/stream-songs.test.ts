@@ -11,6 +11,7 @@
  * through the guarded relay; without them, the name from its address and length 0.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_ENABLED_PROVIDERS } from '../../shared/domain/constants';
 import { STREAM_USER_AGENT } from '../../shared/sources/stream/stream-probe';
 import { type Session, withAdminApp } from '../helpers/accounts';
 import { type AudioCdn, renderTone, startAudioCdn } from '../helpers/audio-cdn';
@@ -41,6 +42,11 @@ withAdminApp((_, session) => {
 });
 beforeAll(async () => {
   radio = await startRadioServer();
+  // Opt-in, like library_a (SPEC's default sources do not include it).
+  const enabled = await admin.api.POST('/api/bot/settings', {
+    body: { enabledProviders: [...DEFAULT_ENABLED_PROVIDERS, 'stream'] },
+  });
+  expect(enabled.response.status).toBe(200);
 }, 30_000);
 afterAll(() => radio?.close());
 

@@ -39,8 +39,8 @@ const panel = () => page.getByRole('region', { name: 'Can this server reach them
 
 describe('platform status', () => {
   it('Settings says of each enabled platform that this server cannot reach it, in English and Chinese', async () => {
-    // Every platform on by default but internet radio, which has no service of its own to check.
-    expect(DEFAULT_ENABLED_PROVIDERS.filter((p) => p !== 'stream')).toHaveLength(LABELS.length);
+    // Every platform on by default (internet radio, with no service of its own to check, is opt-in).
+    expect(DEFAULT_ENABLED_PROVIDERS).toHaveLength(LABELS.length);
     await page.goto(`${ui.baseUrl}/settings/sources`);
     const list = panel().getByRole('list', { name: 'Can this server reach them?' });
     const row = (label: string, status: string) =>

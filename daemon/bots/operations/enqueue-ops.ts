@@ -47,19 +47,20 @@ export async function addSong(ctx: BotContext, { song, requestedBy }: SongArgs):
 }
 
 /**
- * `replace` stops playback, then looks for the first song that resolves (from the start, or a random
- * one in the random modes), at most MAX_PLAY_ATTEMPTS; only then is the queue replaced, so a list
- * where nothing plays leaves the old queue in place.
+ * `replace` stops playback first (an empty list too), then looks for the first song that resolves
+ * (from the start, or a random one in the random modes), at most MAX_PLAY_ATTEMPTS; only then is the
+ * queue replaced, so a list that is empty or where nothing plays leaves the old queue in place.
  */
 export async function loadSongs(ctx: BotContext, args: BotOpArgs<'loadSongs'>): Promise<ReceiptReply> {
   const { songs, mode, requestedBy, label, totalCount } = args;
+  const { player } = ctx;
+  if (mode === 'replace') player.stopPlayback();
   if (songs.length === 0) return unsuccessful(say.emptyList(label));
   const entries = songs.map((song) => playableSong(song, requestedBy));
   const loaded =
     totalCount === undefined
       ? say.loaded(label, entries.length)
       : say.loadedOf(label, entries.length, totalCount);
-  const { player } = ctx;
   if (mode === 'append') {
     const index = player.queue.append(entries);
     if (!player.nowPlaying) {
@@ -69,7 +70,6 @@ export async function loadSongs(ctx: BotContext, args: BotOpArgs<'loadSongs'>): 
     ctx.changed(true);
     return done(loaded);
   }
-  player.stopPlayback();
   const random = player.queue.mode === 'random' || player.queue.mode === 'rloop';
   const first = random ? Math.floor(Math.random() * entries.length) : 0;
   for (let attempt = 0; attempt < Math.min(entries.length, MAX_PLAY_ATTEMPTS); attempt++) {
