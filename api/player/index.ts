@@ -64,7 +64,12 @@ class PlayerCall {
   ): Promise<{ ok: boolean } & ReceiptBody> {
     const label = renderPhrase(labelPhrase, this.locale);
     const { ok, said } = await this.bots.callResolving(this.botId, 'loadSongs', this.actor, async () => {
-      const list = await fetchList();
+      const list = await fetchList().catch(async (error: unknown) => {
+        // SPEC Player rule 7: a replace stops the playback first, so a list the platform would not
+        // give (unreachable, unknown id) stops it too; the queue stays, the caller hears why.
+        if (mode === 'replace') await this.run('stopPlayback', {});
+        throw error;
+      });
       // A source that plays only some of the listed songs: load those, and say of how many.
       const totalCount = list.playable ? list.songs.length : list.totalCount;
       return {

@@ -1,6 +1,7 @@
 /**
  * A connected bot plays a `music_b` song end to end: msw stands in for `musicu.fcg`, and its vkey
- * answer points at a loopback HTTP server holding an ffmpeg-made tone. ffmpeg (not Node) fetches
+ * answer points at a loopback https server holding an ffmpeg-made tone (QQ Music's audio is asked
+ * over https only). ffmpeg (not Node) fetches
  * that URL, so the request the server sees proves the URL and QQ Music's headers reach the decoder.
  */
 import { HttpResponse } from 'msw';
@@ -8,12 +9,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { receipts } from '../../shared/receipts';
 import type { Session } from '../helpers/accounts';
 import { chatFor } from '../helpers/chat';
-import { qqFixture, useQqMusicApi } from '../helpers/qq-music-api';
+import { failedWith, qqFixture, useQqMusicApi } from '../helpers/qq-music-api';
 import { useVoicePlayback } from '../helpers/voice-app';
 
 const api = useQqMusicApi();
 const SONG_ID = '0039MnYb0qxYhV';
-const playback = useVoicePlayback({ name: 'QQ', nickname: 'QQ Bot' });
+const playback = useVoicePlayback({ name: 'QQ', nickname: 'QQ Bot' }, { tls: true });
 let admin: Session;
 let botId: string;
 
@@ -50,7 +51,8 @@ function answerPlayback(): void {
 describe('a music_b song on a connected bot', () => {
   it("streams the vkey URL with the phone app's User-Agent", async () => {
     const vkey = qqFixture('vkey') as { req_0: { data: { sip?: string[]; midurlinfo: { purl: string }[] } } };
-    vkey.req_0.data.sip = [playback.cdn.baseUrl];
+    // The plain-http host QQ Music often names first is passed over for the https one.
+    vkey.req_0.data.sip = ['http://ws6.stream.qqmusic.qq.com/', playback.cdn.baseUrl];
     vkey.req_0.data.midurlinfo[0]!.purl = 'tone.mp3?vkey=E2EKEY&fromtag=66';
     api.answer('music.vkey.GetVkey.UrlGetVkey', vkey);
 
@@ -118,6 +120,24 @@ describe('a music_b song on a connected bot', () => {
       body: { playlistId: '7256912512', platform: 'music_b' },
     });
     expect(played.data).toMatchObject({ ok: false, message: receipts.emptyList(label) });
+    const after = (await admin.api.GET('/api/player/{botId}/queue', path)).data!;
+    expect(after.queue.map((s) => s.name)).toEqual(before.queue.map((s) => s.name));
+    expect(after.status).toMatchObject({ playing: false, currentSong: null });
+  });
+
+  it('stops the playback for a playlist the platform refuses, and keeps the queue (SPEC Player rule 7)', async () => {
+    answerPlayback();
+    const path = { params: { path: { botId } } };
+    const body = { playlistId: '7256912512', platform: 'music_b' as const };
+    expect((await admin.api.POST('/api/player/{botId}/play-playlist', { ...path, body })).data?.ok).toBe(
+      true,
+    );
+    const before = (await admin.api.GET('/api/player/{botId}/queue', path)).data!;
+    expect(before.status.playing).toBe(true);
+    api.answer('music.srfDissInfo.DissInfo.CgiGetDiss', failedWith(2000));
+    const played = await admin.api.POST('/api/player/{botId}/play-playlist', { ...path, body });
+    expect(played.response.status).toBe(502);
+    expect(played.error).toMatchObject({ error: expect.any(String) });
     const after = (await admin.api.GET('/api/player/{botId}/queue', path)).data!;
     expect(after.queue.map((s) => s.name)).toEqual(before.queue.map((s) => s.name));
     expect(after.status).toMatchObject({ playing: false, currentSong: null });

@@ -9,14 +9,16 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type RequestListener, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FFMPEG } from './audio-signals';
+import { loopbackTlsCredentials } from './loopback-tls';
 
 export interface AudioCdn {
-  /** `http://127.0.0.1:<port>/` */
+  /** `http://127.0.0.1:<port>/`, or `https://…` for a CDN started with `tls` */
   baseUrl: string;
   requests: { url: string; headers: IncomingHttpHeaders }[];
   close(): Promise<void>;
@@ -43,14 +45,16 @@ export function renderTone(seconds: number, name = 'tone.mp3', encodeArgs: strin
   }
 }
 
+/** `tls`: served over https with the certificate every test process trusts (loopback-tls.ts). */
 export async function startAudioCdn(
   toneSeconds = 20,
   file: AudioFile = { bytes: renderTone(toneSeconds), contentType: 'audio/mpeg' },
+  { tls = false }: { tls?: boolean } = {},
 ): Promise<AudioCdn> {
   const { bytes } = file;
   const requests: AudioCdn['requests'] = [];
   const held = new Set<ServerResponse>();
-  const server = createServer((request, response) => {
+  const serve: RequestListener = (request, response) => {
     const url = request.url ?? '';
     requests.push({ url, headers: request.headers });
     if (url.startsWith('/moved/')) {
@@ -77,10 +81,11 @@ export async function startAudioCdn(
     }
     response.write(bytes.subarray(from, Math.max(from, bytes.length >> 1)));
     held.add(response);
-  });
+  };
+  const server = tls ? createHttpsServer(loopbackTlsCredentials(), serve) : createServer(serve);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    baseUrl: `${tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}/`,
     requests,
     close: () => {
       for (const response of held) response.destroy();

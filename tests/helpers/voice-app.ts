@@ -49,7 +49,10 @@ export interface VoicePlayback {
  * Starts a voice app and an audio CDN before a test file's tests and closes both after. Registered
  * at the file's top, its hook runs before the file's own `beforeAll`, which may read both.
  */
-export function useVoicePlayback(bot: { name: string; nickname: string }): VoicePlayback {
+export function useVoicePlayback(
+  bot: { name: string; nickname: string },
+  cdnOptions: { tls?: boolean } = {},
+): VoicePlayback {
   let app: VoiceApp | undefined;
   let cdn: AudioCdn | undefined;
   const started = <T>(value: T | undefined): T => {
@@ -57,7 +60,7 @@ export function useVoicePlayback(bot: { name: string; nickname: string }): Voice
     return value;
   };
   beforeAll(async () => {
-    cdn = await startAudioCdn();
+    cdn = await startAudioCdn(undefined, undefined, cdnOptions);
     app = await startVoiceApp(bot);
   });
   afterAll(async () => {
