@@ -3,7 +3,7 @@
  * points at a loopback HTTP server holding an ffmpeg-made tone. The radio handler sees which login
  * cookie arrived (SPEC Player rule 8: the caller's personal link, else the shared login; chat's
  * service principal has no link), and ffmpeg's request to the tone server proves the URL and NetEase's
- * headers reach the decoder.
+ * headers (without the login cookie) reach the decoder.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { personalLinks, platformAccounts } from '../../shared/db/schema';
@@ -59,8 +59,9 @@ describe('personal FM on a connected bot', () => {
     expect(playback.cdn.requests[0]!.headers).toMatchObject({
       referer: 'https://music.163.com/',
       'user-agent': expect.stringContaining('Mozilla/5.0'),
-      cookie: SHARED_COOKIE,
     });
+    // The login goes to NetEase's API hosts only, never to the audio host.
+    expect(playback.cdn.requests[0]!.headers.cookie).toBeUndefined();
     const queue = await admin.api.GET('/api/player/{botId}/queue', bot());
     expect(queue.data?.queue.map((s) => [s.name, s.requestedBy])).toEqual([
       ['Morning Walk', 'admin'],
