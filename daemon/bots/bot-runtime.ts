@@ -44,7 +44,7 @@ import { runOp } from './operations/op-handlers';
 import { done, refused } from './operations/reply-builders';
 import { toQueueEntry, withStreamTitle } from './playable-song';
 import { PlaybackReporter } from './playback-reporter';
-import { coverArtAvatar } from './profile/cover-art-avatar';
+import { coverArtAvatar, coverMayBePrivate } from './profile/cover-art-avatar';
 import { PROFILE_DISABLED } from './profile/profile-updater';
 import { SerialExecutor } from './serial-executor';
 import { SkipVotes } from './skip-votes';
@@ -419,7 +419,8 @@ export class BotRuntime implements BotContext {
         defaultAvatar: async () => (await loadBotAvatar(this.deps.db, this.config.id))?.data,
         coverArt: async (url) => {
           const ffmpeg = locateFfmpeg(this.deps.ffmpeg);
-          return ffmpeg.ok ? coverArtAvatar(url, ffmpeg.value) : err(ffmpeg.error);
+          if (!ffmpeg.ok) return err(ffmpeg.error);
+          return coverArtAvatar(url, ffmpeg.value, coverMayBePrivate(url, this.currentSettings));
         },
       },
       ...(this.deps.chat ? { chat: this.chatDispatcher(this.deps.chat) } : {}),

@@ -1,11 +1,15 @@
 /**
  * Turns a song's cover art into a voice-server avatar: fetched over HTTP(S), scaled and re-encoded as
- * JPEG by ffmpeg until it fits the 200 KB avatar limit (SPEC Limits). Cover URLs come from music
- * platforms, so the download is capped in time and size.
+ * JPEG by ffmpeg until it fits the 200 KB avatar limit (SPEC Limits). The download is capped in time
+ * and size, and goes through the request-forgery guard: a cover URL usually comes from a platform,
+ * but a song object can also come from a client (`/play-song` takes one as it is), so the address is
+ * a user's like any other.
  */
 import { launchProcess } from '../../../shared/exec/process-launcher';
+import { guardedFetch } from '../../../shared/net/guarded-fetch';
 import { readBounded, TOO_LARGE } from '../../../shared/net/read-bounded';
 import { err, ok, type Result } from '../../../shared/result';
+import type { StoredSettings } from '../../../shared/settings/settings';
 
 export const AVATAR_MAX_BYTES = 200 * 1024;
 const DOWNLOAD_TIMEOUT_MS = 10_000;
@@ -19,12 +23,16 @@ const ENCODINGS: readonly [number, number][] = [
   [128, 20],
 ];
 
+/**
+ * `allowPrivateHosts`: the address may be a private or loopback one (the admin's Jellyfin server on
+ * the LAN, or the admin allowed private hosts for streams); otherwise only public addresses are asked.
+ */
 export async function coverArtAvatar(
   url: string,
   ffmpegPath: string,
-  fetchImpl: typeof fetch = fetch,
+  allowPrivateHosts: boolean,
 ): Promise<Result<Uint8Array>> {
-  const image = await download(url, fetchImpl);
+  const image = await download(url, allowPrivateHosts);
   if (!image.ok) return image;
   for (const [edge, quality] of ENCODINGS) {
     const jpeg = await toJpeg(image.value, ffmpegPath, edge, quality);
@@ -34,10 +42,30 @@ export async function coverArtAvatar(
   return err('the cover art does not fit in 200 KB');
 }
 
-async function download(url: string, fetchImpl: typeof fetch): Promise<Result<Uint8Array>> {
+/**
+ * Whether a cover may be on a private host: the admin's own Jellyfin server (its covers are its own
+ * addresses, often on the LAN), or any when the admin allows private hosts for streams.
+ */
+export function coverMayBePrivate(
+  url: string,
+  settings: Pick<StoredSettings, 'streamAllowPrivateHosts' | 'jellyfin'>,
+): boolean {
+  if (settings.streamAllowPrivateHosts) return true;
+  const origin = (address: string) => URL.parse(address)?.origin;
+  const jellyfin = origin(settings.jellyfin.serverUrl);
+  return jellyfin !== undefined && jellyfin === origin(url);
+}
+
+async function download(url: string, allowPrivateHosts: boolean): Promise<Result<Uint8Array>> {
   if (!/^https?:\/\//i.test(url)) return err('the cover art is not an http(s) URL');
   try {
-    const response = await fetchImpl(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
+    const answer = await guardedFetch(url, {
+      allowPrivateHosts,
+      signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS),
+      timeoutMs: DOWNLOAD_TIMEOUT_MS,
+    });
+    if (!answer.ok) return err(`could not download the cover art: ${answer.error.message}`);
+    const { response } = answer.value;
     if (!response.ok) return err(`the cover art answered ${response.status}`);
     // Bounded while reading: a picture that never ends is not held in memory until the deadline.
     const bytes = await readBounded(response, DOWNLOAD_MAX_BYTES);
