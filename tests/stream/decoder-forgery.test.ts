@@ -7,12 +7,15 @@
  * reads only the relay, the relay regenerates an HLS playlist with its own addresses (and fetches
  * what it names through the guard, which refuses the private trap) and refuses any other manifest.
  * A control: an honest HLS playlist, sent with a type that is not a playlist's, still plays, its
- * segments fetched by the relay.
+ * segments fetched by the relay. And ffprobe, which reads a looked-up song's tags through a relay of
+ * its own that passes answers on as they come, follows no manifest either (its format whitelist,
+ * shared/sources/local/audio-probe.ts: UPLOAD_INPUT_OPTIONS, holds no playlist demuxer).
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Song } from '../../shared/domain/schemas';
 import { STREAM_USER_AGENT } from '../../shared/sources/stream/stream-probe';
+import { type Session, withAdminApp } from '../helpers/accounts';
 import { FFMPEG_LOCATION } from '../helpers/audio-signals';
 import { type ForgeryServers, startForgeryServers } from '../helpers/forgery-server';
 import { startVoiceApp, type VoiceApp } from '../helpers/voice-app';
@@ -124,4 +127,22 @@ describe.each(DECODERS)('a stream song decoded by $decoder', ({ decoder, env }) 
     expect(servers.trapRequests).toEqual([]);
     await app.admin.api.POST('/api/player/{botId}/stop', { params: { path: { botId: app.botId } } });
   }, 30_000);
+});
+
+describe('a stream song looked up (ffprobe reads its tags through a relay)', () => {
+  let admin: Session;
+  withAdminApp((_, session) => {
+    admin = session;
+  });
+
+  it('MP3 at the probe, then an HLS playlist: ffprobe follows nothing it names', async () => {
+    const address = `${servers.radioUrl}lookup/switch.m3u8`;
+    const found = await admin.api.GET('/api/music/song/{id}', {
+      params: { path: { id: address }, query: { platform: 'stream' } },
+    });
+    expect(found.response.status).toBe(200);
+    // The probe, then ffprobe's reads through the tags relay, which got the playlist.
+    expect(servers.radioRequests.filter((r) => r.path === '/lookup/switch.m3u8').length).toBeGreaterThan(1);
+    expect(servers.trapRequests.filter((r) => r.path.startsWith('/lookup/'))).toEqual([]);
+  });
 });

@@ -11,7 +11,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AUDIO_CONTAINER_FORMATS } from '../../media/audio-containers';
 import { guardedFetch } from '../../net/guarded-fetch';
 import { listenOnLoopback } from '../../net/loopback-server';
 import { probeAudio } from '../local/audio-probe';
@@ -29,12 +28,8 @@ export const RELAY_MAX_BYTES = 8 * 1024 * 1024;
 export const TAGS_TIMEOUT_MS = 10_000;
 /** Headers of the file's answer that ffprobe needs to seek in it; nothing else is passed on. */
 const PASSED_HEADERS = ['content-type', 'content-length', 'content-range', 'accept-ranges'];
-/**
- * ffprobe may only speak HTTP to the relay: no file, no other protocol a crafted file could name; and
- * only with audio demuxers, none that opens what a manifest names (HLS, DASH) past the guard, since
- * this relay passes the answer on as it comes, whatever its first bytes.
- */
-const RELAY_INPUT_OPTIONS = ['-protocol_whitelist', 'http,tcp', '-format_whitelist', AUDIO_CONTAINER_FORMATS];
+/** ffprobe may only speak HTTP to the relay: no file, no other protocol a crafted file could name. */
+const RELAY_INPUT_OPTIONS = ['-protocol_whitelist', 'http,tcp'];
 
 export interface FileTagsOptions {
   allowPrivateHosts: boolean;
