@@ -101,7 +101,6 @@ export async function serveUserAddress(req: UserAddressRequest): Promise<void> {
         const manifest = sniffManifest(peeked.head);
         if (manifest) {
           log.info({ manifest }, 'a user address answered with a manifest where audio was expected: refused');
-          if (!answered) response.writeHead(502);
           break;
         }
         if (!answered) response.writeHead(upstreamAnswer.status, forwarded(upstreamAnswer, reconnects));
@@ -126,6 +125,8 @@ export async function serveUserAddress(req: UserAddressRequest): Promise<void> {
       return;
     }
   }
+  // Refused, or failed before a byte was passed on: ffmpeg gets an error, not an empty answer.
+  if (!answered) response.writeHead(502);
   response.end();
 }
 
