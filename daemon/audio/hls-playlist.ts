@@ -112,9 +112,9 @@ function writeTag(tag: string, value: string, address: Address): string | undefi
       return DURATION.test(duration) ? `#EXTINF:${duration},` : undefined;
     }
     case '#EXT-X-STREAM-INF': {
-      const bandwidth = attribute('BANDWIDTH', INTEGER);
+      // Always kept: it makes the next address a playlist (one without a bandwidth is still a variant).
+      const bandwidth = attribute('BANDWIDTH', INTEGER) ?? '0';
       const audio = attribute('AUDIO', NAME);
-      if (bandwidth === undefined) return undefined;
       return `${tag}:BANDWIDTH=${bandwidth}${audio === undefined ? '' : `,AUDIO="${audio}"`}`;
     }
     case '#EXT-X-MEDIA': {
