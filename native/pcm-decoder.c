@@ -13,6 +13,9 @@
  * cannot be silently ignored):
  *   before -i: -f FMT -ar RATE -ac CHANNELS (a raw input's format), -ss SECONDS (seek the input),
  *              -reconnect / -reconnect_streamed / -reconnect_delay_max VALUE (http input options),
+ *              -protocol_whitelist LIST / -format_whitelist LIST (what the input may be read with:
+ *              the demuxer and every protocol it opens, nested ones included, as in ffmpeg; the
+ *              daemon always gives both, so a playlist demuxer cannot fetch what a manifest names),
  *              -threads N (decoder threads), and -hide_banner -nostdin -loglevel LEVEL
  *              -filter_threads N, accepted for compatibility;
  *   -i INPUT   a path, a URL, or pipe:0;
@@ -97,7 +100,8 @@ static void parse_arguments(int argc, char **argv, struct options *o) {
     } else if (!strcmp(a, "-t") && after_input) {
       o->duration_seconds = seconds_of(value_of(argc, argv, &i));
     } else if ((!strcmp(a, "-reconnect") || !strcmp(a, "-reconnect_streamed") ||
-                !strcmp(a, "-reconnect_delay_max")) &&
+                !strcmp(a, "-reconnect_delay_max") || !strcmp(a, "-protocol_whitelist") ||
+                !strcmp(a, "-format_whitelist")) &&
                !after_input) {
       av_dict_set(&o->input_options, a + 1, value_of(argc, argv, &i), 0);
     } else if (!strcmp(a, "-i") && !after_input) {

@@ -86,7 +86,8 @@ export class Decoder extends EventEmitter<DecoderEvents> {
     });
     this.relayed = relayed;
     relayed.url.then(
-      (url) => this.spawnChild(options, { kind: 'url', url }),
+      // A user's HLS song: the relay serves playlists it wrote itself, which only then ffmpeg may read.
+      (url) => this.spawnChild(options, { kind: 'url', url, hlsPlaylist: input.userAddress?.hls === true }),
       (error: Error) => {
         this.pcm.end();
         this.finish({

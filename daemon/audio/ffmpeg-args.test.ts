@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { buildFfmpegArgs } from './ffmpeg-args';
+import { buildFfmpegArgs, type FfmpegInput } from './ffmpeg-args';
 
 const outputTail = ['-vn', '-f', 's16le', '-ar', '48000', '-ac', '2', 'pipe:1'];
 
@@ -58,11 +58,57 @@ describe('buildFfmpegArgs', () => {
       '44100',
       '-ac',
       '2',
+      '-protocol_whitelist',
+      'pipe',
+      '-format_whitelist',
+      's16le',
       '-threads',
       '1',
       '-i',
       'pipe:0',
     ]);
     expect(args).not.toContain('-nostdin');
+  });
+
+  describe('whitelists: ffmpeg reads only its input, with audio demuxers only', () => {
+    const whitelists = (input: FfmpegInput) => {
+      const args = buildFfmpegArgs(input, 0);
+      const at = (name: string) => args.indexOf(name);
+      expect(at('-protocol_whitelist')).toBeLessThan(at('-i'));
+      expect(at('-format_whitelist')).toBeLessThan(at('-i'));
+      return {
+        protocols: args[at('-protocol_whitelist') + 1]?.split(','),
+        formats: args[at('-format_whitelist') + 1]?.split(','),
+      };
+    };
+    const NO_PLAYLISTS = ['hls', 'dash', 'concat', 'applehttp', 'mpd'];
+
+    it('an upload: files, audio containers', () => {
+      const { protocols, formats } = whitelists({ kind: 'file', path: '/music/a.mp3' });
+      expect(protocols).toEqual(['file']);
+      expect(formats).toEqual(expect.arrayContaining(['mp3', 'flac', 'mov', 'ogg', 'matroska']));
+      for (const format of NO_PLAYLISTS) expect(formats).not.toContain(format);
+    });
+
+    it('the relay: http only, audio containers, no playlist demuxer', () => {
+      const { protocols, formats } = whitelists({ kind: 'url', url: 'http://127.0.0.1:4000/stream/key' });
+      expect(protocols).toEqual(['http', 'tcp']);
+      for (const format of NO_PLAYLISTS) expect(formats).not.toContain(format);
+    });
+
+    it('the relay’s own HLS playlist: the hls demuxer, and crypto for AES-128 segments', () => {
+      const input: FfmpegInput = { kind: 'url', url: 'http://127.0.0.1:4000/stream/key', hlsPlaylist: true };
+      const { protocols, formats } = whitelists(input);
+      expect(protocols).toEqual(['http', 'tcp', 'crypto']);
+      expect(formats).toContain('hls');
+      expect(formats).toContain('mpegts');
+      expect(formats).not.toContain('dash');
+    });
+
+    it('a stream: the pipe, audio containers', () => {
+      const { protocols, formats } = whitelists({ kind: 'stream', stream: new PassThrough() });
+      expect(protocols).toEqual(['pipe']);
+      for (const format of NO_PLAYLISTS) expect(formats).not.toContain(format);
+    });
   });
 });

@@ -2,12 +2,25 @@
  * The ffmpeg command line for one track: any input in, 48 kHz stereo s16le out on stdout. Every local
  * user can read a command line, so it never carries a header: a URL here is one without secrets (the
  * stream relay's loopback URL, or a stream served by this process).
+ *
+ * Request forgery: ffmpeg reads only what it is given. Every input carries a protocol whitelist of
+ * what its kind needs (a file, the pipe, http to the relay) and a format whitelist of audio
+ * containers, so no demuxer that opens other addresses (HLS, DASH, concat, …) runs on it. The one
+ * exception is a user's HLS stream (`hlsPlaylist`): ffmpeg needs its HLS demuxer there, and as the
+ * protocol whitelist cannot tell hosts apart, the guarantee is the relay's: the playlists it serves
+ * are written by the relay itself and name only the relay (hls-playlist.ts).
  */
+import { AUDIO_CONTAINER_FORMATS } from '../../shared/media/audio-containers';
 import type { DecoderInput } from './decoder-input';
 import { PCM_FORMAT } from './pcm-format';
 
-/** What ffmpeg opens: a URL without headers, a file, or its stdin. */
-export type FfmpegInput = Exclude<DecoderInput, { kind: 'url' }> | { kind: 'url'; url: string };
+/**
+ * What ffmpeg opens: a URL without headers, a file, or its stdin. `hlsPlaylist`: the URL is the
+ * relay's HLS playlist, written by the relay (the only input the HLS demuxer may read).
+ */
+export type FfmpegInput =
+  | Exclude<DecoderInput, { kind: 'url' }>
+  | { kind: 'url'; url: string; hlsPlaylist?: boolean };
 
 /** `stopAtSeconds` cuts the output at that input position (a preview of a longer stream). */
 export function buildFfmpegArgs(input: FfmpegInput, seekSeconds: number, stopAtSeconds?: number): string[] {
@@ -30,6 +43,7 @@ export function buildFfmpegArgs(input: FfmpegInput, seekSeconds: number, stopAtS
       String(input.rawFormat.channels),
     );
   }
+  args.push(...inputWhitelists(input));
   // Before -i, -ss seeks the input (fast, by index or by skipping) instead of decoding and dropping.
   if (seekSeconds > 0) args.push('-ss', seekSeconds.toFixed(3));
   args.push('-threads', '1', '-i', inputTarget(input));
@@ -46,6 +60,20 @@ export function buildFfmpegArgs(input: FfmpegInput, seekSeconds: number, stopAtS
     'pipe:1',
   );
   return args;
+}
+
+/** The protocols and formats ffmpeg may use for the input (and whatever the input names). */
+function inputWhitelists(input: FfmpegInput): string[] {
+  const [protocols, formats] =
+    input.kind === 'file'
+      ? ['file', AUDIO_CONTAINER_FORMATS]
+      : input.kind === 'stream'
+        ? ['pipe', input.rawFormat ? 's16le' : AUDIO_CONTAINER_FORMATS]
+        : input.hlsPlaylist
+          ? // crypto: AES-128 segments, read as crypto+http; their keys come from the relay too.
+            ['http,tcp,crypto', `hls,${AUDIO_CONTAINER_FORMATS}`]
+          : ['http,tcp', AUDIO_CONTAINER_FORMATS];
+  return ['-protocol_whitelist', protocols, '-format_whitelist', formats];
 }
 
 function inputTarget(input: FfmpegInput): string {

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type AudioCdn, startAudioCdn } from '../../tests/helpers/audio-cdn';
@@ -108,5 +108,49 @@ describe('StreamRelay', () => {
     expect(onStall).not.toHaveBeenCalled();
     stream.close();
     await big.close();
+  });
+});
+
+describe('StreamRelay, a user’s address answering a manifest', () => {
+  const manifests: Record<string, [string, string]> = {
+    '/hls': ['application/octet-stream', '#EXTM3U\n#EXTINF:2.0,\nhttp://10.0.0.1/seg.ts\n'],
+    '/id3-hls': ['audio/mpeg', `ID3\x04\0\0\0\0\0\x02ab#EXTM3U\n#EXTINF:2.0,\nhttp://10.0.0.1/seg.ts\n`],
+    '/dash': ['application/dash+xml', '<?xml version="1.0"?><MPD><BaseURL>http://10.0.0.1/</BaseURL></MPD>'],
+  };
+  let server: Server;
+  let base: string;
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      const [type, body] = manifests[request.url ?? ''] ?? ['text/plain', ''];
+      response.writeHead(200, { 'content-type': type }).end(Buffer.from(body, 'latin1'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => server.close());
+
+  const open = (path: string, hls: boolean) =>
+    relay.open({ url: `${base}${path}`, userAddress: { allowPrivateHosts: true, live: false, hls } }, never);
+
+  it('refuses it (502) where audio is expected, whatever its declared type', async () => {
+    for (const path of Object.keys(manifests)) {
+      const stream = open(path, false);
+      expect((await fetch(await stream.url)).status, path).toBe(502);
+      stream.close();
+    }
+  });
+
+  it('hands an HLS song’s playlist over written anew, naming only the relay, whatever its type', async () => {
+    const stream = open('/hls', true);
+    const url = await stream.url;
+    const answer = await fetch(url);
+    expect(answer.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
+    const [segment] = (await answer.text()).split('\n').filter((line) => line && !line.startsWith('#'));
+    expect(segment).toMatch(/^\/stream\/[\w-]+\/0\/seg\.ts$/);
+    // A DASH manifest is no playlist: refused.
+    const dash = open('/dash', true);
+    expect((await fetch(await dash.url)).status).toBe(502);
+    stream.close();
+    dash.close();
   });
 });

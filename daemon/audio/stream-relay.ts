@@ -23,6 +23,7 @@ import { logger } from '../../shared/logger';
 import { type LoopbackServer, listenOnLoopback } from '../../shared/net/loopback-server';
 import type { UserAddress } from '../../shared/sources/music-source';
 import type { HttpHeaders } from './decoder-input';
+import type { HlsAddressKind } from './hls-playlist';
 import { RECONNECT_BASE_MS, serveUserAddress } from './user-address-relay';
 
 export interface RelaySource {
@@ -53,10 +54,16 @@ interface OpenStream {
   watch: RelayWatch;
   /** Upstream requests in flight (the first, then ffmpeg's Range requests). */
   requests: Set<AbortController>;
-  /** The outside addresses an HLS playlist named, by their loopback index (the newest kept). */
-  hlsAddresses: Map<number, string>;
+  /** The outside addresses an HLS playlist named, and as what, by their loopback index (the newest kept). */
+  hlsAddresses: Map<number, HlsAddress>;
+  /** The loopback index of each, by `hlsKey`. */
   hlsIndexes: Map<string, number>;
   nextHlsIndex: number;
+}
+
+interface HlsAddress {
+  url: string;
+  kind: HlsAddressKind;
 }
 
 /** HLS addresses kept per stream: a live playlist names a few new segments every few seconds. */
@@ -126,7 +133,8 @@ export class StreamRelay {
     if (userAddress) {
       try {
         await serveUserAddress({
-          target: hlsTarget ?? stream.source.url,
+          target: hlsTarget?.url ?? stream.source.url,
+          kind: hlsTarget?.kind ?? 'song',
           address: userAddress,
           headers: stream.source.headers,
           request,
@@ -134,7 +142,8 @@ export class StreamRelay {
           upstream,
           stall,
           onTitle: stream.watch.onTitle,
-          localPath: (url, name) => `/stream/${key}/${hlsIndexOf(stream, url)}/${encodeURIComponent(name)}`,
+          localPath: (url, name, kind) =>
+            `/stream/${key}/${hlsIndexOf(stream, { url, kind })}/${encodeURIComponent(name)}`,
           reconnectBaseMs: this.reconnectBaseMs,
           copy: (body, transform) => copy(body, response, stall, upstream.signal, transform),
         });
@@ -195,19 +204,22 @@ async function copy(
 }
 
 /** The loopback index of an outside address an HLS playlist names; the oldest are forgotten. */
-function hlsIndexOf(stream: OpenStream, url: string): number {
-  const known = stream.hlsIndexes.get(url);
+function hlsIndexOf(stream: OpenStream, address: HlsAddress): number {
+  const known = stream.hlsIndexes.get(hlsKey(address));
   if (known !== undefined) return known;
   const index = stream.nextHlsIndex++;
-  stream.hlsIndexes.set(url, index);
-  stream.hlsAddresses.set(index, url);
+  stream.hlsIndexes.set(hlsKey(address), index);
+  stream.hlsAddresses.set(index, address);
   if (stream.hlsAddresses.size > MAX_HLS_ADDRESSES) {
-    const [oldest, oldUrl] = stream.hlsAddresses.entries().next().value as [number, string];
+    const [oldest, old] = stream.hlsAddresses.entries().next().value as [number, HlsAddress];
     stream.hlsAddresses.delete(oldest);
-    stream.hlsIndexes.delete(oldUrl);
+    stream.hlsIndexes.delete(hlsKey(old));
   }
   return index;
 }
+
+/** One address may be named as a playlist and as media: each is served as what it was named. */
+const hlsKey = ({ url, kind }: HlsAddress) => `${kind} ${url}`;
 
 class StallTimer {
   private timer: NodeJS.Timeout | undefined;

@@ -7,8 +7,12 @@
  * - a live stream whose connection drops is opened again after a backoff, up to RECONNECT_TRIES times
  *   in a row, into the same answer: ffmpeg never notices the gap. After the last try the answer ends,
  *   so the track ends and the next song plays;
- * - an HLS playlist is handed over with its addresses replaced by the relay's own (hls-playlist.ts),
- *   so the segments come through here as well.
+ * - an HLS playlist is handed over written anew by the relay, every address in it one of the relay's
+ *   (hls-playlist.ts), so the segments come through here as well;
+ * - whatever its declared type, an answer whose first bytes are a manifest (HLS, DASH) is never passed
+ *   on as it is: the decoder's demuxers would open the addresses it names themselves, past the guard.
+ *   Where the relay expects a playlist (an HLS song, a variant) it writes it anew; anywhere else (an
+ *   audio file or station, an HLS segment) it refuses it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -17,7 +21,13 @@ import { guardedFetch } from '../../shared/net/guarded-fetch';
 import type { UserAddress } from '../../shared/sources/music-source';
 import { boundedText } from '../../shared/sources/stream/stream-probe';
 import type { HttpHeaders } from './decoder-input';
-import { isHlsPlaylist, rewriteHlsPlaylist } from './hls-playlist';
+import {
+  bytesToSniff,
+  type HlsAddressKind,
+  type LocalAddress,
+  regenerateHlsPlaylist,
+  sniffManifest,
+} from './hls-playlist';
 import { IcyDemuxer } from './icy-metadata';
 
 /** Connections opened again, in a row, before a dropped live stream is given up. */
@@ -26,6 +36,8 @@ export const RECONNECT_TRIES = 5;
 export const RECONNECT_BASE_MS = 500;
 /** The most of an HLS playlist read: real ones are a few kilobytes. */
 const MAX_HLS_PLAYLIST_BYTES = 1024 * 1024;
+/** The most held back to look for a manifest behind ID3 tags; past it the answer is audio. */
+const MAX_SNIFF_BYTES = 1024 * 1024;
 /** Types that are never audio; anything else is left to ffmpeg to judge. */
 const NOT_AUDIO = /^(text\/|application\/(json|xml|xhtml|javascript))/;
 
@@ -38,8 +50,10 @@ export interface Stall {
 }
 
 export interface UserAddressRequest {
-  /** The outside address: the song's, or one the rewritten HLS playlist named. */
+  /** The outside address: the song's, or one the relay's HLS playlist named. */
   target: string;
+  /** `song`: the song's own address; else what the relay's HLS playlist named it as. */
+  kind: 'song' | HlsAddressKind;
   address: UserAddress;
   headers: HttpHeaders | undefined;
   request: IncomingMessage;
@@ -48,7 +62,7 @@ export interface UserAddressRequest {
   stall: Stall;
   onTitle: ((title: string) => void) | undefined;
   /** The loopback path for an address an HLS playlist names. */
-  localPath: (absoluteUrl: string, name: string) => string;
+  localPath: LocalAddress;
   reconnectBaseMs: number;
   /** Copies a body to ffmpeg; `transform` cuts what ffmpeg must not see. True when bytes arrived. */
   copy: (body: ReadableStream<Uint8Array>, transform?: (chunk: Uint8Array) => Uint8Array) => Promise<boolean>;
@@ -57,6 +71,8 @@ export interface UserAddressRequest {
 export async function serveUserAddress(req: UserAddressRequest): Promise<void> {
   const { response, upstream, address } = req;
   const reconnects = address.live && !address.hls;
+  // The song's address of an HLS song, or a variant it names: a playlist the relay writes anew.
+  const playlist = address.hls && req.kind !== 'media';
   let answered = false;
   for (let attempt = 0; ; attempt++) {
     req.stall.arm();
@@ -76,18 +92,22 @@ export async function serveUserAddress(req: UserAddressRequest): Promise<void> {
           : undefined;
     if (answer.ok && refusal === undefined) {
       const { response: upstreamAnswer, url } = answer.value;
-      const contentType = upstreamAnswer.headers.get('content-type') ?? '';
-      if (address.hls && upstreamAnswer.body) {
-        await serveHlsPart(req, upstreamAnswer, contentType, url);
-        return;
-      }
-      if (!answered) response.writeHead(upstreamAnswer.status, forwarded(upstreamAnswer, reconnects));
-      answered = true;
-      const metaint = Number(upstreamAnswer.headers.get('icy-metaint'));
-      const icy = metaint > 0 ? new IcyDemuxer(metaint, (title) => req.onTitle?.(title)) : undefined;
       try {
-        if (upstreamAnswer.body && (await req.copy(upstreamAnswer.body, icy && ((c) => icy.push(c)))))
-          attempt = 0;
+        const peeked = await peek(upstreamAnswer.body, req.stall);
+        if (playlist) {
+          await servePlaylist(req, peeked.body, url);
+          return;
+        }
+        const manifest = sniffManifest(peeked.head);
+        if (manifest) {
+          log.info({ manifest }, 'a user address answered with a manifest where audio was expected: refused');
+          break;
+        }
+        if (!answered) response.writeHead(upstreamAnswer.status, forwarded(upstreamAnswer, reconnects));
+        answered = true;
+        const metaint = Number(upstreamAnswer.headers.get('icy-metaint'));
+        const icy = metaint > 0 ? new IcyDemuxer(metaint, (title) => req.onTitle?.(title)) : undefined;
+        if (await req.copy(peeked.body, icy && ((c) => icy.push(c)))) attempt = 0;
       } catch (error) {
         if (upstream.signal.aborted) return;
         log.debug({ err: error }, 'a user address dropped');
@@ -105,7 +125,42 @@ export async function serveUserAddress(req: UserAddressRequest): Promise<void> {
       return;
     }
   }
+  // Refused, or failed before a byte was passed on: ffmpeg gets an error, not an empty answer.
+  if (!answered) response.writeHead(502);
   response.end();
+}
+
+/**
+ * Reads the first bytes of a body, enough to tell whether it is a manifest (`sniffManifest`), while
+ * the stall timer counts; `body` gives them again, then the rest.
+ */
+async function peek(
+  source: ReadableStream<Uint8Array> | null,
+  stall: Stall,
+): Promise<{ head: Uint8Array; body: ReadableStream<Uint8Array> }> {
+  const reader = (source ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() })).getReader();
+  let head: Uint8Array = new Uint8Array(0);
+  let done = false;
+  while (!done && head.length < Math.min(MAX_SNIFF_BYTES, bytesToSniff(head))) {
+    stall.arm();
+    const chunk = await reader.read();
+    stall.disarm();
+    if (chunk.done) done = true;
+    else head = Buffer.concat([head, chunk.value]);
+  }
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (head.length > 0) controller.enqueue(head);
+      if (done) controller.close();
+    },
+    async pull(controller) {
+      const chunk = await reader.read();
+      if (chunk.done) controller.close();
+      else controller.enqueue(chunk.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return { head, body };
 }
 
 function upstreamHeaders(req: UserAddressRequest, live: boolean): Record<string, string> {
@@ -130,25 +185,18 @@ function forwarded(answer: Response, live: boolean): Record<string, string> {
   return out;
 }
 
-/** A playlist (the song's, or a variant) goes to ffmpeg rewritten; a segment as it is. */
-async function serveHlsPart(
+/** A playlist (the song's, or a variant) goes to the decoder written anew by the relay, or not at all. */
+async function servePlaylist(
   req: UserAddressRequest,
-  answer: Response,
-  contentType: string,
+  body: ReadableStream<Uint8Array>,
   url: string,
 ): Promise<void> {
-  const { response } = req;
-  if (!/mpegurl|^text\//i.test(contentType)) {
-    response.writeHead(answer.status, forwarded(answer, false));
-    if (answer.body) await req.copy(answer.body);
-    response.end();
+  const text = await boundedText(new Response(body), MAX_HLS_PLAYLIST_BYTES);
+  const written = regenerateHlsPlaylist(text, url, req.localPath);
+  if (written === undefined) {
+    log.info('an HLS address answered with something that is not a playlist: refused');
+    req.response.writeHead(502).end();
     return;
   }
-  const text = await boundedText(answer, MAX_HLS_PLAYLIST_BYTES);
-  if (!isHlsPlaylist(text)) {
-    response.writeHead(502).end();
-    return;
-  }
-  const rewritten = rewriteHlsPlaylist(text, url, req.localPath);
-  response.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl' }).end(rewritten);
+  req.response.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl' }).end(written);
 }

@@ -1,7 +1,8 @@
 /**
  * The project's track decoder (native/pcm-decoder.c) stands in for ffmpeg on every command line
  * daemon/audio/ffmpeg-args.ts builds: each is run through both, and the PCM must match what ffmpeg
- * writes (the same samples for a whole track; a seek within 5 ms of ffmpeg's; the same length cut).
+ * writes (the same samples for a whole track; a seek within 5 ms of ffmpeg's; the same length cut),
+ * and both honour the input's whitelists (no playlist demuxer, no request past the input).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createReadStream, statSync, writeFileSync } from 'node:fs';
@@ -143,6 +144,29 @@ describe('pcm-decoder', () => {
     const { ours, ffmpeg } = await both(input, 0, undefined, mono);
     expect(ours.status, ours.stderr).toBe(0);
     expect(ours.pcm.equals(ffmpeg.pcm)).toBe(true);
+  });
+
+  it('honours the whitelists as ffmpeg does: an HLS playlist is no input, and what it names is not fetched', async () => {
+    const fetched: string[] = [];
+    const trap = createServer((request, response) => {
+      fetched.push(request.url ?? '');
+      response.end();
+    });
+    await new Promise<void>((resolve) => trap.listen(0, '127.0.0.1', resolve));
+    const segment = `http://127.0.0.1:${(trap.address() as AddressInfo).port}/seg0.ts`;
+    const playlist = ['#EXTM3U', '#EXT-X-TARGETDURATION:2', '#EXTINF:2.0,', segment, '#EXT-X-ENDLIST'];
+    writeFileSync(dir.file('list.m3u8'), `${playlist.join('\n')}\n`);
+    try {
+      const asFile = await both({ kind: 'file', path: dir.file('list.m3u8') }, 0);
+      const fromRelay = await both({ kind: 'url', url: `${baseUrl}/list.m3u8` }, 0);
+      for (const { ours, ffmpeg } of [asFile, fromRelay]) {
+        expect(ours.status).toBe(1);
+        expect(ffmpeg.status).not.toBe(0);
+      }
+      expect(fetched).toEqual([]);
+    } finally {
+      trap.close();
+    }
   });
 
   it('fails as ffmpeg does: the input and the reason on stderr, exit status 1', async () => {

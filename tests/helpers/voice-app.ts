@@ -17,11 +17,15 @@ export interface VoiceApp {
   close(): Promise<void>;
 }
 
-export async function startVoiceApp(bot: { name: string; nickname: string }): Promise<VoiceApp> {
+/** `env`: configuration on top of the test app's (e.g. which decoder the bots run). */
+export async function startVoiceApp(
+  bot: { name: string; nickname: string },
+  env: Record<string, string> = {},
+): Promise<VoiceApp> {
   const server = await Ts3TestServer.start();
   const root = parseLicenseRoot(server.rootPublicKey);
   if (!root.ok) throw new Error(root.error);
-  const t = await startTestApp({ ts3: { licenseRoot: root.value } });
+  const t = await startTestApp({ ts3: { licenseRoot: root.value }, env });
   const admin = await setupAdmin(t);
   const created = await admin.api.POST('/api/bot', {
     body: { ...bot, serverAddress: '127.0.0.1', serverPort: server.port },
