@@ -119,9 +119,7 @@ export function createPrincipalLoader(db: Db): PrincipalLoader {
     prepareJsonRead(
       db,
       db
-        .select(
-          jsonObject(sql`'keyId', ${apiKeys.id}, ${accountFields}`),
-        )
+        .select(jsonObject(sql`'keyId', ${apiKeys.id}, ${accountFields}`))
         .from(apiKeys)
         .innerJoin(users, eq(users.id, apiKeys.userId))
         .where(eq(column, sql.placeholder('key'))),
