@@ -5,43 +5,23 @@
  * on this thread, the real daemon on its own thread, the bus between them over a port; the sequence
  * runs many times, since each run is a race between the two threads.
  */
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiProcess, startApi } from '../../api/process';
-import { type DaemonThread, startDaemonThread } from '../../daemon/thread/daemon-thread-host';
-import { type AppConfig, loadConfig } from '../../shared/config';
 import type { BotStatus } from '../../shared/domain/schemas';
-import { type Backends, openBackends } from '../../shared/process';
-import { setupAdminOverHttp } from '../helpers/http-admin';
-import { preparedDataDir } from '../helpers/run-service';
+import { type RunLayout, startRunLayout } from '../helpers/run-layout';
 import { addToneUpload } from '../helpers/tone-uploads';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
 
 const ROUNDS = 40;
 
 describe('a deleted bot, asked for right away', () => {
-  let server: Ts3TestServer;
-  let dataDir: string;
-  let config: AppConfig;
-  let backends: Backends;
-  let api: ApiProcess;
-  let daemon: DaemonThread;
-  let base: string;
-  let browser: Record<string, string>;
-
-  const send = (method: string, path: string, body?: unknown) =>
-    fetch(`${base}${path}`, {
-      method,
-      headers: { ...browser, ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
+  let run: RunLayout;
+  const send = (method: string, path: string, body?: unknown) => run.send(method, path, body);
 
   async function createBot(name: string): Promise<string> {
     const answer = await send('POST', '/api/bot', {
       name,
       nickname: name,
       serverAddress: '127.0.0.1',
-      serverPort: server.port,
+      serverPort: run.server.port,
     });
     expect(answer.status).toBe(201);
     return ((await answer.json()) as { id: string }).id;
@@ -55,31 +35,10 @@ describe('a deleted bot, asked for right away', () => {
   }
 
   beforeAll(async () => {
-    server = await Ts3TestServer.start();
-    dataDir = await preparedDataDir('bot-removal-');
-    config = loadConfig({
-      PATH: process.env.PATH,
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      TS3_LICENSE_ROOT: server.rootPublicKey,
-      LOG_LEVEL: 'silent',
-    });
-    backends = await openBackends(config, config.daemonId, 'api');
-    api = await startApi(config, backends);
-    daemon = await startDaemonThread(config, backends.bus, (request) => api.app.fetch(request));
-    base = `http://127.0.0.1:${api.port}`;
-    browser = { cookie: await setupAdminOverHttp(base, 'bot removal password'), origin: base };
+    run = await startRunLayout('bot-removal');
   }, 60_000);
 
-  afterAll(async () => {
-    await daemon?.stop(10_000);
-    await api?.close();
-    await backends?.bus.close();
-    backends?.db.$client.close();
-    await server?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => run?.close());
 
   it('answers 404 for an idle bot, every time', async () => {
     const answers: { status: number; body: string }[] = [];
@@ -94,7 +53,9 @@ describe('a deleted bot, asked for right away', () => {
   }, 120_000);
 
   it('answers 404 for a bot playing in a voice session, every time', async () => {
-    const song = await addToneUpload(backends.db, dataDir, 'long tone', [{ frequencyHz: 440, seconds: 30 }]);
+    const song = await addToneUpload(run.backends.db, run.dataDir, 'long tone', [
+      { frequencyHz: 440, seconds: 30 },
+    ]);
     const answers: { status: number; body: string }[] = [];
     for (let round = 0; round < ROUNDS / 4; round++) {
       const botId = await createBot(`Live${round}`);

@@ -6,23 +6,16 @@
  * beyond what the same time without the flood costs on the machine the test runs on.
  * Chat commands cross the same boundary and still get the REST receipts.
  */
-import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiProcess, startApi } from '../../api/process';
 import { type LoadResult, loadFromAnotherProcess } from '../../bench/http-load';
-import { type DaemonThread, startDaemonThread } from '../../daemon/thread/daemon-thread-host';
 import type { TextMessage } from '../../daemon/ts3';
-import { type AppConfig, loadConfig } from '../../shared/config';
 import type { Song } from '../../shared/domain/schemas';
-import { type Backends, openBackends } from '../../shared/process';
 import { receipts } from '../../shared/receipts';
 import { API_NICENESS, lowerThreadPriority } from '../../shared/thread-priority';
-import { setupAdminOverHttp } from '../helpers/http-admin';
-import { preparedDataDir } from '../helpers/run-service';
+import { type RunLayout, startRunLayout } from '../helpers/run-layout';
 import { addToneUpload } from '../helpers/tone-uploads';
 import { makeClient, nextEvent } from '../ts3/helpers';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
 
 const BOTS = 3;
 const FLOOD_MS = 6000;
@@ -37,46 +30,20 @@ const CLIENT_NICENESS = 19;
 const LOST_BY_CHANCE = 2;
 
 describe('make run layout: the daemon apart from the api', () => {
-  let server: Ts3TestServer;
-  let dataDir: string;
-  let config: AppConfig;
-  let backends: Backends;
-  let api: ApiProcess;
-  let daemon: DaemonThread;
-  let base: string;
-  let browser: Record<string, string>;
+  let run: RunLayout;
   const botIds: string[] = [];
 
   const call = async (method: string, path: string, body?: unknown) => {
-    const answer = await fetch(`${base}${path}`, {
-      method,
-      headers: { ...browser, ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
+    const answer = await run.send(method, path, body);
     const text = await answer.text();
     if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${text}`);
     return JSON.parse(text) as Record<string, unknown>;
   };
 
   beforeAll(async () => {
-    server = await Ts3TestServer.start();
-    dataDir = await preparedDataDir('daemon-apart-');
-    // What main.ts does, with this test's values.
-    config = loadConfig({
-      PATH: process.env.PATH,
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      TS3_LICENSE_ROOT: server.rootPublicKey,
-      LOG_LEVEL: 'silent',
-    });
-    backends = await openBackends(config, config.daemonId, 'api');
-    api = await startApi(config, backends);
-    daemon = await startDaemonThread(config, backends.bus, (request) => api.app.fetch(request));
+    run = await startRunLayout('daemon-apart');
     lowerThreadPriority(API_NICENESS);
-    base = `http://127.0.0.1:${api.port}`;
-    browser = { cookie: await setupAdminOverHttp(base, 'daemon apart password'), origin: base };
-
+    const { backends, dataDir, server } = run;
     const song: Song = await addToneUpload(backends.db, dataDir, 'long tone', [
       { frequencyHz: 440, seconds: SONG_SECONDS },
     ]);
@@ -101,20 +68,13 @@ describe('make run layout: the daemon apart from the api', () => {
       }
   }, 90_000);
 
-  afterAll(async () => {
-    await daemon?.stop(10_000);
-    await api?.close();
-    await backends?.bus.close();
-    backends?.db.$client.close();
-    await server?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => run?.close());
 
   /** Frames the bots missed and ticks the clock dropped while `during` ran. */
   async function lostDuring(during: () => Promise<unknown>) {
-    const before = await daemon.frameReport();
+    const before = await run.daemon.frameReport();
     await during();
-    const after = await daemon.frameReport();
+    const after = await run.daemon.frameReport();
     return {
       ticks: after.clock.ticks - before.clock.ticks,
       sent: after.frames.sent - before.frames.sent,
@@ -124,7 +84,7 @@ describe('make run layout: the daemon apart from the api', () => {
 
   it('keeps every frame of every bot while two clients flood the api', async () => {
     const plan = {
-      headers: browser,
+      headers: run.browser,
       connections: FLOOD_CONNECTIONS,
       warmupMs: 0,
       durationMs: FLOOD_MS,
@@ -134,8 +94,8 @@ describe('make run layout: the daemon apart from the api', () => {
     let flood: LoadResult[] = [];
     const flooded = await lostDuring(async () => {
       flood = await Promise.all([
-        loadFromAnotherProcess({ ...plan, url: `${base}/api/bot` }),
-        loadFromAnotherProcess({ ...plan, url: `${base}/api/bot/${botIds[0]}` }),
+        loadFromAnotherProcess({ ...plan, url: `${run.base}/api/bot` }),
+        loadFromAnotherProcess({ ...plan, url: `${run.base}/api/bot/${botIds[0]}` }),
       ]);
     });
     // The same time without the flood: what the machine itself costs the clock (on a quiet one, 0).
@@ -154,7 +114,7 @@ describe('make run layout: the daemon apart from the api', () => {
 
   it('answers a chat command across the thread boundary with the REST receipt', async () => {
     // Every bot sits in the default channel, where the listener arrives too.
-    const listener = makeClient(server.port, server.rootPublicKey, { nickname: 'Listener' });
+    const listener = makeClient(run.server.port, run.server.rootPublicKey, { nickname: 'Listener' });
     await listener.connect();
     try {
       const reply = nextEvent<TextMessage>(
