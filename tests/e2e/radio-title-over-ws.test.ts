@@ -6,9 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { DEFAULT_ENABLED_PROVIDERS } from '../../shared/domain/constants';
 import { type WsMessage, WsMessageSchema } from '../../shared/ws-messages';
-import { type RadioServer, STATION_NAME, startRadioServer } from '../helpers/radio-server';
+import {
+  enableStreamSource,
+  type RadioServer,
+  STATION_NAME,
+  startRadioServer,
+} from '../helpers/radio-server';
 import { startVoiceApp, type VoiceApp } from '../helpers/voice-app';
 
 let app: VoiceApp;
@@ -27,13 +31,7 @@ beforeAll(async () => {
   radio = await startRadioServer();
   app = await startVoiceApp({ name: 'Radio', nickname: 'Radio Bot' });
   const { admin } = app;
-  expect(
-    (
-      await admin.api.POST('/api/bot/settings', {
-        body: { streamAllowPrivateHosts: true, enabledProviders: [...DEFAULT_ENABLED_PROVIDERS, 'stream'] },
-      })
-    ).response.status,
-  ).toBe(200);
+  await enableStreamSource(admin, { allowPrivateHosts: true });
   expect(
     (await admin.api.POST('/api/bot/{id}/start', { params: { path: { id: app.botId } } })).response.status,
   ).toBe(200);

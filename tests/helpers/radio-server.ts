@@ -10,7 +10,9 @@
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEFAULT_ENABLED_PROVIDERS } from '../../shared/domain/constants';
 import type { Song } from '../../shared/domain/schemas';
+import type { Session } from './accounts';
 import { renderTone } from './audio-cdn';
 
 export const METAINT = 8000;
@@ -145,6 +147,35 @@ export async function startRadioServer(): Promise<RadioServer> {
  * check to count it as public): 127.0.0.2, which Linux answers on loopback like 127.0.0.1.
  */
 export const PUBLIC_STAND_IN_ADDRESS = '127.0.0.2';
+
+/**
+ * Turns the `stream` source on, as an admin does: it is opt-in, like library_a (SPEC's default
+ * sources do not include it). `allowPrivateHosts` also lets it reach loopback hosts.
+ */
+export async function enableStreamSource(admin: Session, { allowPrivateHosts = false } = {}): Promise<void> {
+  const answer = await admin.api.POST('/api/bot/settings', {
+    body: {
+      enabledProviders: [...DEFAULT_ENABLED_PROVIDERS, 'stream'],
+      ...(allowPrivateHosts && { streamAllowPrivateHosts: true }),
+    },
+  });
+  if (answer.response.status !== 200) throw new Error(`could not enable stream: ${answer.response.status}`);
+}
+
+type PublicAddressModule = typeof import('../../shared/net/public-address');
+
+/**
+ * The request-forgery guard's address module with PUBLIC_STAND_IN_ADDRESS counted as public and every
+ * other address judged as always: only loopback servers can run here, so one stands in for a public
+ * host. For a test file's `vi.mock('../../shared/net/public-address', …)` factory.
+ */
+export function withPublicStandIn(real: PublicAddressModule): PublicAddressModule {
+  return {
+    ...real,
+    isPublicAddress: (address: string) =>
+      address === PUBLIC_STAND_IN_ADDRESS || real.isPublicAddress(address),
+  };
+}
 
 /** A server on PUBLIC_STAND_IN_ADDRESS that starts redirect chains; every request is recorded. */
 export interface PublicStandIn {

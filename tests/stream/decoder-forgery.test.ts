@@ -18,19 +18,15 @@ import { STREAM_USER_AGENT } from '../../shared/sources/stream/stream-probe';
 import { type Session, withAdminApp } from '../helpers/accounts';
 import { FFMPEG_LOCATION } from '../helpers/audio-signals';
 import { type ForgeryServers, startForgeryServers } from '../helpers/forgery-server';
+import { enableStreamSource } from '../helpers/radio-server';
 import { startVoiceApp, type VoiceApp } from '../helpers/voice-app';
 
 // Only loopback servers can run here, so one loopback address stands in for a public host (the
 // radio), and the guard judges every other address, the trap's 127.0.0.1 included, as it always does.
 // The inline audio engine keeps the relay in this thread, where this mock applies.
-vi.mock('../../shared/net/public-address', async (original) => {
-  const real = await original<typeof import('../../shared/net/public-address')>();
-  const standIn = (await import('../helpers/radio-server')).PUBLIC_STAND_IN_ADDRESS;
-  return {
-    ...real,
-    isPublicAddress: (address: string) => address === standIn || real.isPublicAddress(address),
-  };
-});
+vi.mock('../../shared/net/public-address', async (original) =>
+  (await import('../helpers/radio-server')).withPublicStandIn(await original()),
+);
 
 let servers: ForgeryServers;
 beforeAll(async () => {
@@ -71,6 +67,7 @@ describe.each(DECODERS)('a stream song decoded by $decoder', ({ decoder, env }) 
   beforeAll(async () => {
     if (decoder === 'pcm-decoder') expect(existsSync(FFMPEG_LOCATION.decoderPath ?? '')).toBe(true);
     app = await startVoiceApp({ name: 'Radio', nickname: 'Radio Bot' }, { ...env, AUDIO_ENGINE: 'inline' });
+    await enableStreamSource(app.admin);
     expect((await app.admin.api.POST('/api/bot/{id}/start', botPath())).response.status).toBe(200);
   }, 60_000);
   afterAll(() => app?.close());
@@ -131,8 +128,9 @@ describe.each(DECODERS)('a stream song decoded by $decoder', ({ decoder, env }) 
 
 describe('a stream song looked up (ffprobe reads its tags through a relay)', () => {
   let admin: Session;
-  withAdminApp((_, session) => {
+  withAdminApp(async (_, session) => {
     admin = session;
+    await enableStreamSource(admin);
   });
 
   it('MP3 at the probe, then an HLS playlist: ffprobe follows nothing it names', async () => {

@@ -11,11 +11,11 @@
  * through the guarded relay; without them, the name from its address and length 0.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_ENABLED_PROVIDERS } from '../../shared/domain/constants';
 import { STREAM_USER_AGENT } from '../../shared/sources/stream/stream-probe';
 import { type Session, withAdminApp } from '../helpers/accounts';
 import { type AudioCdn, renderTone, startAudioCdn } from '../helpers/audio-cdn';
 import {
+  enableStreamSource,
   type PublicStandIn,
   type RadioServer,
   STATION_NAME,
@@ -26,14 +26,9 @@ import {
 
 // Only loopback servers can run here, so one loopback address stands in for a public host: the guard's
 // address check counts it as public and judges every other address as it always does.
-vi.mock('../../shared/net/public-address', async (original) => {
-  const real = await original<typeof import('../../shared/net/public-address')>();
-  const standIn = (await import('../helpers/radio-server')).PUBLIC_STAND_IN_ADDRESS;
-  return {
-    ...real,
-    isPublicAddress: (address: string) => address === standIn || real.isPublicAddress(address),
-  };
-});
+vi.mock('../../shared/net/public-address', async (original) =>
+  (await import('../helpers/radio-server')).withPublicStandIn(await original()),
+);
 
 let admin: Session;
 let radio: RadioServer;
@@ -42,11 +37,7 @@ withAdminApp((_, session) => {
 });
 beforeAll(async () => {
   radio = await startRadioServer();
-  // Opt-in, like library_a (SPEC's default sources do not include it).
-  const enabled = await admin.api.POST('/api/bot/settings', {
-    body: { enabledProviders: [...DEFAULT_ENABLED_PROVIDERS, 'stream'] },
-  });
-  expect(enabled.response.status).toBe(200);
+  await enableStreamSource(admin);
 }, 30_000);
 afterAll(() => radio?.close());
 
