@@ -46,12 +46,16 @@ describe('cover art avatar', () => {
     const url = await serve(async (_, response) => {
       // Chunked, no Content-Length: only counting while reading can tell it is too large.
       response.writeHead(200, { 'content-type': 'image/jpeg' });
+      // One wait for drain at a time, ended by the close: no listener is left behind per chunk.
+      const gone = new AbortController();
       response.once('close', () => {
         closed = true;
+        gone.abort();
       });
       while (!closed) {
         sent += chunk.length;
-        if (!response.write(chunk)) await Promise.race([once(response, 'drain'), once(response, 'close')]);
+        if (!response.write(chunk))
+          await once(response, 'drain', { signal: gone.signal }).catch(() => undefined);
       }
     });
     const started = performance.now();
