@@ -148,6 +148,15 @@ describe('bot lifecycle', () => {
     const { server, h } = await setup();
     const cover = await serveCoverArt();
     cleanups.push(() => new Promise<void>((r) => cover.server.close(() => r())));
+    // A cover on a private host is fetched only from the admin's own Jellyfin server (or with private
+    // hosts allowed): this loopback one stands for a Jellyfin server on the LAN.
+    const jellyfin = {
+      serverUrl: new URL(cover.url).origin,
+      authMode: 'apikey',
+      username: '',
+      password: 'k',
+    };
+    await h.setSettings({ jellyfin });
     const bot = await h.addBot(server.port, {
       name: 'Profiled',
       defaultChannel: 'Lobby',
