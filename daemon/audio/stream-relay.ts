@@ -10,6 +10,10 @@
  * after a dropped connection); the relay forwards each one upstream, so every format plays and seeks
  * as it did when ffmpeg fetched the URL itself.
  *
+ * How each request is served is up to the stream's kind: a platform's (platform-address-relay.ts) or
+ * a user's address (user-address-relay.ts). Either may be an HLS playlist, handed over written anew
+ * with loopback addresses of this relay under the stream's key (`/stream/<key>/<index>/<name>`).
+ *
  * Stalls: while ffmpeg waits for bytes (not while it is full and reading nothing), an upstream that
  * sends nothing for `stallMs` (no answer, or no next chunk) is given up and the stream's owner told,
  * so the track ends with that reason instead of hanging. One relay serves every decoder of its thread
