@@ -17,7 +17,7 @@ import { YtDlp } from '../../shared/sources/youtube/yt-dlp';
 import { FAKE_YTDLP, useFakeYtDlp } from '../fakes/fake-yt-dlp';
 import { type AudioCdn, renderTone, startAudioCdn } from '../helpers/audio-cdn';
 import { useAudioHosts } from '../helpers/audio-request';
-import { FFMPEG } from '../helpers/audio-signals';
+import { FFMPEG, FFMPEG_LOCATION } from '../helpers/audio-signals';
 
 const fake = useFakeYtDlp();
 const audioHosts = useAudioHosts(/^https?:\/\/[\w-]+\.googlevideo\.com\/.*/);
@@ -159,26 +159,34 @@ describe('YouTube source', () => {
     });
   });
 
-  it('plays a live video’s HLS playlist, every segment fetched by the relay with yt-dlp’s User-Agent', async () => {
-    const live = await startLiveHls(3);
-    try {
-      fake.set('FAKE_YTDLP_AUDIO_URL', `${live.baseUrl}${LIVE_PLAYLIST_PATH}`);
-      const result = await source.resolveStream({ ...SONG, id: LIVE_ID });
-      if (!result.ok) throw new Error(result.error);
-      // Room for the whole stream: nothing reads the PCM here, and a full buffer would pause ffmpeg.
-      const buffer = { highWaterBytes: 16 * BYTES_PER_SECOND, lowWaterBytes: BYTES_PER_SECOND };
-      const decoder = new Decoder({ ffmpegPath: FFMPEG, input: result.value.input, buffer });
-      const [exit] = await once(decoder, 'exit');
-      expect(exit, decoder.stderrTail).toEqual({ kind: 'finished' });
-      expect(decoder.pcm.byteLength / BYTES_PER_SECOND).toBeCloseTo(3 * SEGMENT_SECONDS, 0);
-      const segments = live.requests.filter((r) => r.url.includes('/sq/'));
-      expect(segments.map((r) => r.url)).toEqual([0, 1, 2].map(liveSegmentPath));
-      // The relay asked for all of it with the platform's User-Agent; ffmpeg (`Lavf/…`) asked for none.
-      expect(live.requests.map((r) => r.headers['user-agent'])).toEqual(live.requests.map(() => USER_AGENT));
-    } finally {
-      await live.close();
-    }
-  });
+  it.each([
+    ['ffmpeg', FFMPEG],
+    ['build/pcm-decoder', FFMPEG_LOCATION.decoderPath ?? 'build/pcm-decoder'],
+  ])(
+    'plays a live video’s HLS playlist with %s, every segment fetched by the relay with yt-dlp’s User-Agent',
+    async (_, decoderPath) => {
+      const live = await startLiveHls(3);
+      try {
+        fake.set('FAKE_YTDLP_AUDIO_URL', `${live.baseUrl}${LIVE_PLAYLIST_PATH}`);
+        const result = await source.resolveStream({ ...SONG, id: LIVE_ID });
+        if (!result.ok) throw new Error(result.error);
+        // Room for the whole stream: nothing reads the PCM here, and a full buffer would pause ffmpeg.
+        const buffer = { highWaterBytes: 16 * BYTES_PER_SECOND, lowWaterBytes: BYTES_PER_SECOND };
+        const decoder = new Decoder({ ffmpegPath: decoderPath, input: result.value.input, buffer });
+        const [exit] = await once(decoder, 'exit');
+        expect(exit, decoder.stderrTail).toEqual({ kind: 'finished' });
+        expect(decoder.pcm.byteLength / BYTES_PER_SECOND).toBeCloseTo(3 * SEGMENT_SECONDS, 0);
+        const segments = live.requests.filter((r) => r.url.includes('/sq/'));
+        expect(segments.map((r) => r.url)).toEqual([0, 1, 2].map(liveSegmentPath));
+        // The relay asked for all of it with the platform's User-Agent; ffmpeg (`Lavf/…`) asked for none.
+        expect(live.requests.map((r) => r.headers['user-agent'])).toEqual(
+          live.requests.map(() => USER_AGENT),
+        );
+      } finally {
+        await live.close();
+      }
+    },
+  );
 });
 
 const LIVE_ID = 'l1veRad1o00';
