@@ -57,8 +57,10 @@ export async function servePlatformAddress(req: PlatformAddressRequest): Promise
   });
   stall.disarm();
   if (!answer.ok) {
-    // The platform's refusal (403, 404, …) as it is: ffmpeg fails and the decoder tells its kind.
-    response.writeHead(answer.status, answerHeaders(answer)).end();
+    // The platform's refusal (403, 404, …) by its status alone: ffmpeg fails and the decoder tells
+    // its kind. Its body (a page, never audio) is not read.
+    await answer.body?.cancel();
+    response.writeHead(answer.status).end();
     return;
   }
   if (playlist) {
