@@ -13,7 +13,14 @@ import type { OpusEncoderOptions } from './encoder';
 
 /** The worker's half of a decoder input; a stream's bytes follow as `input` messages. */
 export type WireInput =
-  | { kind: 'url'; url: string; headers?: HttpHeaders; servedLocally?: boolean; userAddress?: UserAddress }
+  | {
+      kind: 'url';
+      url: string;
+      headers?: HttpHeaders;
+      servedLocally?: boolean;
+      hls?: boolean;
+      userAddress?: UserAddress;
+    }
   | { kind: 'file'; path: string }
   | { kind: 'stream'; rawFormat?: RawPcmFormat };
 

@@ -25,8 +25,21 @@ export type DecoderInput =
   /**
    * An http(s) URL goes through the stream relay. `servedLocally`: served by this process itself
    * (Spotify's PCM relay), which bounds its own silences and names no secret: ffmpeg opens it directly.
+   * `hls`: a platform's stream that is an HLS playlist (a YouTube live); a user's says it in `userAddress`.
    */
-  | { kind: 'url'; url: string; headers?: HttpHeaders; servedLocally?: boolean; userAddress?: UserAddress }
+  | {
+      kind: 'url';
+      url: string;
+      headers?: HttpHeaders;
+      servedLocally?: boolean;
+      hls?: boolean;
+      userAddress?: UserAddress;
+    }
   | { kind: 'file'; path: string }
   /** The caller owns the stream (and the process behind it); the decoder only reads and unpipes it. */
   | { kind: 'stream'; stream: Readable; rawFormat?: RawPcmFormat };
+
+/** Whether the input is an HLS playlist (a platform's or a user's), which the relay serves written anew. */
+export function isHlsPlaylist(input: DecoderInput): boolean {
+  return input.kind === 'url' && (input.hls === true || input.userAddress?.hls === true);
+}

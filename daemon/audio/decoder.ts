@@ -15,7 +15,7 @@ import type { Readable } from 'node:stream';
 import { type LaunchError, type LaunchedProcess, launchProcess } from '../../shared/exec/process-launcher';
 import { logger } from '../../shared/logger';
 import { type DecodeProblem, decodeProblemOf } from './decode-problem';
-import type { DecoderInput } from './decoder-input';
+import { type DecoderInput, isHlsPlaylist } from './decoder-input';
 import { buildFfmpegArgs, type FfmpegInput } from './ffmpeg-args';
 import { PcmBuffer, type PcmBufferOptions } from './pcm-buffer';
 import { STREAM_STALL_MS } from './playback-policy';
@@ -86,8 +86,8 @@ export class Decoder extends EventEmitter<DecoderEvents> {
     });
     this.relayed = relayed;
     relayed.url.then(
-      // A user's HLS song: the relay serves playlists it wrote itself, which only then ffmpeg may read.
-      (url) => this.spawnChild(options, { kind: 'url', url, hlsPlaylist: input.userAddress?.hls === true }),
+      // An HLS stream: the relay serves playlists it wrote itself, which only then ffmpeg may read.
+      (url) => this.spawnChild(options, { kind: 'url', url, hlsPlaylist: isHlsPlaylist(input) }),
       (error: Error) => {
         this.pcm.end();
         this.finish({

@@ -6,9 +6,11 @@
  * Request forgery: ffmpeg reads only what it is given. Every input carries a protocol whitelist of
  * what its kind needs (a file, the pipe, http to the relay) and a format whitelist of audio
  * containers, so no demuxer that opens other addresses (HLS, DASH, concat, …) runs on it. The one
- * exception is a user's HLS stream (`hlsPlaylist`): ffmpeg needs its HLS demuxer there, and as the
- * protocol whitelist cannot tell hosts apart, the guarantee is the relay's: the playlists it serves
- * are written by the relay itself and name only the relay (hls-playlist.ts).
+ * exception is an HLS stream (`hlsPlaylist`), a user's or a platform's (a YouTube live): ffmpeg needs
+ * its HLS demuxer there, and as the protocol whitelist cannot tell hosts apart, the guarantee is the
+ * relay's: the playlists it serves are written by the relay itself and name only the relay
+ * (hls-playlist.ts), and what it serves as media there is never a manifest. A DASH or any other
+ * manifest has no demuxer on any input.
  */
 import { AUDIO_CONTAINER_FORMATS } from '../../shared/media/audio-containers';
 import type { DecoderInput } from './decoder-input';

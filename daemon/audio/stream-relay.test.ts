@@ -154,3 +154,76 @@ describe('StreamRelay, a user’s address answering a manifest', () => {
     dash.close();
   });
 });
+
+describe('StreamRelay, a platform’s HLS stream (a YouTube live)', () => {
+  let server: Server;
+  let base: string;
+  const requests: { url: string; authorization: string | undefined }[] = [];
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      const url = request.url ?? '';
+      requests.push({ url, authorization: request.headers.authorization });
+      const answers: Record<string, string> = {
+        // A master playlist naming a variant, whose segments are one here and one on the CDN (another origin).
+        '/master.m3u8': '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=128000\nvariant.m3u8\n',
+        '/variant.m3u8': `#EXTM3U\n#EXTINF:2.0,\nseg.ts\n#EXTINF:2.0,\n${cdn.baseUrl}song.mp3\n#EXTINF:2.0,\nfake-seg.ts\n#EXT-X-ENDLIST\n`,
+        '/seg.ts': 'segment bytes',
+        '/fake-seg.ts': '#EXTM3U\n#EXTINF:2.0,\nhttp://10.0.0.1/seg.ts\n',
+        '/dash.mpd': '<?xml version="1.0"?><MPD><BaseURL>http://10.0.0.1/</BaseURL></MPD>',
+      };
+      const body = answers[url];
+      if (body === undefined) response.writeHead(404).end();
+      else response.writeHead(200, { 'content-type': 'application/octet-stream' }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => server.close());
+
+  const open = (path: string) => relay.open({ url: `${base}${path}`, headers: HEADERS, hls: true }, never);
+  const addresses = (playlist: string) =>
+    playlist.split('\n').filter((line) => line !== '' && !line.startsWith('#'));
+
+  it('writes its playlists anew and fetches what they name itself, the token only to the stream’s origin', async () => {
+    const stream = open('/master.m3u8');
+    const url = await stream.url;
+    const origin = new URL(url).origin;
+    const master = await fetch(url);
+    expect(master.headers.get('content-type')).toBe('application/vnd.apple.mpegurl');
+    const [variantPath] = addresses(await master.text());
+    expect(variantPath).toMatch(/^\/stream\/[\w-]+\/0\/variant\.m3u8$/);
+    const [segment, cdnSegment, fakeSegment] = addresses(
+      await (await fetch(`${origin}${variantPath}`)).text(),
+    );
+    expect([segment, cdnSegment, fakeSegment]).toEqual([
+      expect.stringMatching(/\/1\/seg\.ts$/),
+      expect.stringMatching(/\/2\/song\.mp3$/),
+      expect.stringMatching(/\/3\/fake-seg\.ts$/),
+    ]);
+    expect(await (await fetch(`${origin}${segment}`)).text()).toBe('segment bytes');
+    expect((await fetch(`${origin}${cdnSegment}`)).status).toBe(200);
+    // A segment that is itself a manifest would be followed by ffmpeg's HLS demuxer: refused.
+    expect((await fetch(`${origin}${fakeSegment}`)).status).toBe(502);
+    expect(requests.slice(-4)).toEqual([
+      { url: '/master.m3u8', authorization: HEADERS.authorization },
+      { url: '/variant.m3u8', authorization: HEADERS.authorization },
+      { url: '/seg.ts', authorization: HEADERS.authorization },
+      { url: '/fake-seg.ts', authorization: HEADERS.authorization },
+    ]);
+    expect(cdn.requests.at(-1)).toMatchObject({ url: '/song.mp3', headers: { 'user-agent': 'UA/1' } });
+    expect(cdn.requests.at(-1)?.headers.authorization).toBeUndefined();
+    stream.close();
+  });
+
+  it('refuses a DASH manifest or anything else that is not a playlist (502), and passes a refusal on', async () => {
+    for (const [path, status] of [
+      ['/dash.mpd', 502],
+      ['/seg.ts', 502],
+      ['/missing.m3u8', 404],
+    ] as const) {
+      const stream = open(path);
+      expect((await fetch(await stream.url)).status, path).toBe(status);
+      stream.close();
+    }
+  });
+});

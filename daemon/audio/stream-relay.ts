@@ -10,6 +10,10 @@
  * after a dropped connection); the relay forwards each one upstream, so every format plays and seeks
  * as it did when ffmpeg fetched the URL itself.
  *
+ * How each request is served is up to the stream's kind: a platform's (platform-address-relay.ts) or
+ * a user's address (user-address-relay.ts). Either may be an HLS playlist, handed over written anew
+ * with loopback addresses of this relay under the stream's key (`/stream/<key>/<index>/<name>`).
+ *
  * Stalls: while ffmpeg waits for bytes (not while it is full and reading nothing), an upstream that
  * sends nothing for `stallMs` (no answer, or no next chunk) is given up and the stream's owner told,
  * so the track ends with that reason instead of hanging. One relay serves every decoder of its thread
@@ -24,11 +28,14 @@ import { type LoopbackServer, listenOnLoopback } from '../../shared/net/loopback
 import type { UserAddress } from '../../shared/sources/music-source';
 import type { HttpHeaders } from './decoder-input';
 import type { HlsAddressKind } from './hls-playlist';
+import { servePlatformAddress } from './platform-address-relay';
 import { RECONNECT_BASE_MS, serveUserAddress } from './user-address-relay';
 
 export interface RelaySource {
   url: string;
   headers?: HttpHeaders;
+  /** A platform's stream that is an HLS playlist (platform-address-relay.ts). */
+  hls?: boolean;
   /** A user's address (platform `stream`): guarded, ICY-stripped, reconnected (user-address-relay.ts). */
   userAddress?: UserAddress;
 }
@@ -69,8 +76,6 @@ interface HlsAddress {
 /** HLS addresses kept per stream: a live playlist names a few new segments every few seconds. */
 const MAX_HLS_ADDRESSES = 1000;
 
-/** The answer headers ffmpeg needs to read, seek and resume; nothing else (no Set-Cookie) goes back. */
-const FORWARDED_ANSWER_HEADERS = ['content-type', 'content-length', 'content-range', 'accept-ranges'];
 const log = logger('audio.relay');
 
 export class StreamRelay {
@@ -129,43 +134,34 @@ export class StreamRelay {
     });
     // ffmpeg went away (killed, or done with this range): stop fetching for it.
     response.once('close', () => upstream.abort());
-    const { userAddress } = stream.source;
-    if (userAddress) {
-      try {
+    const { source } = stream;
+    const common = {
+      target: hlsTarget?.url ?? source.url,
+      kind: hlsTarget?.kind ?? 'song',
+      headers: source.headers,
+      request,
+      response,
+      upstream,
+      stall,
+      localPath: (url: string, name: string, kind: HlsAddressKind) =>
+        `/stream/${key}/${hlsIndexOf(stream, { url, kind })}/${encodeURIComponent(name)}`,
+    } as const;
+    try {
+      if (source.userAddress)
         await serveUserAddress({
-          target: hlsTarget?.url ?? stream.source.url,
-          kind: hlsTarget?.kind ?? 'song',
-          address: userAddress,
-          headers: stream.source.headers,
-          request,
-          response,
-          upstream,
-          stall,
+          ...common,
+          address: source.userAddress,
           onTitle: stream.watch.onTitle,
-          localPath: (url, name, kind) =>
-            `/stream/${key}/${hlsIndexOf(stream, { url, kind })}/${encodeURIComponent(name)}`,
           reconnectBaseMs: this.reconnectBaseMs,
           copy: (body, transform) => copy(body, response, stall, upstream.signal, transform),
         });
-      } catch (error) {
-        if (!upstream.signal.aborted) log.debug({ err: error }, 'a user address failed');
-        response.destroy();
-      } finally {
-        stall.disarm();
-        stream.requests.delete(upstream);
-      }
-      return;
-    }
-    try {
-      stall.arm();
-      const answer = await fetch(stream.source.url, {
-        headers: upstreamHeaders(stream.source.headers, request),
-        redirect: 'follow',
-        signal: upstream.signal,
-      });
-      response.writeHead(answer.status, answerHeaders(answer));
-      if (answer.body) await copy(answer.body, response, stall, upstream.signal);
-      response.end();
+      else
+        await servePlatformAddress({
+          ...common,
+          streamUrl: source.url,
+          hls: source.hls === true,
+          copy: (body) => copy(body, response, stall, upstream.signal),
+        });
     } catch (error) {
       // Aborted (ffmpeg left, the track ended, or a stall) or a network failure: ffmpeg sees the
       // connection drop and reconnects or fails with its own message.
@@ -238,28 +234,6 @@ class StallTimer {
     clearTimeout(this.timer);
     this.timer = undefined;
   }
-}
-
-function upstreamHeaders(headers: HttpHeaders | undefined, request: IncomingMessage): Headers {
-  const out = new Headers({ 'accept-encoding': 'identity' });
-  const set = (name: string, value: string | undefined) => {
-    // A CR or LF in a value would smuggle extra header lines into the request (fetch refuses them).
-    if (value) out.set(name, value.replace(/[\r\n]+/g, ' '));
-  };
-  set('range', request.headers.range);
-  set('user-agent', headers?.userAgent ?? request.headers['user-agent']);
-  set('referer', headers?.referer);
-  set('authorization', headers?.authorization);
-  return out;
-}
-
-function answerHeaders(answer: Response): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of FORWARDED_ANSWER_HEADERS) {
-    const value = answer.headers.get(name);
-    if (value !== null) out[name] = value;
-  }
-  return out;
 }
 
 let threadRelay: StreamRelay | undefined;

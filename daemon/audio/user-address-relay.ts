@@ -19,35 +19,19 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { logger } from '../../shared/logger';
 import { guardedFetch } from '../../shared/net/guarded-fetch';
 import type { UserAddress } from '../../shared/sources/music-source';
-import { boundedText } from '../../shared/sources/stream/stream-probe';
 import type { HttpHeaders } from './decoder-input';
-import {
-  bytesToSniff,
-  type HlsAddressKind,
-  type LocalAddress,
-  regenerateHlsPlaylist,
-  sniffManifest,
-} from './hls-playlist';
+import { type HlsAddressKind, type LocalAddress, sniffManifest } from './hls-playlist';
 import { IcyDemuxer } from './icy-metadata';
+import { peek, type Stall, servePlaylist } from './relay-answer';
 
 /** Connections opened again, in a row, before a dropped live stream is given up. */
 export const RECONNECT_TRIES = 5;
 /** The wait before the first reconnect; it doubles with each try (0.5 + 1 + 2 + 4 + 8 s at most). */
 export const RECONNECT_BASE_MS = 500;
-/** The most of an HLS playlist read: real ones are a few kilobytes. */
-const MAX_HLS_PLAYLIST_BYTES = 1024 * 1024;
-/** The most held back to look for a manifest behind ID3 tags; past it the answer is audio. */
-const MAX_SNIFF_BYTES = 1024 * 1024;
 /** Types that are never audio; anything else is left to ffmpeg to judge. */
 const NOT_AUDIO = /^(text\/|application\/(json|xml|xhtml|javascript))/;
 
 const log = logger('audio.relay');
-
-/** What a stall timer does: counts upstream's silences only while the relay waits for it. */
-export interface Stall {
-  arm(): void;
-  disarm(): void;
-}
 
 export interface UserAddressRequest {
   /** The outside address: the song's, or one the relay's HLS playlist named. */
@@ -95,7 +79,7 @@ export async function serveUserAddress(req: UserAddressRequest): Promise<void> {
       try {
         const peeked = await peek(upstreamAnswer.body, req.stall);
         if (playlist) {
-          await servePlaylist(req, peeked.body, url);
+          await servePlaylist(response, peeked.body, url, req.localPath);
           return;
         }
         const manifest = sniffManifest(peeked.head);
@@ -130,39 +114,6 @@ export async function serveUserAddress(req: UserAddressRequest): Promise<void> {
   response.end();
 }
 
-/**
- * Reads the first bytes of a body, enough to tell whether it is a manifest (`sniffManifest`), while
- * the stall timer counts; `body` gives them again, then the rest.
- */
-async function peek(
-  source: ReadableStream<Uint8Array> | null,
-  stall: Stall,
-): Promise<{ head: Uint8Array; body: ReadableStream<Uint8Array> }> {
-  const reader = (source ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() })).getReader();
-  let head: Uint8Array = new Uint8Array(0);
-  let done = false;
-  while (!done && head.length < Math.min(MAX_SNIFF_BYTES, bytesToSniff(head))) {
-    stall.arm();
-    const chunk = await reader.read();
-    stall.disarm();
-    if (chunk.done) done = true;
-    else head = Buffer.concat([head, chunk.value]);
-  }
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      if (head.length > 0) controller.enqueue(head);
-      if (done) controller.close();
-    },
-    async pull(controller) {
-      const chunk = await reader.read();
-      if (chunk.done) controller.close();
-      else controller.enqueue(chunk.value);
-    },
-    cancel: (reason) => reader.cancel(reason),
-  });
-  return { head, body };
-}
-
 function upstreamHeaders(req: UserAddressRequest, live: boolean): Record<string, string> {
   const headers: Record<string, string> = { 'icy-metadata': '1', 'accept-encoding': 'identity' };
   if (req.headers?.userAgent) headers['user-agent'] = req.headers.userAgent;
@@ -183,20 +134,4 @@ function forwarded(answer: Response, live: boolean): Record<string, string> {
     if (value !== null) out[name] = value;
   }
   return out;
-}
-
-/** A playlist (the song's, or a variant) goes to the decoder written anew by the relay, or not at all. */
-async function servePlaylist(
-  req: UserAddressRequest,
-  body: ReadableStream<Uint8Array>,
-  url: string,
-): Promise<void> {
-  const text = await boundedText(new Response(body), MAX_HLS_PLAYLIST_BYTES);
-  const written = regenerateHlsPlaylist(text, url, req.localPath);
-  if (written === undefined) {
-    log.info('an HLS address answered with something that is not a playlist: refused');
-    req.response.writeHead(502).end();
-    return;
-  }
-  req.response.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl' }).end(written);
 }

@@ -41,8 +41,18 @@ export interface UserAddress {
 
 /** Where the audio is read from: shaped like the daemon's DecoderInput, so it passes straight through. */
 export type StreamInput =
-  /** `servedLocally`: a loopback URL this process serves itself (Spotify's PCM relay), with no secret in it. */
-  | { kind: 'url'; url: string; headers?: StreamHeaders; servedLocally?: boolean; userAddress?: UserAddress }
+  /**
+   * `servedLocally`: a loopback URL this process serves itself (Spotify's PCM relay), with no secret in it.
+   * `hls`: the platform's address is an HLS playlist (a YouTube live); the relay writes it anew.
+   */
+  | {
+      kind: 'url';
+      url: string;
+      headers?: StreamHeaders;
+      servedLocally?: boolean;
+      hls?: boolean;
+      userAddress?: UserAddress;
+    }
   | { kind: 'file'; path: string };
 
 export interface ResolvedStream {

@@ -174,8 +174,13 @@ function playlistAnswer(listId, command) {
   return { ...playlist, entries: playlist.entries.slice(0, end) };
 }
 
-/** The full answer for a known video: video.json, or video.json retitled after a listed entry. */
+/**
+ * The full answer for a known video: video.json, live.json (a live stream, whose formats are all HLS),
+ * or video.json retitled after a listed entry.
+ */
 function videoAnswer(videoId, command) {
+  const live = fixture('live.json');
+  if (videoId === live.id) return { ...live, ...chooseFormat(live.formats, command.format) };
   const video = fixture('video.json');
   const listed = [...fixture('search.json').entries, ...fixture('playlist.json').entries].find(
     (entry) => entry.id === videoId,

@@ -2,8 +2,12 @@
  * The `video_b` source resolving a song to its best audio format through the fake yt-dlp in
  * tests/fakes/; the last test lets the daemon's decoder (its stream relay, then ffmpeg) fetch the
  * resolved URL from a loopback server, so the URL and headers are shown to reach a real decoder.
+ * A live video resolves to an HLS playlist, which plays through the relay: its segments are fetched
+ * by the relay (with yt-dlp's User-Agent), never by the decoder's own HLS demuxer.
  */
 import { once } from 'node:events';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Decoder } from '../../daemon/audio/decoder';
@@ -11,9 +15,9 @@ import { BYTES_PER_SECOND } from '../../daemon/audio/pcm-format';
 import { YoutubeSource } from '../../shared/sources/youtube/youtube-source';
 import { YtDlp } from '../../shared/sources/youtube/yt-dlp';
 import { FAKE_YTDLP, useFakeYtDlp } from '../fakes/fake-yt-dlp';
-import { type AudioCdn, startAudioCdn } from '../helpers/audio-cdn';
+import { type AudioCdn, renderTone, startAudioCdn } from '../helpers/audio-cdn';
 import { useAudioHosts } from '../helpers/audio-request';
-import { FFMPEG } from '../helpers/audio-signals';
+import { FFMPEG, FFMPEG_LOCATION } from '../helpers/audio-signals';
 
 const fake = useFakeYtDlp();
 const audioHosts = useAudioHosts(/^https?:\/\/[\w-]+\.googlevideo\.com\/.*/);
@@ -137,4 +141,88 @@ describe('YouTube source', () => {
       headers: { 'accept-encoding': 'identity', 'user-agent': USER_AGENT },
     });
   });
+
+  it('marks a live video’s HLS format as an HLS stream', async () => {
+    const result = await source.resolveStream({ ...SONG, id: LIVE_ID });
+    expect(result).toEqual({
+      ok: true,
+      value: {
+        input: {
+          kind: 'url',
+          url: expect.stringMatching(
+            /^https:\/\/manifest\.googlevideo\.com\/api\/manifest\/hls_playlist\/.*\/itag\/95\/.*\/playlist\/index\.m3u8$/,
+          ),
+          headers: { userAgent: USER_AGENT },
+          hls: true,
+        },
+      },
+    });
+  });
+
+  it.each([
+    ['ffmpeg', FFMPEG],
+    ['build/pcm-decoder', FFMPEG_LOCATION.decoderPath ?? 'build/pcm-decoder'],
+  ])(
+    'plays a live video’s HLS playlist with %s, every segment fetched by the relay with yt-dlp’s User-Agent',
+    async (_, decoderPath) => {
+      const live = await startLiveHls(3);
+      try {
+        fake.set('FAKE_YTDLP_AUDIO_URL', `${live.baseUrl}${LIVE_PLAYLIST_PATH}`);
+        const result = await source.resolveStream({ ...SONG, id: LIVE_ID });
+        if (!result.ok) throw new Error(result.error);
+        // Room for the whole stream: nothing reads the PCM here, and a full buffer would pause ffmpeg.
+        const buffer = { highWaterBytes: 16 * BYTES_PER_SECOND, lowWaterBytes: BYTES_PER_SECOND };
+        const decoder = new Decoder({ ffmpegPath: decoderPath, input: result.value.input, buffer });
+        const [exit] = await once(decoder, 'exit');
+        expect(exit, decoder.stderrTail).toEqual({ kind: 'finished' });
+        expect(decoder.pcm.byteLength / BYTES_PER_SECOND).toBeCloseTo(3 * SEGMENT_SECONDS, 0);
+        const segments = live.requests.filter((r) => r.url.includes('/sq/'));
+        expect(segments.map((r) => r.url)).toEqual([0, 1, 2].map(liveSegmentPath));
+        // The relay asked for all of it with the platform's User-Agent; ffmpeg (`Lavf/…`) asked for none.
+        expect(live.requests.map((r) => r.headers['user-agent'])).toEqual(
+          live.requests.map(() => USER_AGENT),
+        );
+      } finally {
+        await live.close();
+      }
+    },
+  );
 });
+
+const LIVE_ID = 'l1veRad1o00';
+const SEGMENT_SECONDS = 2;
+/** Paths shaped like YouTube's: the playlist on the manifest host, segments named by sequence number. */
+const LIVE_PLAYLIST_PATH = `api/manifest/hls_playlist/id/${LIVE_ID}.1/itag/95/source/yt_live_broadcast/playlist/index.m3u8`;
+const liveSegmentPath = (n: number) =>
+  `/videoplayback/id/${LIVE_ID}.1/itag/95/source/yt_live_broadcast/sq/${n}/file/seg.ts`;
+
+/**
+ * A loopback stand-in for a YouTube live's HLS media playlist and its MPEG-TS segments (AAC), named by
+ * absolute addresses as YouTube's are; the stream has ended (`#EXT-X-ENDLIST`), so the track finishes.
+ */
+async function startLiveHls(segmentCount: number) {
+  const segment = renderTone(SEGMENT_SECONDS, 'segment.ts', ['-c:a', 'aac']);
+  const requests: { url: string; headers: IncomingHttpHeaders }[] = [];
+  let baseUrl = '';
+  const server: Server = createServer((request, response) => {
+    const url = request.url ?? '';
+    requests.push({ url, headers: request.headers });
+    if (url === `/${LIVE_PLAYLIST_PATH}`) {
+      const lines = ['#EXTM3U', '#EXT-X-VERSION:3', `#EXT-X-TARGETDURATION:${SEGMENT_SECONDS}`];
+      lines.push('#EXT-X-MEDIA-SEQUENCE:0');
+      for (let n = 0; n < segmentCount; n++)
+        lines.push(`#EXTINF:${SEGMENT_SECONDS}.0,`, `${baseUrl}${liveSegmentPath(n).slice(1)}`);
+      lines.push('#EXT-X-ENDLIST', '');
+      response.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl' }).end(lines.join('\n'));
+    } else if (url.startsWith('/videoplayback/')) {
+      response.writeHead(200, { 'content-type': 'video/mp2t' }).end(segment);
+    } else response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  return {
+    baseUrl,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -40,9 +40,13 @@ const HeadersSchema = z.record(z.string(), z.string());
 /** The audio URL goes to ffmpeg, which also opens files and other protocols: only web URLs pass. */
 const AudioUrlSchema = z.url({ protocol: /^https?$/ });
 
+/** How yt-dlp would download the format: `https`, or `m3u8_native`/`m3u8` for an HLS playlist (a live). */
+const ProtocolSchema = z.string().nullish();
+
 const FormatSchema = z.object({
   url: AudioUrlSchema,
   acodec: z.string().nullish(),
+  protocol: ProtocolSchema,
   http_headers: HeadersSchema.nullish(),
 });
 
@@ -53,6 +57,7 @@ const FormatSchema = z.object({
 export const ResolvedVideoSchema = z.object({
   id: z.string(),
   url: AudioUrlSchema.nullish(),
+  protocol: ProtocolSchema,
   http_headers: HeadersSchema.nullish(),
   requested_formats: z.array(FormatSchema).nullish(),
 });

@@ -7,6 +7,11 @@
  * Format selection (`-f bestaudio[ext=webm]/bestaudio/best`) from yt-dlp/yt-dlp README.md ("FORMAT
  * SELECTION"); a single chosen format is merged into the answer's top level (`url`, `http_headers`),
  * a merged one is listed in `requested_formats` (yt_dlp/YoutubeDL.py, `process_video_result`).
+ *
+ * A live video has only HLS formats: the chosen one's `url` is a playlist on manifest.googlevideo.com
+ * and its `protocol` `m3u8_native` (or `m3u8`). The stream is then marked `hls`, so the daemon's relay
+ * serves it written anew (its segments fetched by the relay, with the same User-Agent) and the decoder
+ * reads it with its HLS demuxer, which it is allowed for no other platform stream.
  */
 import { err, ok, type Result } from '../../result';
 import type { MusicSource, ResolvedStream, StreamHeaders, StreamRequest } from '../music-source';
@@ -18,6 +23,7 @@ export const AUDIO_FORMAT = 'bestaudio[ext=webm]/bestaudio/best';
 
 interface ChosenFormat {
   url: string;
+  protocol?: string | null | undefined;
   http_headers?: Record<string, string> | null | undefined;
 }
 
@@ -36,12 +42,14 @@ export class YoutubeSource implements MusicSource {
     if (!answer.ok) return err(answer.error.message);
     const format = chosenFormat(answer.value);
     if (!format) return err('yt-dlp found no audio for this YouTube video');
-    return ok({ input: { kind: 'url', url: format.url, headers: streamHeaders(format.http_headers ?? {}) } });
+    const headers = streamHeaders(format.http_headers ?? {});
+    const hls = format.protocol?.startsWith('m3u8') === true;
+    return ok({ input: { kind: 'url', url: format.url, headers, ...(hls && { hls }) } });
   }
 }
 
 function chosenFormat(video: ResolvedVideo): ChosenFormat | undefined {
-  if (video.url) return { url: video.url, http_headers: video.http_headers };
+  if (video.url) return { url: video.url, protocol: video.protocol, http_headers: video.http_headers };
   const parts = video.requested_formats ?? [];
   return parts.find((part) => part.acodec !== 'none') ?? parts[0];
 }
