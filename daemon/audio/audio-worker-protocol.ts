@@ -6,22 +6,13 @@
  */
 
 import type { LoggingConfig } from '../../shared/logger';
-import type { UserAddress } from '../../shared/sources/music-source';
 import type { DecoderExit } from './decoder';
-import type { HttpHeaders, RawPcmFormat } from './decoder-input';
+import type { DecoderInput, RawPcmFormat } from './decoder-input';
 import type { OpusEncoderOptions } from './encoder';
 
 /** The worker's half of a decoder input; a stream's bytes follow as `input` messages. */
 export type WireInput =
-  | {
-      kind: 'url';
-      url: string;
-      headers?: HttpHeaders;
-      servedLocally?: boolean;
-      hls?: boolean;
-      userAddress?: UserAddress;
-    }
-  | { kind: 'file'; path: string }
+  | Exclude<DecoderInput, { kind: 'stream' }>
   | { kind: 'stream'; rawFormat?: RawPcmFormat };
 
 export type GainChange =

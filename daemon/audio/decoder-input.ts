@@ -21,20 +21,22 @@ export interface RawPcmFormat {
   channels: number;
 }
 
+/**
+ * An http(s) URL goes through the stream relay. `servedLocally`: served by this process itself
+ * (Spotify's PCM relay), which bounds its own silences and names no secret: ffmpeg opens it directly.
+ * `hls`: a platform's stream that is an HLS playlist (a YouTube live); a user's says it in `userAddress`.
+ */
+export interface UrlInput {
+  kind: 'url';
+  url: string;
+  headers?: HttpHeaders;
+  servedLocally?: boolean;
+  hls?: boolean;
+  userAddress?: UserAddress;
+}
+
 export type DecoderInput =
-  /**
-   * An http(s) URL goes through the stream relay. `servedLocally`: served by this process itself
-   * (Spotify's PCM relay), which bounds its own silences and names no secret: ffmpeg opens it directly.
-   * `hls`: a platform's stream that is an HLS playlist (a YouTube live); a user's says it in `userAddress`.
-   */
-  | {
-      kind: 'url';
-      url: string;
-      headers?: HttpHeaders;
-      servedLocally?: boolean;
-      hls?: boolean;
-      userAddress?: UserAddress;
-    }
+  | UrlInput
   | { kind: 'file'; path: string }
   /** The caller owns the stream (and the process behind it); the decoder only reads and unpipes it. */
   | { kind: 'stream'; stream: Readable; rawFormat?: RawPcmFormat };
