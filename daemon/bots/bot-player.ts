@@ -266,7 +266,8 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
       // A source's preview may be cut from the full song: the player stops at the preview's end.
       ...(stream.previewSeconds === undefined ? {} : { stopAtSeconds: stream.previewSeconds }),
     };
-    const live = stream.input.kind === 'url' && stream.input.userAddress?.live === true;
+    const live =
+      stream.live === true || (stream.input.kind === 'url' && stream.input.userAddress?.live === true);
     this.current = { song, track, effectiveDuration: duration, live };
     this.pauseReason = undefined;
     let failure: TrackError | undefined;

@@ -57,6 +57,8 @@ export type StreamInput =
 
 export interface ResolvedStream {
   input: StreamInput;
+  /** The platform says the stream is live (a YouTube live): it has no position to seek to. */
+  live?: boolean;
   /** Set when only a preview clip is playable (VIP or copyright-restricted): its length in seconds. */
   previewSeconds?: number;
 }

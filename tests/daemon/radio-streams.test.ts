@@ -3,9 +3,12 @@
  * 127.0.0.1 (so `streamAllowPrivateHosts` is on): an Icecast station's StreamTitle, cut out of the
  * audio by the relay, becomes the now-playing title and follows a change mid-play; a live stream
  * refuses a seek (409); an HLS playlist plays, its segments fetched through the relay; a stream that
- * drops is opened again and plays on.
+ * drops is opened again and plays on. A platform's live stream (a YouTube live, here a `video_b`
+ * stand-in source whose answer says `live`) refuses a seek as well.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ok } from '../../shared/result';
+import type { MusicSource } from '../../shared/sources/music-source';
 import { SourceRegistry } from '../../shared/sources/source-registry';
 import { STREAM_USER_AGENT } from '../../shared/sources/stream/stream-probe';
 import { StreamSource } from '../../shared/sources/stream/stream-source';
@@ -25,7 +28,12 @@ beforeAll(async () => {
   server = await Ts3TestServer.start();
   h = await DaemonHarness.create(server);
   await h.setSettings({ streamAllowPrivateHosts: true });
-  await h.startDaemon(new SourceRegistry([new StreamSource(h.db)]));
+  // A platform source whose stream is live, as the YouTube source says of a live video.
+  const liveVideos: MusicSource = {
+    platform: 'video_b',
+    resolveStream: async () => ok({ input: { kind: 'url', url: `${radio.baseUrl}live` }, live: true }),
+  };
+  await h.startDaemon(new SourceRegistry([new StreamSource(h.db), liveVideos]));
   bot = await h.addBot(server.port, { name: 'Radio' });
   expect((await h.command(bot, 'start')).ok).toBe(true);
 }, 60_000);
@@ -77,5 +85,17 @@ describe('internet radio on a connected bot', () => {
     await h.waitForStatus(bot, (s) => s.currentSong?.id === drops.id && s.elapsed > 4, 30_000, 'playing on');
     // The probe, the relay's first connection (cut after a second) and its reconnection.
     expect(radio.requests.filter((p) => p === '/drops').length - before).toBeGreaterThanOrEqual(3);
+  }, 60_000);
+
+  it('refuses a seek in a platform’s live stream too (409)', async () => {
+    const video = { ...station('live'), id: 'l1veRad1o00', platform: 'video_b' as const, name: 'A live' };
+    expect((await h.command(bot, 'playSong', { song: video, requestedBy: 'alice' })).ok).toBe(true);
+    await h.waitForStatus(
+      bot,
+      (s) => s.currentSong?.id === video.id && s.elapsed > 0.5,
+      20_000,
+      'live video',
+    );
+    expect(await h.command(bot, 'seek', { position: 10 })).toMatchObject({ ok: false, status: 409 });
   }, 60_000);
 });

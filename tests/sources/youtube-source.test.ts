@@ -142,7 +142,7 @@ describe('YouTube source', () => {
     });
   });
 
-  it('marks a live video’s HLS format as an HLS stream', async () => {
+  it('marks a live video’s HLS format as an HLS stream, and the stream as live (no seeking)', async () => {
     const result = await source.resolveStream({ ...SONG, id: LIVE_ID });
     expect(result).toEqual({
       ok: true,
@@ -155,6 +155,7 @@ describe('YouTube source', () => {
           headers: { userAgent: USER_AGENT },
           hls: true,
         },
+        live: true,
       },
     });
   });

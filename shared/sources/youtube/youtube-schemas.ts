@@ -56,6 +56,8 @@ const FormatSchema = z.object({
  */
 export const ResolvedVideoSchema = z.object({
   id: z.string(),
+  /** True while the video is a live broadcast (yt-dlp's `is_live`). */
+  is_live: z.boolean().nullish(),
   url: AudioUrlSchema.nullish(),
   protocol: ProtocolSchema,
   http_headers: HeadersSchema.nullish(),

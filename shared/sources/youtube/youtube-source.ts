@@ -44,7 +44,10 @@ export class YoutubeSource implements MusicSource {
     if (!format) return err('yt-dlp found no audio for this YouTube video');
     const headers = streamHeaders(format.http_headers ?? {});
     const hls = format.protocol?.startsWith('m3u8') === true;
-    return ok({ input: { kind: 'url', url: format.url, headers, ...(hls && { hls }) } });
+    return ok({
+      input: { kind: 'url', url: format.url, headers, ...(hls && { hls }) },
+      ...(answer.value.is_live === true && { live: true }),
+    });
   }
 }
 
