@@ -131,6 +131,7 @@ export function createApp(deps: AppDeps) {
     visibleBots,
     botStatuses,
     principalReloader(createPrincipalLoader(deps.db)),
+    deps.wsGateway,
   );
   const { upgradeWebSocket, injectWebSocket, wss } = createNodeWebSocket({ app });
   app.route('/', wsRoutes(gateway, authenticate, upgradeWebSocket, deps.config));

@@ -2,16 +2,20 @@
  * What every handler can reach: the per-request variables set by middleware, and the process-wide
  * dependencies the app is built with. Handlers keep no state of their own.
  */
+
 import type { Bus } from '../shared/bus/bus';
 import type { AppConfig } from '../shared/config';
 import type { Db } from '../shared/db/client';
 import type { Principal } from './auth/principal';
+import type { GatewayOptions } from './ws/gateway';
 
 export interface AppDeps {
   db: Db;
   bus: Bus;
   config: AppConfig;
   version: string;
+  /** The /ws gateway's sweep for ended sessions: tests shorten it and move its clock. */
+  wsGateway?: GatewayOptions;
 }
 
 export interface AppEnv {

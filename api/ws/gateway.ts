@@ -12,6 +12,11 @@
  * the change) or guest mode changes, the principal of each of its sockets is read again as a request
  * would read it. A socket whose credential no longer authenticates is closed (WS_CLOSE_SIGNED_OUT);
  * one whose bots changed is told which it lost (`botRemoved`) and which it gained (`status`).
+ *
+ * Nor may a socket outlive its session: a session ends at its idle limit unless a request renews it,
+ * and nothing announces that end. So the gateway sweeps its sockets now and then and reads again the
+ * principal of each session socket whose end has come (a new socket's end is read at its first sweep):
+ * a renewed session moves its end on, an ended one closes its socket.
  */
 
 import { canReachBot } from '../../shared/access/route-access';
@@ -27,6 +32,9 @@ import type { BotStatusView } from '../bots/status-view';
 
 const log = logger('api.ws');
 
+/** How often the sockets are swept for sessions that reached their end: how late such a socket may close. */
+const SESSION_SWEEP_MS = 30_000;
+
 /** What the gateway needs of a socket; the transport (ws via @hono/node-ws) stays outside. */
 export interface GatewaySocket {
   send(text: string): void;
@@ -40,26 +48,43 @@ interface Client {
   pending: WsMessage[] | undefined;
   /** The check of this socket's principal under way; checks of one socket run one after another. */
   checking: Promise<void>;
+  /** When its credential must be read again for its own sake (epoch ms): a session's end. */
+  recheckAt: number;
+}
+
+export interface GatewayOptions {
+  sessionSweepMs?: number;
+  /** The clock a session's end is compared with. */
+  now?: () => number;
 }
 
 export class WsGateway {
   private readonly clients = new Set<Client>();
   private readonly subscriptions: Subscription[];
   private readonly stopFollowingStates: () => void;
+  private readonly sweep: NodeJS.Timeout;
 
   constructor(
     bus: Bus,
     private readonly visibleBots: BotLister,
     statuses: BotStatusView,
     private readonly reload: PrincipalReloader,
+    { sessionSweepMs = SESSION_SWEEP_MS, now = Date.now }: GatewayOptions = {},
   ) {
     this.stopFollowingStates = statuses.onState((event) => this.onState(event));
     this.subscriptions = [
       bus.subscribe(BOTS_EVENTS, (data) => this.onBotsEvent(data)),
       bus.subscribe(ACCOUNTS_CHANGED, (data) => this.onAccountsChanged(data)),
       // Guest mode is the guest account's rights: its sockets are checked like any account's.
-      bus.subscribe(GUEST_MODE_EVENTS, () => this.recheckWhere((p) => p.role === 'guest')),
+      bus.subscribe(GUEST_MODE_EVENTS, () =>
+        this.recheckWhere((client) => client.principal.role === 'guest'),
+      ),
     ];
+    this.sweep = setInterval(() => {
+      const at = now();
+      this.recheckWhere((client) => client.recheckAt <= at);
+    }, sessionSweepMs);
+    this.sweep.unref();
   }
 
   get size(): number {
@@ -71,7 +96,13 @@ export class WsGateway {
    * hello is built, so no change in between is lost; such changes follow the hello.
    */
   async open(socket: GatewaySocket, principal: Principal): Promise<() => void> {
-    const client: Client = { socket, principal, pending: [], checking: Promise.resolve() };
+    const client: Client = {
+      socket,
+      principal,
+      pending: [],
+      checking: Promise.resolve(),
+      recheckAt: principal.credential.kind === 'session' ? 0 : Number.POSITIVE_INFINITY,
+    };
     this.clients.add(client);
     const leave = () => void this.clients.delete(client);
     try {
@@ -89,6 +120,7 @@ export class WsGateway {
   }
 
   close(): void {
+    clearInterval(this.sweep);
     this.stopFollowingStates();
     for (const sub of this.subscriptions) sub.unsubscribe();
     this.clients.clear();
@@ -127,12 +159,12 @@ export class WsGateway {
     const event = AccountsChangedEventSchema.safeParse(data);
     if (!event.success) return;
     const changed = new Set(event.data.userIds);
-    this.recheckWhere((principal) => changed.has(principal.userId));
+    this.recheckWhere((client) => changed.has(client.principal.userId));
   }
 
-  private recheckWhere(affected: (principal: Principal) => boolean): void {
+  private recheckWhere(affected: (client: Client) => boolean): void {
     for (const client of this.clients) {
-      if (!affected(client.principal)) continue;
+      if (!affected(client)) continue;
       client.checking = client.checking
         .then(() => this.recheck(client))
         .catch((error: unknown) => {
@@ -148,15 +180,17 @@ export class WsGateway {
   private async recheck(client: Client): Promise<void> {
     if (!this.clients.has(client)) return;
     const before = client.principal;
-    const now = await this.reload(before);
+    const reloaded = await this.reload(before);
     if (!this.clients.has(client)) return;
-    if (!now) {
+    if (!reloaded) {
       this.clients.delete(client);
       client.socket.close(WS_CLOSE_SIGNED_OUT, 'signed out');
       return;
     }
     // From here on pushes follow the new rights; the lists below only tell the browser what changed.
+    const now = reloaded.principal;
     client.principal = now;
+    client.recheckAt = reloaded.endsAt?.getTime() ?? Number.POSITIVE_INFINITY;
     const [had, has] = await Promise.all([this.visibleBots(before), this.visibleBots(now)]);
     if (!this.clients.has(client)) return;
     for (const bot of had)

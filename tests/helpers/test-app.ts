@@ -4,11 +4,13 @@
  * cookie jar (a browser) or an API key. Every answer of the app is checked against the OpenAPI
  * document (checked-answers.ts).
  */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../api/app';
 import { listen, type RunningServer } from '../../api/server';
+import type { GatewayOptions } from '../../api/ws/gateway';
 import type { Ts3Options } from '../../daemon/bots/connection/ts3-options';
 import { chatApiFactory } from '../../daemon/chat/chat-api';
 import { Daemon } from '../../daemon/daemon';
@@ -49,6 +51,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Voice options for the daemon's bots (a test server's license root). */
   ts3?: Ts3Options;
+  /** The /ws gateway's sweep for sockets whose session ended (its period and clock). */
+  wsGateway?: GatewayOptions;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -64,7 +68,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const db = openDb({ url: config.databaseUrl });
   await migrateDb(db);
   const bus = options.bus ?? new InProcessBus();
-  const built = createApp({ db, bus, config, version: 'test' });
+  const built = createApp({ db, bus, config, version: 'test', wsGateway: options.wsGateway });
   // On the app itself, so every way a test reaches it is checked: the typed clients, `fetch`,
   // `app.fetch` and `app.request`, the chat service, and the port `listen` serves (browsers, sockets).
   built.app.fetch = checkingAnswers(built.app.fetch, { basePath: config.basePath });
