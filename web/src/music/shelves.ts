@@ -3,8 +3,8 @@
  * songs, albums or playlists (as collections), or genres. A source has the shelves its registry row
  * names: the personal pages (recommended playlists, daily songs, the account's playlists; the last two
  * never for guests, and asked only while the platform has a signed-in account), the library's newest
- * albums, most played songs and genres, the videos' popular ones (those of one platform's own routes,
- * whose paths are in the platform routes' table).
+ * albums, most played songs and genres, the videos' popular ones (these four are routes of one
+ * platform each, whose paths platforms/platform-routes.ts keeps).
  */
 import type { Schemas } from '@api/index';
 import { ACCOUNT_SHELVES, platformFacts, type ShelfKind } from '@shared/domain/platforms';

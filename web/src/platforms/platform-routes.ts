@@ -28,6 +28,7 @@ export const PLATFORM_ROUTES = {
   /** A person's own account, linked by QR code to them and never to the bots (SPEC "Personal music account"). */
   personalQr: {
     status: '/api/me/music/music_a/status',
+    /** The link itself: DELETE unlinks. */
     link: '/api/me/music/music_a',
     qrcode: '/api/me/music/music_a/qrcode',
     qrcodeStatus: '/api/me/music/music_a/qrcode/status',
