@@ -5,9 +5,10 @@
 import type { Schemas } from '@api/index';
 import { apiBaseUrl } from '../base';
 import { t } from '../i18n';
+import { PLATFORM_ROUTES } from '../platforms/platform-routes';
 import { type CallResult, errorText } from './client';
 
-export const UPLOAD_PATH = '/api/music/local/upload';
+export const UPLOAD_PATH = PLATFORM_ROUTES.uploads.upload;
 
 /** An upload under way: its answer, and a way to stop it (the answer is then a refusal with status 0). */
 export interface RunningUpload {

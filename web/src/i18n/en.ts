@@ -355,7 +355,7 @@ export const en = {
   'account.wrongCurrent': 'The current password is wrong.',
   'settings.sources': 'Music platforms',
   'user.account': 'Your account and NetEase link',
-  'setup.neteaseQr': 'Log in to NetEase Cloud Music with a QR code',
+  'setup.qrLogin': 'Log in to {name} with a QR code',
   'sources.intro':
     'Which platforms the bots search and play, in what quality, and the logins every bot shares. Without a login, free songs play.',
   'sources.enabled': 'Enabled',

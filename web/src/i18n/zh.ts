@@ -354,7 +354,7 @@ export const zh: Record<MessageKey, string> = {
   'account.wrongCurrent': '当前密码错误。',
   'settings.sources': '音乐平台',
   'user.account': '你的账号与网易云绑定',
-  'setup.neteaseQr': '扫码登录网易云音乐',
+  'setup.qrLogin': '扫码登录{name}',
   'sources.intro': '机器人搜索和播放哪些平台、用什么音质，以及所有机器人共用的登录。未登录时可播放免费歌曲。',
   'sources.enabled': '启用',
   'sources.quality': '音质',

@@ -3,12 +3,14 @@
  * songs, albums or playlists (as collections), or genres. A source has the shelves its registry row
  * names: the personal pages (recommended playlists, daily songs, the account's playlists; the last two
  * never for guests, and asked only while the platform has a signed-in account), the library's newest
- * albums, most played songs and genres, the videos' popular ones.
+ * albums, most played songs and genres, the videos' popular ones (these four are routes of one
+ * platform each, whose paths platforms/platform-routes.ts keeps).
  */
 import type { Schemas } from '@api/index';
 import { ACCOUNT_SHELVES, platformFacts, type ShelfKind } from '@shared/domain/platforms';
 import { api, type CallResult, call } from '../api/client';
 import type { MessageKey } from '../i18n';
+import { PLATFORM_ROUTES } from '../platforms/platform-routes';
 import { can } from '../stores/session';
 import { albumCollection, type Collection, playlistCollection } from './collections';
 import type { Platform } from './platforms';
@@ -46,6 +48,7 @@ export const isEmptyShelf = (content: ShelfContent): boolean =>
 
 type ShelfRequest = Omit<Shelf, 'covers'> & { path: string };
 const library = (limit: number) => ({ params: { query: { limit } } });
+const OWN = PLATFORM_ROUTES.shelves;
 
 /** How each kind of shelf is asked for; the platform's registry row says which kinds it has. */
 const SHELVES: Record<ShelfKind, (platform: Platform) => ShelfRequest> = {
@@ -80,15 +83,15 @@ const SHELVES: Record<ShelfKind, (platform: Platform) => ShelfRequest> = {
   popularVideos: () => ({
     key: 'popularVideos',
     title: 'home.popularVideos',
-    path: '/api/music/video_a/popular',
-    load: () => shelf(call(api.GET('/api/music/video_a/popular', library(LIBRARY))), songs),
+    path: OWN.popularVideos,
+    load: () => shelf(call(api.GET(OWN.popularVideos, library(LIBRARY))), songs),
   }),
   latestAlbums: () => ({
     key: 'latestAlbums',
     title: 'home.latestAlbums',
-    path: '/api/music/library_a/latest-albums',
+    path: OWN.latestAlbums,
     load: () =>
-      shelf(call(api.GET('/api/music/library_a/latest-albums', library(LIBRARY))), (value) => ({
+      shelf(call(api.GET(OWN.latestAlbums, library(LIBRARY))), (value) => ({
         kind: 'collections',
         items: value.albums.map(albumCollection),
       })),
@@ -96,15 +99,15 @@ const SHELVES: Record<ShelfKind, (platform: Platform) => ShelfRequest> = {
   mostPlayed: () => ({
     key: 'mostPlayed',
     title: 'home.mostPlayed',
-    path: '/api/music/library_a/most-played',
-    load: () => shelf(call(api.GET('/api/music/library_a/most-played', library(LIBRARY))), songs),
+    path: OWN.mostPlayed,
+    load: () => shelf(call(api.GET(OWN.mostPlayed, library(LIBRARY))), songs),
   }),
   genres: () => ({
     key: 'genres',
     title: 'home.genres',
-    path: '/api/music/library_a/genres',
+    path: OWN.genres,
     load: () =>
-      shelf(call(api.GET('/api/music/library_a/genres', library(GENRES))), (value) => ({
+      shelf(call(api.GET(OWN.genres, library(GENRES))), (value) => ({
         kind: 'genres',
         genres: value.genres,
       })),

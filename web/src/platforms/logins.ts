@@ -1,12 +1,13 @@
 /**
  * The platform-login calls the settings, the setup wizard and the account page share (SPEC.md
  * "Platform accounts: /api/auth" and "Personal music account: /api/me/music"): a login's status, and
- * the two QR flows — the bots' shared login and your own linked NetEase account — as start/poll pairs.
+ * the two QR flows — the bots' shared login and your own linked personal account — as start/poll pairs.
  */
 import type { Schemas } from '@api/index';
 import { logsInBy } from '@shared/domain/platforms';
 import { api, type CallResult, call } from '../api/client';
 import type { Platform } from '../music/platforms';
+import { PLATFORM_ROUTES } from './platform-routes';
 
 type QrPlatform = Schemas['QrPlatform'];
 
@@ -30,8 +31,8 @@ export const sharedQr = (platform: QrPlatform): QrFlow => ({
   poll: (key) => call(api.GET('/api/auth/qrcode/status', { params: { query: { key, platform } } })),
 });
 
-/** Your own NetEase account, linked to you and never to the bots. */
+/** Your own account, linked to you and never to the bots. */
 export const personalQr: QrFlow = {
-  start: () => call(api.POST('/api/me/music/music_a/qrcode')),
-  poll: (key) => call(api.GET('/api/me/music/music_a/qrcode/status', { params: { query: { key } } })),
+  start: () => call(api.POST(PLATFORM_ROUTES.personalQr.qrcode)),
+  poll: (key) => call(api.GET(PLATFORM_ROUTES.personalQr.qrcodeStatus, { params: { query: { key } } })),
 };

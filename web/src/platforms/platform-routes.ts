@@ -1,0 +1,38 @@
+/**
+ * The API paths that name one platform (SPEC fixes them so: `/api/music/video_a/popular`,
+ * `/api/me/music/music_a/*`, `/api/spotify/*`, …), kept in this one table and keyed by what they are
+ * for — a shelf kind, a login kind, the personal login, the uploads — so that no component names a
+ * platform: each picks what to show from the platform's registry row (shared/domain/platforms.ts) and
+ * asks the path here.
+ */
+export const PLATFORM_ROUTES = {
+  /**
+   * The shelves that are one platform's own routes; the personal pages (`/api/music/recommend/*`,
+   * `/api/music/user/playlists`) take the platform as a query instead.
+   */
+  shelves: {
+    popularVideos: '/api/music/video_a/popular',
+    latestAlbums: '/api/music/library_a/latest-albums',
+    mostPlayed: '/api/music/library_a/most-played',
+    genres: '/api/music/library_a/genres',
+  },
+  /** The songs of one genre of the `genres` shelf. */
+  genreSongs: '/api/music/library_a/genre/{id}/songs',
+  /** The `server` login (its credentials live in the settings): trying them before they are saved. */
+  server: { test: '/api/auth/jellyfin/test' },
+  /**
+   * The `oauth` login (its app lives in the settings): the account's status, the provider's address to
+   * authorize at, and the query the authorization comes back to `/settings` with.
+   */
+  oauth: { status: '/api/spotify/status', login: '/api/spotify/login', returnQuery: 'spotify' },
+  /** A person's own account, linked by QR code to them and never to the bots (SPEC "Personal music account"). */
+  personalQr: {
+    status: '/api/me/music/music_a/status',
+    /** The link itself: DELETE unlinks. */
+    link: '/api/me/music/music_a',
+    qrcode: '/api/me/music/music_a/qrcode',
+    qrcodeStatus: '/api/me/music/music_a/qrcode/status',
+  },
+  /** Uploaded files: sending one, and the list of those sent. */
+  uploads: { upload: '/api/music/local/upload', list: '/api/music/local/uploads' },
+} as const;
