@@ -93,7 +93,7 @@ export function createApp(deps: AppDeps) {
     .route('/', botRoutes(botClient, visibleBots, botStatuses))
     .route('/', botConfigRoutes(deps, botClient))
     .route('/', botAvatarRoutes(deps))
-    .route('/', playerRoutes(deps, botClient, songFinder, listenHub))
+    .route('/', playerRoutes(deps, botClient, botStatuses, songFinder, listenHub))
     .route('/', musicRoutes(deps, songFinder, catalogs))
     .route('/', savedQueueRoutes(deps, botClient))
     .route('/', uploadRoutes(deps, { referencedUploadIds: () => uploadsKeptByEviction(deps) }))
