@@ -44,7 +44,7 @@ import { settingsRoutes } from './settings';
 import { spotifyRoutes } from './spotify';
 import { systemRoutes } from './system';
 import { uploadRoutes } from './uploads';
-import { uploadsKeptByEviction } from './uploads/queued-uploads';
+import { uploadsKeptByEviction } from './uploads/kept-uploads';
 import { userRoutes } from './users';
 import { webRoutes } from './web/static';
 import { WsGateway } from './ws/gateway';

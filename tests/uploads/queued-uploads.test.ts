@@ -3,13 +3,13 @@
  * real libSQL file and the in-process bus: the daemon's own queues, other bots' live queues over the
  * bus and the stored snapshots all count; a bot nobody runs holds only its snapshot; and a bot whose
  * queue cannot be read for any other reason makes the answer unknown, so the janitor deletes nothing
- * and quota eviction keeps every upload (api/uploads/queued-uploads.ts).
+ * and quota eviction keeps every upload (api/uploads/kept-uploads.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { uploadsKeptByEviction } from '../../api/uploads/queued-uploads';
+import { uploadsKeptByEviction } from '../../api/uploads/kept-uploads';
 import { BusError } from '../../shared/bus/bus';
 import { InProcessBus } from '../../shared/bus/in-process-bus';
 import { queuedUploadIds } from '../../shared/bus/queued-uploads';
