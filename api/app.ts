@@ -44,7 +44,7 @@ import { settingsRoutes } from './settings';
 import { spotifyRoutes } from './spotify';
 import { systemRoutes } from './system';
 import { uploadRoutes } from './uploads';
-import { queuedUploadIds } from './uploads/queued-uploads';
+import { uploadsKeptByEviction } from './uploads/kept-uploads';
 import { userRoutes } from './users';
 import { webRoutes } from './web/static';
 import { WsGateway } from './ws/gateway';
@@ -93,10 +93,10 @@ export function createApp(deps: AppDeps) {
     .route('/', botRoutes(botClient, visibleBots, botStatuses))
     .route('/', botConfigRoutes(deps, botClient))
     .route('/', botAvatarRoutes(deps))
-    .route('/', playerRoutes(deps, botClient, songFinder, listenHub))
+    .route('/', playerRoutes(deps, botClient, botStatuses, songFinder, listenHub))
     .route('/', musicRoutes(deps, songFinder, catalogs))
     .route('/', savedQueueRoutes(deps, botClient))
-    .route('/', uploadRoutes(deps, { referencedUploadIds: () => queuedUploadIds(deps.db, botClient) }))
+    .route('/', uploadRoutes(deps, { referencedUploadIds: () => uploadsKeptByEviction(deps) }))
     .route('/', favoriteRoutes(deps))
     .route('/', platformAuthRoutes(deps, catalogs))
     .route('/', spotifyRoutes(deps))

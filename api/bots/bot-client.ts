@@ -73,17 +73,22 @@ export class BotClient {
   }
 
   /**
-   * Runs an op whose arguments must first be looked up on a music platform. An op that starts audio
-   * is refused (409) for a disconnected bot before `resolveArgs` runs, so no platform is asked for a
-   * bot that could not play the answer (SPEC Player rule 9). The daemon checks again on arrival.
+   * Runs an op whose arguments must first be looked up on a music platform. No platform is asked for
+   * a bot that could not play the answer (SPEC Player rule 9): an op that starts audio is refused
+   * (409, as the daemon refuses it) for a disconnected bot before `resolveArgs` runs. That takes a
+   * status request first, unless the caller already heard the bot is connected (`heardConnected`,
+   * from BotStatusView): then the op goes at once, one bus request, and the daemon's answer decides,
+   * as it checks the connection on arrival anyway. A bot that lost its connection or its daemon since
+   * is refused by that answer, with the statuses and bodies the status request would have given.
    */
   async callResolving<Op extends BotOp>(
     botId: string,
     op: Op,
     actor: Actor,
     resolveArgs: () => Promise<BotOpArgs<Op>>,
+    heardConnected = false,
   ): Promise<BotOutcome<Op>> {
-    if (startsAudio(op) && !(await this.call(botId, 'status', {}, actor)).data.connected)
+    if (startsAudio(op) && !heardConnected && !(await this.call(botId, 'status', {}, actor)).data.connected)
       throw new ApiError(409, say.notConnected(), refusalExtra);
     return this.call(botId, op, await resolveArgs(), actor);
   }

@@ -104,6 +104,18 @@ export class BotStatusView {
     return ageMs < ENTRY_TTL_MS ? advanced(entry.heard, ageMs) : undefined;
   }
 
+  /**
+   * Whether the last status heard of the bot (a state event or a probe's answer) said it is connected,
+   * however long ago, with nothing since that put it in doubt (the changes that drop an entry, above).
+   * Unlike a status shown to a user, this does not go stale: a play that trusts it is sent to the
+   * bot's daemon anyway, whose answer finds a bot disconnected or a daemon gone since.
+   */
+  heardConnected(botId: string): boolean {
+    if (!this.bus.available) return false;
+    const heard = this.entries.get(botId)?.heard;
+    return typeof heard === 'object' && heard.connected;
+  }
+
   private probe(botId: string, actor: Actor): Promise<BotStatus | Unanswered> {
     const running = this.probes.get(botId);
     if (running) return running;

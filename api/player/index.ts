@@ -13,6 +13,7 @@ import type { SongList } from '../../shared/sources/song-catalog';
 import { actorOf, type Principal, principalOf, requesterOf } from '../auth/principal';
 import type { BotClient } from '../bots/bot-client';
 import { findBot } from '../bots/find-bot';
+import type { BotStatusView } from '../bots/status-view';
 import type { AppDeps, AppEnv } from '../env';
 import { validationHook } from '../errors';
 import type { ListenHub } from '../listen/listen-hub';
@@ -30,6 +31,7 @@ class PlayerCall {
 
   constructor(
     private readonly bots: BotClient,
+    private readonly statuses: BotStatusView,
     private readonly principal: Principal,
     readonly botId: string,
     private readonly locale: Locale,
@@ -47,9 +49,18 @@ class PlayerCall {
     return receiptBody((await this.run(op, args)).said, this.locale);
   }
 
-  /** Enqueues or plays one song, recording who asked; the song is looked up only for a connected bot. */
-  async song(op: SongOp, findSong: () => Promise<Song>): Promise<{ ok: boolean } & ReceiptBody> {
-    const { ok, said } = await this.bots.callResolving(this.botId, op, this.actor, async () => ({
+  /**
+   * Enqueues or plays the given song, recording who asked: one bus request, and the daemon's answer
+   * decides (it refuses a disconnected bot with 409, as SPEC Player rule 9 says).
+   */
+  async song(op: SongOp, song: Song): Promise<{ ok: boolean } & ReceiptBody> {
+    const { ok, said } = await this.run(op, { song, requestedBy: requesterOf(this.principal) });
+    return { ok, ...receiptBody(said, this.locale) };
+  }
+
+  /** Enqueues or plays a song looked up on its platform; it is looked up only for a connected bot. */
+  async foundSong(op: SongOp, findSong: () => Promise<Song>): Promise<{ ok: boolean } & ReceiptBody> {
+    const { ok, said } = await this.lookedUp(op, async () => ({
       song: await findSong(),
       requestedBy: requesterOf(this.principal),
     }));
@@ -63,7 +74,7 @@ class PlayerCall {
     fetchList: () => Promise<SongList>,
   ): Promise<{ ok: boolean } & ReceiptBody> {
     const label = renderPhrase(labelPhrase, this.locale);
-    const { ok, said } = await this.bots.callResolving(this.botId, 'loadSongs', this.actor, async () => {
+    const { ok, said } = await this.lookedUp('loadSongs', async () => {
       const list = await fetchList().catch(async (error: unknown) => {
         // SPEC Player rule 7: a replace stops the playback first, so a list the platform would not
         // give (unreachable, unknown id) stops it too; the queue stays, the caller hears why.
@@ -82,54 +93,71 @@ class PlayerCall {
     });
     return { ok, ...receiptBody(said, this.locale) };
   }
+
+  /** An op whose arguments a platform gives: sent at once to a bot this process heard connected. */
+  private lookedUp<Op extends BotOp>(op: Op, resolveArgs: () => Promise<BotOpArgs<Op>>) {
+    const heardConnected = this.statuses.heardConnected(this.botId);
+    return this.bots.callResolving(this.botId, op, this.actor, resolveArgs, heardConnected);
+  }
 }
 
 /** The receipt alone, for the calls whose answer SPEC gives as `{message}` without `ok`. */
 const withoutOk = ({ ok: _, ...receipt }: { ok: boolean } & ReceiptBody): ReceiptBody => receipt;
 
-export function playerRoutes(deps: AppDeps, botClient: BotClient, finder: SongFinder, listenHub: ListenHub) {
+export function playerRoutes(
+  deps: AppDeps,
+  botClient: BotClient,
+  statuses: BotStatusView,
+  finder: SongFinder,
+  listenHub: ListenHub,
+) {
   type Ctx = {
     get(key: 'principal'): Principal | undefined;
     req: { param(name: 'botId'): string; header(name: string): string | undefined };
   };
-  const call = (c: Ctx) => new PlayerCall(botClient, principalOf(c), c.req.param('botId'), requestLocale(c));
+  const call = (c: Ctx) =>
+    new PlayerCall(botClient, statuses, principalOf(c), c.req.param('botId'), requestLocale(c));
 
   return (
     new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
       // Search or look up first, then enqueue.
       .openapi(routes.play, async (c) => {
         const { query, platform } = c.req.valid('json');
-        const receipt = withoutOk(await call(c).song('playSong', () => finder.firstResult(query, platform)));
+        const receipt = withoutOk(
+          await call(c).foundSong('playSong', () => finder.firstResult(query, platform)),
+        );
         return c.json(receipt, 200);
       })
       .openapi(routes.add, async (c) => {
         const { query, platform } = c.req.valid('json');
-        const receipt = withoutOk(await call(c).song('addSong', () => finder.firstResult(query, platform)));
+        const receipt = withoutOk(
+          await call(c).foundSong('addSong', () => finder.firstResult(query, platform)),
+        );
         return c.json(receipt, 200);
       })
       .openapi(routes.playById, async (c) => {
         const { songId, platform } = c.req.valid('json');
-        const receipt = withoutOk(await call(c).song('playSong', () => finder.byId(songId, platform)));
+        const receipt = withoutOk(await call(c).foundSong('playSong', () => finder.byId(songId, platform)));
         return c.json(receipt, 200);
       })
       .openapi(routes.addById, async (c) => {
         const { songId, platform } = c.req.valid('json');
-        const receipt = withoutOk(await call(c).song('addSong', () => finder.byId(songId, platform)));
+        const receipt = withoutOk(await call(c).foundSong('addSong', () => finder.byId(songId, platform)));
         return c.json(receipt, 200);
       })
 
       // Song objects as the music endpoints return them.
       .openapi(routes.playSong, async (c) =>
-        c.json(await call(c).song('playSong', async () => c.req.valid('json').song), 200),
+        c.json(await call(c).song('playSong', c.req.valid('json').song), 200),
       )
       .openapi(routes.playNowSong, async (c) =>
-        c.json(await call(c).song('playNowSong', async () => c.req.valid('json').song), 200),
+        c.json(await call(c).song('playNowSong', c.req.valid('json').song), 200),
       )
       .openapi(routes.playNextSong, async (c) =>
-        c.json(await call(c).song('playNextSong', async () => c.req.valid('json').song), 200),
+        c.json(await call(c).song('playNextSong', c.req.valid('json').song), 200),
       )
       .openapi(routes.addSong, async (c) =>
-        c.json(withoutOk(await call(c).song('addSong', async () => c.req.valid('json').song)), 200),
+        c.json(withoutOk(await call(c).song('addSong', c.req.valid('json').song)), 200),
       )
 
       // Collections.

@@ -10,7 +10,7 @@ import {
   loadSavedQueue,
   saveQueue,
 } from '../../openapi/routes/saved-queues';
-import { mayUseSavedQueue } from '../../shared/access/object-rules';
+import { mayUseSavedQueue, savedQueueOwnersFor } from '../../shared/access/object-rules';
 import { canReachBot, hasCapability } from '../../shared/access/route-access';
 import { savedQueues } from '../../shared/db/schema';
 import { SHARED_QUEUE_OWNER } from '../../shared/domain/constants';
@@ -78,11 +78,11 @@ export function savedQueueRoutes({ db }: AppDeps, bots: BotClient) {
   return app
     .openapi(listSavedQueues, async (c) => {
       const principal = principalOf(c);
-      // mayUseSavedQueue as a filter: the queues listed are exactly those the caller may load or delete.
+      // The rule's owners as a filter: the queues listed are exactly those the caller may load or delete.
       const rows = await db
         .select()
         .from(savedQueues)
-        .where(inArray(savedQueues.ownerId, [principal.userId, SHARED_QUEUE_OWNER]))
+        .where(inArray(savedQueues.ownerId, savedQueueOwnersFor(principal)))
         .orderBy(savedQueues.name);
       return c.json({ queues: rows.map(publicQueue) }, 200);
     })

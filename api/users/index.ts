@@ -11,9 +11,10 @@ import {
   putPermissions,
   resetPassword,
 } from '../../openapi/routes/users';
+import { startingPermissions } from '../../shared/access/object-rules';
 import { passesEveryCheck } from '../../shared/access/route-access';
 import { botGrants, bots, savedQueues, users } from '../../shared/db/schema';
-import { BASIC_MEMBER_CAPABILITIES, CAPABILITIES } from '../../shared/domain/constants';
+import { CAPABILITIES } from '../../shared/domain/constants';
 import { recordAudit } from '../audit/audit-log';
 import {
   changeUserRole,
@@ -52,8 +53,7 @@ export function userRoutes(deps: AppDeps) {
         username,
         passwordHash: await hashPassword(password),
         role,
-        capabilities: role === 'admin' ? [...CAPABILITIES] : [...BASIC_MEMBER_CAPABILITIES],
-        allBots: role === 'admin',
+        ...startingPermissions(role),
         createdAt: new Date(),
       };
       try {

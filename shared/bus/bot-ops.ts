@@ -1,10 +1,11 @@
 /**
  * The operation table: the whole contract between the api and the daemon for `bot.<id>.cmd`, in one
  * place. Per operation: the schema of its arguments, the schema of the `data` its reply carries, how
- * long the api waits for it, and its properties. Both sides derive everything from here: the api's bot
- * client parses replies with `reply` and refuses `startsAudio` ops on a disconnected bot before any
- * platform is asked; the daemon parses `args`, answers `readOnly` ops at once, refuses `startsAudio` ops
- * while disconnected, and has a handler for every op (a missing one is a type error).
+ * long the api waits for it, and its properties. Both sides derive everything from here: the daemon
+ * parses `args`, answers `readOnly` ops at once, refuses `startsAudio` ops while disconnected (the
+ * answer that decides a play), and has a handler for every op (a missing one is a type error); the
+ * api's bot client parses replies with `reply`, and checks the connection of a bot it has not heard
+ * connected before a `startsAudio` op whose arguments a music platform must first give.
  *
  * Every reply travels as a BotReply (messages.ts): `status` is the HTTP status to answer with, `message`
  * the receipt (shared/receipts.ts), `data` the op's result, parsed with `reply`.

@@ -1,6 +1,6 @@
 /**
  * The object-level rules (shared/access/object-rules.ts, issue 36): who may delete a saved queue or an
- * API key, and who may list every account's keys. First the rules themselves; then, on the real app,
+ * API key, who may list every account's keys, and what a new account starts with. First the rules themselves; then, on the real app,
  * that the handler answers each case as the rule says when the rule is fed what the page feeds it (the
  * caller's own `GET /api/session/me` and the item as the page's listing shows it). The page's controls
  * call the same functions (SavedQueuesPanel.vue, KeysSettings.vue), so page and server cannot disagree.
@@ -9,13 +9,16 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   type Actor,
+  isSharedQueue,
   mayDeleteApiKey,
   mayListAllApiKeys,
   mayUseSavedQueue,
+  savedQueueOwnersFor,
+  startingPermissions,
 } from '../../shared/access/object-rules';
 import { pageActor } from '../../shared/access/page-access';
 import { savedQueues } from '../../shared/db/schema';
-import { SHARED_QUEUE_OWNER } from '../../shared/domain/constants';
+import { BASIC_MEMBER_CAPABILITIES, CAPABILITIES, SHARED_QUEUE_OWNER } from '../../shared/domain/constants';
 import { createKey, createMember, type Session, withAdminApp } from '../helpers/accounts';
 import type { TestApp } from '../helpers/test-app';
 
@@ -30,6 +33,25 @@ describe('the object rules', () => {
     expect(mayUseSavedQueue(member, { ownerId: 'a1' })).toBe(false);
     expect(mayUseSavedQueue(admin, { ownerId: SHARED_QUEUE_OWNER })).toBe(true);
     expect(mayUseSavedQueue(admin, { ownerId: 'm1' })).toBe(false);
+  });
+
+  it('saved queues: the owners a caller sees are exactly those whose queues the rule lets them use', () => {
+    for (const actor of [member, admin, guest]) {
+      expect(savedQueueOwnersFor(actor)).toEqual([actor.userId, SHARED_QUEUE_OWNER]);
+      for (const ownerId of ['m1', 'a1', 'guest', SHARED_QUEUE_OWNER]) {
+        expect(mayUseSavedQueue(actor, { ownerId })).toBe(savedQueueOwnersFor(actor).includes(ownerId));
+      }
+    }
+    expect(isSharedQueue({ ownerId: SHARED_QUEUE_OWNER })).toBe(true);
+    expect(isSharedQueue({ ownerId: 'm1' })).toBe(false);
+  });
+
+  it('a new admin starts with every capability and bot, a new member with the basic rights and none', () => {
+    expect(startingPermissions('admin')).toEqual({ capabilities: [...CAPABILITIES], allBots: true });
+    expect(startingPermissions('member')).toEqual({
+      capabilities: [...BASIC_MEMBER_CAPABILITIES],
+      allBots: false,
+    });
   });
 
   it('API keys: admins list every key and delete any; others only their own', () => {

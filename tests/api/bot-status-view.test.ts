@@ -4,7 +4,8 @@
  * probe per bot however many ask, entries that expire so a stopped daemon's bots show disconnected,
  * entries dropped by a change through this process or a bots event, a probe answer that must not
  * replace a newer event nor be shared with those who ask after a change, `elapsed` moving on while a bot plays, and nothing trusted while the bus
- * is down; one bot's GET answered from it. Listing through HTTP: tests/api/bots-list.test.ts.
+ * is down; one bot's GET answered from it; and whether a bot was last heard connected, which a play
+ * trusts to skip asking for its status. Listing through HTTP: tests/api/bots-list.test.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -212,6 +213,25 @@ describe('the bot-status view', () => {
     });
   });
 
+  it('says a bot is connected as last heard however long ago, until something puts that in doubt', async () => {
+    const botId = await insertBot(t);
+    expect(view.heardConnected(botId)).toBe(false);
+    await publishState(playing(botId));
+    // A play trusts it past the entry's age: the daemon that gets the play answers for the bot anyway.
+    clock += 10 * ENTRY_TTL_MS;
+    expect(view.heardConnected(botId)).toBe(true);
+    await publishState(playing(botId, { connected: false, playing: false }));
+    expect(view.heardConnected(botId)).toBe(false);
+
+    await publishState(playing(botId));
+    await client.call(botId, 'volume', { volume: 70 }, ACTOR).catch(() => undefined);
+    expect(view.heardConnected(botId)).toBe(false);
+    await publishState(playing(botId));
+    bus.publish('bots.events', { type: 'botUpdated', botId });
+    await settle();
+    expect(view.heardConnected(botId)).toBe(false);
+  });
+
   it('trusts nothing it heard once the bus is down', async () => {
     const botId = await insertBot(t);
     await publishState(playing(botId));
@@ -219,5 +239,6 @@ describe('the bot-status view', () => {
     const answer = view.statusOf(listed(botId), ACTOR);
     await expect(answer).rejects.toBeInstanceOf(ApiError);
     await expect(answer).rejects.toMatchObject({ status: 503 });
+    expect(view.heardConnected(botId)).toBe(false);
   });
 });

@@ -1,0 +1,58 @@
+/**
+ * Which uploads some bot's queue holds (SPEC "Local upload"), for both ways an upload is removed: the
+ * daemon's janitor (played files) and the api's quota eviction (oldest files). A bot's queue lives
+ * with the daemon that runs it, read by the `queue` op of the bus table; a bot nobody runs has only
+ * its stored snapshot, and the snapshots of every bot count too.
+ *
+ * One rule for a queue that cannot be read: a bot whose owner did not answer (too slow, the bus is
+ * down, its handler failed, a refusal) might hold any upload, so the answer is "unknown" and the
+ * caller deletes nothing. Keeping a file too long is harmless; deleting a queued one is not. Only "no
+ * daemon runs the bot" is a definite answer: its queue is its snapshot, already counted.
+ */
+import type { Db } from '../db/client';
+import { bots } from '../db/schema';
+import { uploadsInQueueSnapshots } from '../sources/local/upload-retention';
+import { requestOp } from './bot-request';
+import { type Bus, BusError } from './bus';
+import type { Actor } from './messages';
+
+/** A song as far as holding an upload goes: a `local` song's id is its upload's id. */
+export type QueuedSong = { id: string; platform: string };
+
+export interface QueueReaders {
+  db: Db;
+  bus: Bus;
+  /** The queues a daemon has at hand (its own bots'), by bot id; the others are asked over the bus. */
+  ownQueues?: () => ReadonlyMap<string, readonly QueuedSong[]>;
+}
+
+/** Who asks the bots for their queues (a read: any role would be answered; the daemon logs it). */
+const RETENTION: Actor = { id: 'upload-retention', username: 'upload-retention', role: 'admin' };
+
+/** The ids of the uploads some queue holds, or `undefined` when a bot's queue could not be read. */
+export async function queuedUploadIds({
+  db,
+  bus,
+  ownQueues = () => new Map(),
+}: QueueReaders): Promise<Set<string> | undefined> {
+  const held = await uploadsInQueueSnapshots(db);
+  const own = ownQueues();
+  const rows = await db.select({ id: bots.id }).from(bots);
+  // Every other bot is asked at once: one slow daemon costs one bus deadline, not one per bot.
+  const queues = await Promise.all(rows.map(({ id }) => own.get(id) ?? liveQueue(bus, id)));
+  for (const queue of queues) {
+    if (queue === undefined) return undefined;
+    for (const song of queue) if (song.platform === 'local') held.add(song.id);
+  }
+  return held;
+}
+
+/** The bot's queue as its daemon answers; [] when no daemon runs it; undefined when that is unknown. */
+async function liveQueue(bus: Bus, botId: string): Promise<readonly QueuedSong[] | undefined> {
+  try {
+    return (await requestOp(bus, botId, 'queue', {}, RETENTION)).data?.queue;
+  } catch (error) {
+    if (error instanceof BusError && error.failure === 'no-responders') return [];
+    return undefined;
+  }
+}
