@@ -19,7 +19,6 @@ import { FFMPEG_NOT_FOUND, locateFfmpeg } from './ffmpeg-locator';
 import { FrameScheduler } from './frame-scheduler';
 import { volumeToAmplitude } from './gain';
 import type { Track } from './track';
-import { AUDIO_ENGINES, type AudioEngineKind } from './track-pipeline';
 
 let dir: TempDir;
 beforeAll(() => {
@@ -35,15 +34,13 @@ const fileTrack = (name: string, durationSeconds?: number): Track => ({
 const nextTrackEnd = async (player: AudioPlayer): Promise<TrackEnd> =>
   ((await once(player, 'trackEnd')) as [Track, TrackEnd])[1];
 
-// Every behaviour below holds for both send paths: the inline one and the worker pool.
-describe.each(AUDIO_ENGINES)('AudioPlayer (%s engine)', (engine: AudioEngineKind) => {
+describe('AudioPlayer', () => {
   function newPlayer(
     options: { volumePercent?: number; locate?: () => ReturnType<typeof locateFfmpeg> } = {},
   ) {
     const sink = new CollectingSink();
     const player = new AudioPlayer({
       sink,
-      engine,
       scheduler: new FrameScheduler(),
       locateFfmpeg: options.locate ?? (() => ok(FFMPEG)),
       ...(options.volumePercent === undefined ? {} : { volumePercent: options.volumePercent }),

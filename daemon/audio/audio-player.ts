@@ -1,7 +1,7 @@
 /**
- * One bot's audio player: a track's pipeline (ffmpeg → PCM → gain → Opus, run by the player's engine,
- * see track-pipeline.ts) → VoiceSink, driven by the shared frame scheduler. The player owns everything
- * the engines share: state, position, frame health, and the underrun, end and pause policies. Every
+ * One bot's audio player: a track's pipeline (ffmpeg → PCM → gain → Opus, run by the worker engine,
+ * see track-pipeline.ts) → VoiceSink, driven by the shared frame scheduler. The player owns what is
+ * sent when: state, position, frame health, and the underrun, end and pause policies. Every
  * state change goes through `setState`, which also decides whether the player needs the clock (it does
  * while playing, and while a pause is still sending its silence tail).
  *
@@ -20,18 +20,12 @@ import type { DecoderExit } from './decoder';
 import type { OpusEncoderOptions } from './encoder';
 import { FrameHealth, type FrameHealthSnapshot } from './frame-health';
 import { type FrameScheduler, type FrameTick, frameScheduler, type ScheduledPlayer } from './frame-scheduler';
-import { InlineEngine } from './inline-engine';
 import { OPUS_SILENCE_FRAME } from './opus-silence-frame';
 import { FRAME_SECONDS } from './pcm-format';
 import { DEFAULT_PLAYBACK_POLICY, type PlaybackPolicy } from './playback-policy';
 import { SpawnFailureTracker } from './spawn-failure-tracker';
 import type { Track } from './track';
-import {
-  type AudioEngineKind,
-  DEFAULT_AUDIO_ENGINE,
-  type PlayerEngine,
-  type TrackPipeline,
-} from './track-pipeline';
+import type { PlayerEngine, TrackPipeline } from './track-pipeline';
 import type { VoiceSink } from './voice-sink';
 import { WorkerEngine } from './worker-engine';
 
@@ -60,17 +54,14 @@ export interface AudioPlayerOptions {
   policy?: PlaybackPolicy;
   /** Finds ffmpeg when a track starts (the configured FFMPEG_PATH, else the usual places). */
   locateFfmpeg: () => Result<string>;
-  /** The send path (the daemon's `AUDIO_ENGINE`); `workers` when not given. */
-  engine?: AudioEngineKind;
-  /** Workers engine: the pool to run on (the process-wide one by default). */
+  /** The worker pool to run on (the process-wide one by default). */
   workerPool?: AudioWorkerPool;
-  /** Workers engine: encoded frames kept ready (default 3). */
+  /** Encoded frames the worker keeps ready (DEFAULT_LOOKAHEAD_FRAMES by default). */
   lookaheadFrames?: number;
   encoder?: OpusEncoderOptions;
 }
 
 export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements ScheduledPlayer {
-  readonly engineKind: AudioEngineKind;
   private currentState: AudioPlayerState = { status: 'idle' };
   private readonly sink: VoiceSink;
   private readonly scheduler: FrameScheduler;
@@ -90,19 +81,12 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
     this.scheduler = options.scheduler ?? frameScheduler;
     this.policy = options.policy ?? DEFAULT_PLAYBACK_POLICY;
     this.findFfmpeg = options.locateFfmpeg;
-    this.engineKind = options.engine ?? DEFAULT_AUDIO_ENGINE;
-    const common = {
+    this.engine = new WorkerEngine({
       ...(options.volumePercent === undefined ? {} : { volumePercent: options.volumePercent }),
       ...(options.encoder ? { encoder: options.encoder } : {}),
-    };
-    this.engine =
-      this.engineKind === 'inline'
-        ? new InlineEngine(common)
-        : new WorkerEngine({
-            ...common,
-            ...(options.workerPool ? { pool: options.workerPool } : {}),
-            ...(options.lookaheadFrames === undefined ? {} : { lookaheadFrames: options.lookaheadFrames }),
-          });
+      ...(options.workerPool ? { pool: options.workerPool } : {}),
+      ...(options.lookaheadFrames === undefined ? {} : { lookaheadFrames: options.lookaheadFrames }),
+    });
     this.ducking = options.voiceDucking ?? { enabled: false, volumePercent: 100 };
   }
 
@@ -265,11 +249,8 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
       this.finishTrack(playback);
   }
 
-  /** @internal Scheduler step: work between ticks (the inline engine encodes its next frame here). */
-  prepare(): void {
-    const state = this.currentState;
-    if (state.status === 'playing') state.playback.pipeline.prepare();
-  }
+  /** @internal Scheduler step: work between ticks (none yet: the worker makes the frames). */
+  prepare(): void {}
 
   private send(opus: Uint8Array): void {
     this.sink.sendVoice(opus);

@@ -56,6 +56,12 @@ interface PoolWorker {
 export interface AudioWorkerPoolOptions {
   /** Worker threads; one per core but one by default (the main thread's send clock keeps a core). */
   size?: number;
+  /**
+   * Tests only: module hooks (`node:module` register) each worker installs before it loads its code.
+   * A test's `vi.mock` reaches only its own thread; a hook is how a test stands in a module for the
+   * workers too (tests/helpers/public-stand-in-hooks.mjs).
+   */
+  loaderHooks?: readonly URL[];
 }
 
 export class AudioWorkerPool {
@@ -64,9 +70,11 @@ export class AudioWorkerPool {
   private nextSlotId = 1;
   private nextWorkerIndex = 0;
   private exitHookInstalled = false;
+  private readonly loaderHooks: string[];
 
   constructor(options: AudioWorkerPoolOptions = {}) {
     this.size = Math.max(1, options.size ?? availableParallelism() - 1);
+    this.loaderHooks = (options.loaderHooks ?? []).map((hook) => hook.href);
   }
 
   /** Workers running now. */
@@ -128,6 +136,7 @@ export class AudioWorkerPool {
       logging: loggingConfig(),
       doorbell: doorbell.buffer as SharedArrayBuffer,
       encoderLock: encoderLockBuffer(),
+      ...(this.loaderHooks.length > 0 ? { loaderHooks: this.loaderHooks } : {}),
     };
     const worker = new Worker(new URL('./audio-worker-bootstrap.mjs', import.meta.url), { workerData });
     const entry: PoolWorker = {

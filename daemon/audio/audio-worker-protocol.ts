@@ -82,4 +82,6 @@ export interface AudioWorkerData {
   /** Int32 the main thread bumps (and notifies) after each tick that took frames from this worker. */
   doorbell: SharedArrayBuffer;
   encoderLock: SharedArrayBuffer;
+  /** Module hooks the worker registers before it loads its code (AudioWorkerPoolOptions.loaderHooks). */
+  loaderHooks?: string[];
 }

@@ -17,7 +17,7 @@
  * Stalls: while ffmpeg waits for bytes (not while it is full and reading nothing), an upstream that
  * sends nothing for `stallMs` (no answer, or no next chunk) is given up and the stream's owner told,
  * so the track ends with that reason instead of hanging. One relay serves every decoder of its thread
- * (the worker pool's threads, or the main thread for the inline engine); its server never keeps the
+ * (each of the worker pool's threads); its server never keeps the
  * process alive.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,23 +1,13 @@
 /**
  * The seam between the audio player and the engine that makes its frames. The player (state, position,
- * frame health, the underrun and pause policies) is the same for every engine; an engine only turns a
- * track into a TrackPipeline and carries the player's gain:
- *
- * - `inline` (inline-engine.ts): the previous design. ffmpeg's PCM is read, gained and Opus-encoded on
- *   the main thread, one frame ahead, between ticks.
- * - `workers` (worker-engine.ts): decoding, gain and encoding run in a pool of worker threads that fill
- *   a small lookahead of encoded frames per player; the tick only takes a ready frame.
- *
- * Each player is given its engine (the daemon's configuration, `AUDIO_ENGINE`); `workers` otherwise.
+ * frame health, the underrun and pause policies) owns what is sent when; the engine (worker-engine.ts:
+ * decoding, gain and encoding on a pool of worker threads that keep a small lookahead of encoded frames
+ * per player) only turns a track into a TrackPipeline and carries the player's gain. The seam keeps
+ * the player's policies testable apart from the threads that make the frames.
  */
 import type { EventEmitter } from 'node:events';
 import type { DecoderExit } from './decoder';
 import type { Track } from './track';
-
-export const AUDIO_ENGINES = ['workers', 'inline'] as const;
-export type AudioEngineKind = (typeof AUDIO_ENGINES)[number];
-
-export const DEFAULT_AUDIO_ENGINE: AudioEngineKind = 'workers';
 
 /** What the tick gets from a pipeline: a frame to send, nothing yet (an underrun), or the end. */
 export type PipelineFrame = { kind: 'audio'; opus: Uint8Array } | { kind: 'starved' } | { kind: 'ended' };
@@ -52,8 +42,6 @@ export interface TrackPipeline extends EventEmitter<PipelineEvents> {
   readonly ready: boolean;
   /** The decoder ended without producing a single frame (nothing to play, report it at once). */
   readonly producedNothing: boolean;
-  /** Work between ticks: the inline engine encodes its next frame here; the workers engine needs none. */
-  prepare(): void;
   /** The frame for this tick. Never blocks: an engine that is behind answers `starved`. */
   takeFrame(): PipelineFrame;
   /** Stops decoding now; frames not yet taken are dropped. Safe to call again. */

@@ -32,7 +32,6 @@ function playersOn(pool: AudioWorkerPool, count: number) {
     const player = new AudioPlayer({
       sink,
       scheduler,
-      engine: 'workers',
       workerPool: pool,
       locateFfmpeg: () => ok(FFMPEG),
     });

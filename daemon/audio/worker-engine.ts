@@ -1,5 +1,5 @@
 /**
- * The workers engine (`AUDIO_ENGINE=workers`, the default): a player's decoding, gain and Opus
+ * The workers engine, the audio players' engine: a player's decoding, gain and Opus
  * encoding run on a pool worker (worker-slot.ts), which keeps a lookahead of encoded frames in the
  * player's FrameRing. On the main thread the 20 ms tick only takes the next frame (`takeFrame`), so
  * no decoding or encoding can make it late; an empty ring is an underrun, never a wait.
@@ -201,10 +201,6 @@ class WorkerPipeline extends EventEmitter<PipelineEvents> implements TrackPipeli
 
   get producedNothing(): boolean {
     return this.nothingProduced;
-  }
-
-  prepare(): void {
-    // The worker runs ahead on its own.
   }
 
   takeFrame(): PipelineFrame {

@@ -12,7 +12,7 @@
  * sound at the new gain, and the worker encodes the frames from there again (`changeGain`), from the
  * PCM it keeps of them (FrameHistory), as a new gain epoch the main thread sends instead.
  *
- * A pipeline first buffers `prebufferFrames` of PCM (as the inline engine does), then says `ready`
+ * A pipeline first buffers `prebufferFrames` of PCM, then says `ready`
  * once the ring holds the lookahead (or the end marker). When the decoder has exited and its PCM is
  * used up, the end marker goes into the ring behind the last frame.
  */
