@@ -9,6 +9,12 @@
  * the decoder has reached the end, 5 such frames in a row end the track. Pause sends 5 silence frames,
  * then `endVoice()`. Stop kills the decoder and calls `endVoice()` (once: not again after a pause's).
  *
+ * The tick only sends: between ticks (`prepare`) the player has the sink build the packet of what the
+ * next tick will most likely send, the pipeline's next frame or silence, and the tick hands it back with
+ * that frame. A state change between ticks builds it again (a pause: silence); a guess that turns out
+ * wrong (a frame that arrived just after an underrun) is built on the tick, as is the end-of-voice
+ * marker that closes a talk burst.
+ *
  * Position is counted, not timed: `elapsedSeconds` = audio frames sent × 20 ms + the seek offset,
  * clamped to the track's duration, so it stays right through underruns, pauses and stalls.
  */
@@ -26,7 +32,7 @@ import { DEFAULT_PLAYBACK_POLICY, type PlaybackPolicy } from './playback-policy'
 import { SpawnFailureTracker } from './spawn-failure-tracker';
 import type { Track } from './track';
 import type { PlayerEngine, TrackPipeline } from './track-pipeline';
-import type { VoiceSink } from './voice-sink';
+import type { PreparedVoice, VoiceSink } from './voice-sink';
 import { WorkerEngine } from './worker-engine';
 
 export interface VoiceDucking {
@@ -74,6 +80,10 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
   private othersTalking = false;
   /** Whether the sink has had voice since its last `endVoice()`, so the end marker goes out once. */
   private talking = false;
+  /** Whether the player is subscribed to the scheduler. */
+  private onClock = false;
+  /** The packet built for the next tick, and the frame it holds (an AudioFrame, or OPUS_SILENCE_FRAME). */
+  private prepared: { frame: object; voice: PreparedVoice } | undefined;
 
   constructor(options: AudioPlayerOptions) {
     super();
@@ -200,7 +210,7 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
   /** Stops playback and frees the encoder (and its worker slot). The player cannot be used afterwards. */
   destroy(): void {
     this.stop();
-    this.scheduler.remove(this);
+    this.leaveClock();
     this.engine.destroy();
     this.removeAllListeners();
   }
@@ -213,11 +223,11 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
     const state = this.currentState;
     if (state.status === 'paused') {
       if (state.silenceFramesLeft === 0) return;
-      this.send(OPUS_SILENCE_FRAME);
+      this.sendSilence();
       state.silenceFramesLeft--;
       if (state.silenceFramesLeft === 0) {
         this.endVoice();
-        this.scheduler.remove(this);
+        this.leaveClock();
       }
       return;
     }
@@ -227,13 +237,13 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
     const frame = playback.pipeline.takeFrame();
     if (frame.kind === 'audio') {
       state.missesAfterEnd = 0;
-      this.send(frame.opus);
+      this.send(frame.opus, frame);
       playback.framesSent++;
       this.health.recordSent(tick.latenessMs);
       return;
     }
     if (frame.kind === 'starved') {
-      this.send(OPUS_SILENCE_FRAME);
+      this.sendSilence();
       this.health.recordMissed();
       return;
     }
@@ -241,20 +251,44 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
     // and the pipeline has said how its decoder ended.
     if (state.missesAfterEnd < this.policy.maxMissedFramesAfterEnd) {
       state.missesAfterEnd++;
-      this.send(OPUS_SILENCE_FRAME);
+      this.sendSilence();
     } else if (!playback.pipeline.exit) {
-      this.send(OPUS_SILENCE_FRAME);
+      this.sendSilence();
     }
     if (state.missesAfterEnd >= this.policy.maxMissedFramesAfterEnd && playback.pipeline.exit)
       this.finishTrack(playback);
   }
 
-  /** @internal Scheduler step: work between ticks (none yet: the worker makes the frames). */
-  prepare(): void {}
+  /**
+   * @internal Scheduler step, between ticks: has the sink build the packet the next tick most likely
+   * sends, the pipeline's next frame (looked at, not taken) or silence.
+   */
+  prepare(): void {
+    this.prepared = undefined;
+    if (!this.sink.prepareVoice) return;
+    const state = this.currentState;
+    let frame: object;
+    let opus: Uint8Array;
+    if (state.status === 'playing') {
+      const next = state.playback.pipeline.peekFrame();
+      [frame, opus] = next.kind === 'audio' ? [next, next.opus] : [OPUS_SILENCE_FRAME, OPUS_SILENCE_FRAME];
+    } else if (state.status === 'paused' && state.silenceFramesLeft > 0) {
+      [frame, opus] = [OPUS_SILENCE_FRAME, OPUS_SILENCE_FRAME];
+    } else return;
+    const voice = this.sink.prepareVoice(opus);
+    if (voice) this.prepared = { frame, voice };
+  }
 
-  private send(opus: Uint8Array): void {
-    this.sink.sendVoice(opus);
+  /** Sends `opus` with the packet built for it ahead, when the one built is for this `frame`. */
+  private send(opus: Uint8Array, frame: object): void {
+    const prepared = this.prepared?.frame === frame ? this.prepared.voice : undefined;
+    this.prepared = undefined;
+    this.sink.sendVoice(opus, prepared);
     this.talking = true;
+  }
+
+  private sendSilence(): void {
+    this.send(OPUS_SILENCE_FRAME, OPUS_SILENCE_FRAME);
   }
 
   private startPipeline(ffmpegPath: string, track: Track, seekSeconds: number): TrackPipeline {
@@ -335,9 +369,22 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
     const previous = this.currentState;
     this.currentState = next;
     const needsClock = next.status === 'playing' || (next.status === 'paused' && next.silenceFramesLeft > 0);
-    if (needsClock) this.scheduler.add(this);
-    else this.scheduler.remove(this);
+    if (!needsClock) this.leaveClock();
+    else if (this.onClock) {
+      // What the next tick sends has changed (a pause sends silence, a resume the music again).
+      this.prepare();
+    } else {
+      this.onClock = true;
+      // The scheduler prepares a player as it adds it.
+      this.scheduler.add(this);
+    }
     this.emit('stateChange', previous, next);
+  }
+
+  private leaveClock(): void {
+    this.onClock = false;
+    this.prepared = undefined;
+    this.scheduler.remove(this);
   }
 
   private endVoice(): void {

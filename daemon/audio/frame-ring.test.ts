@@ -24,6 +24,24 @@ describe('FrameRing', () => {
     expect(ring.size).toBe(0);
   });
 
+  it('lets the consumer look at the oldest record without taking it, and skip it', () => {
+    const ring = new FrameRing();
+    ring.put(1, 0, 'audio', frame(10));
+    ring.put(1, 1, 'audio', frame(20));
+    const record = newRingRecord();
+    expect(ring.peek(record)).toBe(true);
+    expect([record.sequence, ...record.opus]).toEqual([0, 10, 11, 12]);
+    expect(ring.peek(record)).toBe(true);
+    expect(record.sequence).toBe(0);
+    expect(ring.size).toBe(2);
+    ring.skip();
+    expect(ring.take(record)).toBe(true);
+    expect([record.sequence, ...record.opus]).toEqual([1, 20, 21, 22]);
+    expect(ring.peek(record)).toBe(false);
+    ring.skip();
+    expect(ring.size).toBe(0);
+  });
+
   it('refuses to overwrite: a full ring says no until a record is taken', () => {
     const ring = new FrameRing();
     for (let i = 0; i < RING_SLOTS; i++) expect(ring.put(1, i, 'audio', frame(i))).toBe(true);

@@ -137,6 +137,16 @@ export class FrameRing {
    * Takes the oldest record into `into` and returns true, or returns false when the ring is empty.
    */
   take(into: RingRecord): boolean {
+    if (!this.peek(into)) return false;
+    this.skip();
+    return true;
+  }
+
+  /**
+   * Copies the oldest record into `into` without taking it (so its packet can be built before its
+   * tick), or returns false when the ring is empty.
+   */
+  peek(into: RingRecord): boolean {
     const read = Atomics.load(this.header, READ);
     if (Atomics.load(this.header, WRITTEN) === read) return false;
     const slot = (read >>> 0) % RING_SLOTS;
@@ -150,8 +160,13 @@ export class FrameRing {
     // A plain loop: a few hundred bytes, and `set` would want a view of the slot made for each take.
     for (let i = 0; i < length; i++) into.frameBytes[i] = this.bytes[start + i] ?? 0;
     into.opus = into.frameBytes.subarray(0, length);
-    Atomics.store(this.header, READ, (read + 1) | 0);
     return true;
+  }
+
+  /** Drops the oldest record, if there is one. */
+  skip(): void {
+    const read = Atomics.load(this.header, READ);
+    if (Atomics.load(this.header, WRITTEN) !== read) Atomics.store(this.header, READ, (read + 1) | 0);
   }
 
   /** Tells the producer the consumer now expects `nextSequence` of pipeline `generation`. */

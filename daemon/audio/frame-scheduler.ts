@@ -5,11 +5,11 @@
  * - The first `add` starts the clock; the last `remove` stops it.
  * - Deadlines are absolute on a monotonic clock and advance by exactly 20 ms; each sleep is
  *   max(1 ms, deadline − now), so a late tick never pushes the following ones back (no drift).
- * - Each tick first dispatches every player's already prepared frame (the part that must be on time),
- *   then prepares the next frames in slices of at most PREPARE_SLICE_MS, one `setImmediate` per slice,
- *   so a long list of bots never blocks the event loop in one piece, and a list whose preparing costs
- *   nothing (the workers engine: its frames are made on other threads) costs one wake-up, not one per
- *   bot. The next sleep is armed once every player has prepared.
+ * - Each tick first dispatches every player's already prepared frame (the part that must be on time:
+ *   it only sends), then prepares the next ones (each player's voice packet is built and encrypted here,
+ *   its frame was encoded on a worker thread) in slices of at most PREPARE_SLICE_MS, one `setImmediate`
+ *   per slice, so a long list of bots never blocks the event loop in one piece, and a short one costs
+ *   one wake-up, not one per bot. The next sleep is armed once every player has prepared.
  * - After a stall (GC, a blocked loop) it catches up with at most 3 ticks in a burst, then re-anchors:
  *   the older missed ticks are dropped and counted, since a listener's jitter buffer cannot use a
  *   flood of stale frames anyway.
@@ -23,7 +23,7 @@ const log = logger('audio.scheduler');
 export const MAX_BURST_FRAMES = 3;
 /**
  * How long one turn of preparing may hold the event loop before it yields: short against the 20 ms
- * tick, long against a player's prepare (an inline encode takes about 0.1 ms).
+ * tick, long against a player's prepare (building and encrypting one voice packet, a few µs).
  */
 export const PREPARE_SLICE_MS = 2;
 
@@ -38,7 +38,7 @@ export interface FrameTick {
 export interface ScheduledPlayer {
   /** Sends the frame prepared earlier. Must be quick: it runs for every player inside the tick. */
   dispatch(tick: FrameTick): void;
-  /** Makes the next frame ready (read PCM, gain, encode). */
+  /** Makes the next frame's send ready (builds its packet), between ticks. */
   prepare(): void;
 }
 

@@ -10,7 +10,11 @@ import type { DecoderExit } from './decoder';
 import type { Track } from './track';
 
 /** What the tick gets from a pipeline: a frame to send, nothing yet (an underrun), or the end. */
-export type PipelineFrame = { kind: 'audio'; opus: Uint8Array } | { kind: 'starved' } | { kind: 'ended' };
+export type PipelineFrame = AudioFrame | { kind: 'starved' } | { kind: 'ended' };
+export interface AudioFrame {
+  kind: 'audio';
+  opus: Uint8Array;
+}
 
 export const STARVED: PipelineFrame = { kind: 'starved' };
 export const ENDED: PipelineFrame = { kind: 'ended' };
@@ -42,6 +46,11 @@ export interface TrackPipeline extends EventEmitter<PipelineEvents> {
   readonly ready: boolean;
   /** The decoder ended without producing a single frame (nothing to play, report it at once). */
   readonly producedNothing: boolean;
+  /**
+   * The frame `takeFrame` would answer now, without taking it, so its packet is built before its tick.
+   * When `takeFrame` then answers that same frame, it answers this same AudioFrame object.
+   */
+  peekFrame(): PipelineFrame;
   /** The frame for this tick. Never blocks: an engine that is behind answers `starved`. */
   takeFrame(): PipelineFrame;
   /** Stops decoding now; frames not yet taken are dropped. Safe to call again. */

@@ -2,7 +2,8 @@
  * The workers engine, the audio players' engine: a player's decoding, gain and Opus
  * encoding run on a pool worker (worker-slot.ts), which keeps a lookahead of encoded frames in the
  * player's FrameRing. On the main thread the 20 ms tick only takes the next frame (`takeFrame`), so
- * no decoding or encoding can make it late; an empty ring is an underrun, never a wait.
+ * no decoding or encoding can make it late; an empty ring is an underrun, never a wait. Between ticks
+ * the player looks at that frame (`peekFrame`) to build its packet ahead.
  *
  * Control stays on the main thread and takes effect at once on the wire side:
  * - stop, seek and skip flush the ring here before telling the worker, and each pipeline has its own
@@ -27,6 +28,7 @@ import type { OpusEncoderOptions } from './encoder';
 import { FrameRing, newRingRecord, RING_SLOTS, type RingRecord } from './frame-ring';
 import { clampPercent } from './gain';
 import {
+  type AudioFrame,
   ENDED,
   type PipelineEvents,
   type PipelineFrame,
@@ -180,6 +182,9 @@ class WorkerPipeline extends EventEmitter<PipelineEvents> implements TrackPipeli
   /** Per recent gain epoch (its number mod EPOCH_MEMORY): the first sequence it no longer plays. */
   private readonly supersededFrom = new Int32Array(EPOCH_MEMORY);
   private readonly record = newRingRecord();
+  /** The last frame `peekFrame` answered (its own record: a take must not overwrite it) and its place. */
+  private readonly peekRecord = newRingRecord();
+  private peeked: { frame: AudioFrame; sequence: number; epoch: number } | undefined;
   private input: { stream: Readable; detach: () => void } | undefined;
 
   constructor(
@@ -203,7 +208,27 @@ class WorkerPipeline extends EventEmitter<PipelineEvents> implements TrackPipeli
     return this.nothingProduced;
   }
 
+  peekFrame(): PipelineFrame {
+    this.peeked = undefined;
+    if (this.ended || this.killed) return ENDED;
+    const record = this.peekRecord;
+    while (this.ring.peek(record)) {
+      // A record this pipeline never sends goes now; `takeFrame` would drop it all the same.
+      if (!this.plays(record)) {
+        this.ring.skip();
+        continue;
+      }
+      if (record.kind === 'end') return ENDED;
+      const frame: AudioFrame = { kind: 'audio', opus: record.opus };
+      this.peeked = { frame, sequence: record.sequence, epoch: record.epoch };
+      return frame;
+    }
+    return STARVED;
+  }
+
   takeFrame(): PipelineFrame {
+    const peeked = this.peeked;
+    this.peeked = undefined;
     if (this.ended || this.killed) return ENDED;
     const record = this.record;
     // Whatever is taken, the worker may write again: ring once per tick for all players of a worker.
@@ -218,6 +243,7 @@ class WorkerPipeline extends EventEmitter<PipelineEvents> implements TrackPipeli
         this.ended = true;
         return ENDED;
       }
+      if (peeked?.sequence === record.sequence && peeked.epoch === record.epoch) return peeked.frame;
       return { kind: 'audio', opus: record.opus };
     }
     return STARVED;
