@@ -20,7 +20,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { AudioPlayer as AudioPlayerClass } from '../daemon/audio/audio-player';
-import type { OpusBuild } from '../daemon/audio/encoder';
+import type { OpusBuild } from '../daemon/audio/encode/encoder';
 import type { VoiceSink } from '../daemon/audio/voice-sink';
 import { configureLogging } from '../shared/logger';
 import { ok } from '../shared/result';
@@ -29,16 +29,16 @@ import { groupCpu, groupMemory, parseProcStat, ticksToMs } from './runtime/proc-
 // Stall warnings from the clock would interleave with the tables; the counters below report them.
 configureLogging({ level: 'error', pretty: false });
 const { AudioPlayer } = await import('../daemon/audio/audio-player');
-const { audioWorkerPool } = await import('../daemon/audio/audio-worker-pool');
-const { Decoder } = await import('../daemon/audio/decoder');
+const { audioWorkerPool } = await import('../daemon/audio/engine/audio-worker-pool');
+const { Decoder } = await import('../daemon/audio/decode/decoder');
 const { DEFAULT_OPUS_COMPLEXITY, OPUS_MUSIC_BITRATE_BPS, OpusEncoder, opusBuild } = await import(
-  '../daemon/audio/encoder'
+  '../daemon/audio/encode/encoder'
 );
-const { frameScheduler } = await import('../daemon/audio/frame-scheduler');
-const { LATE_FRAME_THRESHOLD_MS } = await import('../daemon/audio/frame-health');
-const { Gain } = await import('../daemon/audio/gain');
-const { OpusDecoder } = await import('../daemon/audio/opus-decoder');
-const { OPUS, opusEncoderModule } = await import('../daemon/audio/opus-wasm');
+const { frameScheduler } = await import('../daemon/audio/clock/frame-scheduler');
+const { LATE_FRAME_THRESHOLD_MS } = await import('../daemon/audio/clock/frame-health');
+const { Gain } = await import('../daemon/audio/encode/gain');
+const { OpusDecoder } = await import('../daemon/audio/encode/opus-decoder');
+const { OPUS, opusEncoderModule } = await import('../daemon/audio/encode/opus-wasm');
 const { FRAME_BYTES, FRAME_SECONDS, SAMPLES_PER_CHANNEL_PER_FRAME, SAMPLES_PER_FRAME } = await import(
   '../daemon/audio/pcm-format'
 );

@@ -117,7 +117,7 @@ export interface AppConfig {
   basePath: string;
   /**
    * The Opus encoder wanted: `wasm` with `OPUS_FORCE_WASM=1`, else `system` (the best that loads; see
-   * daemon/audio/encoder.ts).
+   * daemon/audio/encode/encoder.ts).
    */
   opusBuild: 'system' | 'wasm';
   /** Where ffmpeg and ffprobe are looked for: `FFMPEG_PATH`, else the usual places on `PATH`. */

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ApiProcess, startApi } from '../../api/process';
-import { locateDecoder } from '../../daemon/audio/ffmpeg-locator';
+import { locateDecoder } from '../../daemon/audio/decode/ffmpeg-locator';
 import { Daemon } from '../../daemon/daemon';
 import { type DaemonThread, startDaemonThread } from '../../daemon/thread/daemon-thread-host';
 import { parseLicenseRoot } from '../../daemon/ts3';

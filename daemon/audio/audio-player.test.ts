@@ -15,9 +15,9 @@ import {
 } from '../../tests/helpers/audio-signals';
 import { AudioPlayer } from './audio-player';
 import type { TrackEnd } from './audio-player-state';
-import { FFMPEG_NOT_FOUND, locateFfmpeg } from './ffmpeg-locator';
-import { FrameScheduler } from './frame-scheduler';
-import { volumeToAmplitude } from './gain';
+import { FrameScheduler } from './clock/frame-scheduler';
+import { FFMPEG_NOT_FOUND, locateFfmpeg } from './decode/ffmpeg-locator';
+import { volumeToAmplitude } from './encode/gain';
 import type { Track } from './track';
 import type { PreparedVoice } from './voice-sink';
 

@@ -17,23 +17,34 @@
  *
  * Position is counted, not timed: `elapsedSeconds` = audio frames sent × 20 ms + the seek offset,
  * clamped to the track's duration, so it stays right through underruns, pauses and stalls.
+ *
+ * daemon/audio holds the player and what it shares with the daemon (track, voice sink, policy, PCM
+ * format); the stages below it have a folder each: engine/ (the worker pool, the worker's pipelines and
+ * the frame ring between the threads), decode/ (ffmpeg and its PCM), encode/ (gain and Opus), relay/
+ * (the loopback relay that fetches a stream for ffmpeg through the guard) and clock/ (the 20 ms frame
+ * scheduler and its health counts).
  */
 import { EventEmitter } from 'node:events';
 import type { Result } from '../../shared/result';
 import type { AudioPlayerState, Playback, TrackEnd } from './audio-player-state';
-import type { AudioWorkerPool } from './audio-worker-pool';
-import type { DecoderExit } from './decoder';
-import type { OpusEncoderOptions } from './encoder';
-import { FrameHealth, type FrameHealthSnapshot } from './frame-health';
-import { type FrameScheduler, type FrameTick, frameScheduler, type ScheduledPlayer } from './frame-scheduler';
-import { OPUS_SILENCE_FRAME } from './opus-silence-frame';
+import { FrameHealth, type FrameHealthSnapshot } from './clock/frame-health';
+import {
+  type FrameScheduler,
+  type FrameTick,
+  frameScheduler,
+  type ScheduledPlayer,
+} from './clock/frame-scheduler';
+import type { DecoderExit } from './decode/decoder';
+import type { OpusEncoderOptions } from './encode/encoder';
+import { OPUS_SILENCE_FRAME } from './encode/opus-silence-frame';
+import type { AudioWorkerPool } from './engine/audio-worker-pool';
+import type { PlayerEngine, TrackPipeline } from './engine/track-pipeline';
+import { WorkerEngine } from './engine/worker-engine';
 import { FRAME_SECONDS } from './pcm-format';
 import { DEFAULT_PLAYBACK_POLICY, type PlaybackPolicy } from './playback-policy';
 import { SpawnFailureTracker } from './spawn-failure-tracker';
 import type { Track } from './track';
-import type { PlayerEngine, TrackPipeline } from './track-pipeline';
 import type { PreparedVoice, VoiceSink } from './voice-sink';
-import { WorkerEngine } from './worker-engine';
 
 export interface VoiceDucking {
   enabled: boolean;

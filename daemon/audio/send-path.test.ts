@@ -23,7 +23,7 @@ import {
 } from '../../tests/helpers/audio-signals';
 import { AudioPlayer } from './audio-player';
 import type { TrackEnd } from './audio-player-state';
-import { FrameScheduler } from './frame-scheduler';
+import { FrameScheduler } from './clock/frame-scheduler';
 import { FRAME_BYTES, SAMPLES_PER_CHANNEL_PER_FRAME } from './pcm-format';
 import type { Track } from './track';
 

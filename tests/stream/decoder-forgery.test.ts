@@ -28,8 +28,8 @@ import { startVoiceApp, type VoiceApp } from '../helpers/voice-app';
 vi.mock('../../shared/net/public-address', async (original) =>
   (await import('../helpers/radio-server')).withPublicStandIn(await original()),
 );
-vi.mock('../../daemon/audio/audio-worker-pool', async (original) => {
-  const real = await original<typeof import('../../daemon/audio/audio-worker-pool')>();
+vi.mock('../../daemon/audio/engine/audio-worker-pool', async (original) => {
+  const real = await original<typeof import('../../daemon/audio/engine/audio-worker-pool')>();
   const pool = new real.AudioWorkerPool({
     loaderHooks: [new URL('../helpers/public-stand-in-hooks.mjs', import.meta.url)],
   });
