@@ -3,14 +3,16 @@
  * 1. Opus encoders × complexity: CPU per second of audio and signal-to-noise ratio of what comes back
  *    out of a decoder, for @evan/opus (native and its WASM build) and opus-encdec (WASM libopus, the
  *    daemon's encoder before), on the same music-like PCM at the daemon's bitrate. The default is marked.
- * 2. The two engines (AUDIO_ENGINE=inline, the previous design, and workers) on the same shared clock:
- *    players are added step by step while the earlier ones keep playing; each step's window gives the
- *    frames sent late (> 10 ms) and missed, CPU per player-second on the main thread, on the worker
- *    threads and in ffmpeg, and resident memory per player (node's RSS growth plus each ffmpeg's PSS).
- *    A step passes under 0.1 % late and 0.1 % missed frames; the most players passing is the capacity.
+ * 2. The workers engine on the shared clock: players are added step by step while the earlier ones
+ *    keep playing; each step's window gives the frames sent late (> 10 ms) and missed, CPU per
+ *    player-second on the main thread, on the worker threads and in ffmpeg, and resident memory per
+ *    player (node's RSS growth plus each ffmpeg's PSS). A step passes under 0.1 % late and 0.1 % missed
+ *    frames; the most players passing is the capacity. The previous design, the inline engine
+ *    (everything on the main thread between ticks), was measured beside it here up to commit 861fc43,
+ *    the last with daemon/audio/inline-engine.ts: check that commit out to compare again.
  * 3. Where a streaming player's CPU goes: ffmpeg's start-up and its steady decoding, and on the node
- *    side reading ffmpeg's PCM, gain and encoding, each measured on its own; the rest (clock, hand-over,
- *    sink) is what part 2's measured total for the inline engine leaves.
+ *    side reading ffmpeg's PCM, gain and encoding, each measured on its own; the rest (clock, hand-over
+ *    between threads, packet building, sink) is what part 2's measured node total leaves.
  */
 
 import { spawnSync } from 'node:child_process';
@@ -18,8 +20,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { AudioPlayer as AudioPlayerClass } from '../daemon/audio/audio-player';
-import type { OpusBuild } from '../daemon/audio/encoder';
-import type { AudioEngineKind } from '../daemon/audio/track-pipeline';
+import type { OpusBuild } from '../daemon/audio/encode/encoder';
 import type { VoiceSink } from '../daemon/audio/voice-sink';
 import { configureLogging } from '../shared/logger';
 import { ok } from '../shared/result';
@@ -28,16 +29,16 @@ import { groupCpu, groupMemory, parseProcStat, ticksToMs } from './runtime/proc-
 // Stall warnings from the clock would interleave with the tables; the counters below report them.
 configureLogging({ level: 'error', pretty: false });
 const { AudioPlayer } = await import('../daemon/audio/audio-player');
-const { audioWorkerPool } = await import('../daemon/audio/audio-worker-pool');
-const { Decoder } = await import('../daemon/audio/decoder');
+const { audioWorkerPool } = await import('../daemon/audio/engine/audio-worker-pool');
+const { Decoder } = await import('../daemon/audio/decode/decoder');
 const { DEFAULT_OPUS_COMPLEXITY, OPUS_MUSIC_BITRATE_BPS, OpusEncoder, opusBuild } = await import(
-  '../daemon/audio/encoder'
+  '../daemon/audio/encode/encoder'
 );
-const { frameScheduler } = await import('../daemon/audio/frame-scheduler');
-const { LATE_FRAME_THRESHOLD_MS } = await import('../daemon/audio/frame-health');
-const { Gain } = await import('../daemon/audio/gain');
-const { OpusDecoder } = await import('../daemon/audio/opus-decoder');
-const { OPUS, opusEncoderModule } = await import('../daemon/audio/opus-wasm');
+const { frameScheduler } = await import('../daemon/audio/clock/frame-scheduler');
+const { LATE_FRAME_THRESHOLD_MS } = await import('../daemon/audio/clock/frame-health');
+const { Gain } = await import('../daemon/audio/encode/gain');
+const { OpusDecoder } = await import('../daemon/audio/encode/opus-decoder');
+const { OPUS, opusEncoderModule } = await import('../daemon/audio/encode/opus-wasm');
 const { FRAME_BYTES, FRAME_SECONDS, SAMPLES_PER_CHANNEL_PER_FRAME, SAMPLES_PER_FRAME } = await import(
   '../daemon/audio/pcm-format'
 );
@@ -364,12 +365,7 @@ const perPlayerSecond = (ms: number, w: Window) => ms / (w.players * WINDOW_SECO
  * Adds players step by step while the earlier ones keep playing and judges each step on a window. A
  * shared machine stalls now and then on its own, so a step fails only when a second window fails too.
  */
-async function rampEngine(
-  engine: AudioEngineKind,
-  path: string,
-  limitPercent: number,
-  print: (w: Window, verdict: string) => void,
-) {
+async function rampEngine(path: string, limitPercent: number, print: (w: Window, verdict: string) => void) {
   const deadline = performance.now() + ENGINE_BUDGET_MS;
   const baselineRssKb = groupMemory(process.pid).own.rssKb;
   const players: AudioPlayerClass[] = [];
@@ -390,7 +386,6 @@ async function rampEngine(
         const player = new AudioPlayer({
           sink: new CountingSink(),
           volumePercent: 80,
-          engine,
           locateFfmpeg: () => ok(FFMPEG),
         });
         added.push(once(player, 'trackStart'));
@@ -494,74 +489,56 @@ try {
   const floor = await clockOnlyLatePercent();
   const limitPercent = LIMIT_PERCENT + floor;
   const engineWidths = [8, 9, 8, 8, 10, 10, 10, 9, 9, 7];
-  const engineRuns: {
-    engine: AudioEngineKind;
-    best: Window | undefined;
-    stopReason: string;
-    windows: Window[];
-  }[] = [];
   console.log(
-    `2. Engines side by side: players added while the others play (${SETTLE_SECONDS} s to settle, ${WINDOW_SECONDS} s measured;` +
+    `2. The workers engine: players added while the others play (${SETTLE_SECONDS} s to settle, ${WINDOW_SECONDS} s measured;` +
       ` pass = under ${fmt(limitPercent, 3)} % late > ${LATE_FRAME_THRESHOLD_MS} ms and ${LIMIT_PERCENT} % missed)`,
   );
   console.log(`   clock alone on this machine: ${fmt(floor, 3)} % late`);
-  for (const engine of ['inline', 'workers'] as const) {
-    console.log(`   engine ${engine}:`);
+  row(
+    [
+      'players',
+      'frames',
+      'late %',
+      'missed %',
+      'main ms/s',
+      'thread ms/s',
+      'ffmpeg ms/s',
+      'node MB',
+      'ffmpeg MB',
+      'result',
+    ],
+    engineWidths,
+  );
+  const run = await rampEngine(rampPath, limitPercent, (w, verdict) =>
     row(
       [
-        'players',
-        'frames',
-        'late %',
-        'missed %',
-        'main ms/s',
-        'thread ms/s',
-        'ffmpeg ms/s',
-        'node MB',
-        'ffmpeg MB',
-        'result',
+        w.players,
+        w.sent,
+        fmt(latePercent(w), 3),
+        fmt(missedPercent(w), 3),
+        fmt(perPlayerSecond(w.mainMs, w), 2),
+        fmt(perPlayerSecond(w.otherThreadsMs, w), 2),
+        fmt(perPlayerSecond(w.ffmpegMs, w), 2),
+        fmt(w.nodeMbPerPlayer, 2),
+        fmt(w.ffmpegMbPerPlayer, 1),
+        verdict,
       ],
       engineWidths,
-    );
-    const run = await rampEngine(engine, rampPath, limitPercent, (w, verdict) =>
-      row(
-        [
-          w.players,
-          w.sent,
-          fmt(latePercent(w), 3),
-          fmt(missedPercent(w), 3),
-          fmt(perPlayerSecond(w.mainMs, w), 2),
-          fmt(perPlayerSecond(w.otherThreadsMs, w), 2),
-          fmt(perPlayerSecond(w.ffmpegMs, w), 2),
-          fmt(w.nodeMbPerPlayer, 2),
-          fmt(w.ffmpegMbPerPlayer, 1),
-          verdict,
-        ],
-        engineWidths,
-      ),
-    );
-    engineRuns.push({ engine, ...run });
-    console.log(`   → ${engine}: ${run.best?.players ?? 0} players within the limits (${run.stopReason})`);
-  }
+    ),
+  );
+  console.log(`   → workers: ${run.best?.players ?? 0} players within the limits (${run.stopReason})`);
   console.log('   ms/s = CPU ms per player per second of audio; "thread" = worker threads (and V8 helpers);');
   console.log(
     "   MB = resident memory per player: node's RSS growth, and each ffmpeg's PSS (shared libraries split).",
   );
-  const [inlineFirst, workersFirst] = engineRuns.map((r) => r.windows[0]);
-  if (inlineFirst && workersFirst) {
-    const total = (w: Window) => perPlayerSecond(w.mainMs + w.otherThreadsMs + w.ffmpegMs, w);
-    console.log(
-      `   at ${inlineFirst.players} players, per player-second, inline → workers: main thread ` +
-        `${fmt(perPlayerSecond(inlineFirst.mainMs, inlineFirst), 2)} → ${fmt(perPlayerSecond(workersFirst.mainMs, workersFirst), 2)} ms, ` +
-        `all CPU ${fmt(total(inlineFirst), 2)} → ${fmt(total(workersFirst), 2)} ms; ` +
-        `late ${fmt(latePercent(inlineFirst), 3)} → ${fmt(latePercent(workersFirst), 3)} %`,
-    );
-  }
-  console.log('');
+  console.log(
+    '   The inline engine (the previous design) was measured beside it up to commit 861fc43 (git checkout 861fc43).\n',
+  );
 
-  // Last, because its "rest" is what the engines' measured totals leave.
-  const inlineRun = engineRuns.find((r) => r.engine === 'inline')?.windows.at(0);
-  const inlineTotal = inlineRun
-    ? perPlayerSecond(inlineRun.mainMs + inlineRun.otherThreadsMs, inlineRun)
+  // Last, because its "rest" is what the engine's measured node total leaves.
+  const firstWindow = run.windows.at(0);
+  const nodeTotal = firstWindow
+    ? perPlayerSecond(firstWindow.mainMs + firstWindow.otherThreadsMs, firstWindow)
     : Number.NaN;
   const partsWidths = [52, 14];
   console.log(
@@ -583,8 +560,8 @@ try {
     [`node: Opus encoding (${daemonEncoder.name}, complexity ${DEFAULT_OPUS_COMPLEXITY})`, fmt(encodeMs, 2)],
     partsWidths,
   );
-  const rest = inlineTotal - parts.pcmReadMsPerSecond - parts.gainMsPerSecond - encodeMs;
-  row(['node: the rest (clock, dispatch, sink), inline engine', fmt(rest, 2)], partsWidths);
+  const rest = nodeTotal - parts.pcmReadMsPerSecond - parts.gainMsPerSecond - encodeMs;
+  row(['node: the rest (clock, hand-over, packets, sink)', fmt(rest, 2)], partsWidths);
   console.log("   ffmpeg's start-up is the loading of its ~200 shared libraries; with short tracks (the old");
   console.log(
     '   bench played 4 s ones) it outweighs decoding many times over, with real songs it is noise.',

@@ -10,7 +10,7 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { BotClient } from '../api/bots/bot-client';
 import { ListenHub } from '../api/listen/listen-hub';
-import { OpusEncoder } from '../daemon/audio/encoder';
+import { OpusEncoder } from '../daemon/audio/encode/encoder';
 import { PCM_FORMAT } from '../daemon/audio/pcm-format';
 import { LISTEN_BATCH_MS } from '../daemon/bots/listen/listen-feed';
 import { InProcessBus } from '../shared/bus/in-process-bus';

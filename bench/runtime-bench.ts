@@ -2,7 +2,7 @@
  * Bots at scale, measured honestly: the bots run in a process of their own (one Daemon, in-process
  * bus, libSQL file) and stream to the TS3 test server in another process, which counts packets and
  * their arrival times and decodes only a sample. The bot process and its ffmpeg children are measured
- * from outside through /proc. For each audio engine (AUDIO_ENGINE), in the same run:
+ * from outside through /proc. For each decoder the workers engine can run (see ENGINES), in the same run:
  *   - N = 10, 25, 50, 100, 150, 200 bots, each playing its own MP3: CPU per second of audio sent (node; ffmpeg),
  *     frames sent more than 10 ms late with p99 and max lateness, the packets and lateness the server
  *     saw, and memory per bot (RSS and PSS of the daemon plus its ffmpeg children, divided by N);
@@ -10,7 +10,7 @@
  *   - local-file start-to-first-packet and seek-to-audio latency (p50, p99).
  * The details of one engine's run are in bench/runtime/engine-run.ts.
  *
- * RUNTIME_BENCH_STEPS (e.g. `2,4`) and RUNTIME_BENCH_ENGINES (e.g. `inline` or `workers+ffmpeg`) narrow a run while
+ * RUNTIME_BENCH_STEPS (e.g. `2,4`) and RUNTIME_BENCH_ENGINES (e.g. `workers+ffmpeg`) narrow a run while
  * developing; `make bench` runs everything.
  */
 import { z } from 'zod';
@@ -19,10 +19,11 @@ import { type EngineResult, runEngine } from './runtime/engine-run';
 import { printReport } from './runtime/report';
 
 /**
- * The worker-thread engine (the default, decoding with native/pcm-decoder.c), the same engine with
- * Debian's ffmpeg as decoder, and the previous design, in the same run.
+ * The worker-thread engine (decoding with native/pcm-decoder.c) and the same engine with Debian's
+ * ffmpeg as decoder, in the same run. The previous design, the inline engine, ran beside them up to
+ * commit 861fc43 (the last with daemon/audio/inline-engine.ts).
  */
-const ENGINES = ['workers', 'workers+ffmpeg', 'inline'];
+const ENGINES = ['workers', 'workers+ffmpeg'];
 const STEPS = [10, 25, 50, 100, 150, 200];
 const BUDGET_MS = 600_000;
 const WARMUP_MS = 2000;

@@ -81,7 +81,7 @@ function voicePrepare(): void {
   for (const encrypted of [false, true]) {
     handler.encryptVoice = encrypted;
     const start = performance.now();
-    for (let i = 0; i < PACKETS; i++) handler.prepareVoice(frame);
+    for (let i = 0; i < PACKETS; i++) handler.sendVoice(frame);
     const us = ((performance.now() - start) * 1000) / PACKETS;
     console.log(
       `voice packet build, ${encrypted ? 'encrypted' : 'unencrypted (SharedMac)'} (128 B Opus frame): ${fmt(us, 2)} µs/packet`,

@@ -21,11 +21,10 @@ import { QUALITY_SETTING, readQuality } from '../shared/settings/quality';
 import { readSettings, type StoredSettings } from '../shared/settings/settings';
 import { createSources } from '../shared/sources/platform-table';
 import { SourceRegistry } from '../shared/sources/source-registry';
-import type { OpusEncoderOptions } from './audio/encoder';
-import type { FfmpegLocation } from './audio/ffmpeg-locator';
-import type { FrameCounts } from './audio/frame-health';
-import { type FrameScheduler, type FrameSchedulerStats, frameScheduler } from './audio/frame-scheduler';
-import type { AudioEngineKind } from './audio/track-pipeline';
+import type { FrameCounts } from './audio/clock/frame-health';
+import { type FrameScheduler, type FrameSchedulerStats, frameScheduler } from './audio/clock/frame-scheduler';
+import type { FfmpegLocation } from './audio/decode/ffmpeg-locator';
+import type { OpusEncoderOptions } from './audio/encode/encoder';
 import { type BotChat, type BotRow, BotRuntime } from './bots/bot-runtime';
 import type { Ts3Options } from './bots/connection/ts3-options';
 import { LoginRefresher } from './login-refresher';
@@ -65,8 +64,6 @@ export interface DaemonDeps {
   /** Voice-connection options (the configured `TS3_LICENSE_ROOT`, see ts3OptionsFor). */
   ts3: Ts3Options;
   scheduler?: FrameScheduler;
-  /** The bots' audio send path (`AUDIO_ENGINE`); `workers` when not given. */
-  audioEngine?: AudioEngineKind;
   /** The Opus encoder's build (`OPUS_FORCE_WASM`); the native one where it loads when not given. */
   encoder?: OpusEncoderOptions;
   /** How long a platform's stream may send nothing before its track ends; STREAM_STALL_MS when not given. */
@@ -176,7 +173,6 @@ export class Daemon {
       ffmpeg: this.deps.ffmpeg,
       uploads: this.uploads,
       ...(this.deps.scheduler ? { scheduler: this.deps.scheduler } : {}),
-      ...(this.deps.audioEngine ? { audioEngine: this.deps.audioEngine } : {}),
       ...(this.deps.encoder ? { encoder: this.deps.encoder } : {}),
       ...(this.deps.streamStallMs === undefined ? {} : { streamStallMs: this.deps.streamStallMs }),
       ...(this.deps.chat ? { chat: this.deps.chat } : {}),

@@ -47,7 +47,6 @@ export async function startDaemon(config: AppConfig, { db, bus }: Backends, chat
     librespotPath: config.librespotPath,
     ts3: ts3OptionsFor(config.ts3LicenseRoot),
     ffmpeg: config.ffmpeg,
-    audioEngine: config.audioEngine,
     encoder: { build: config.opusBuild },
     ...(chat ? { chat } : {}),
     ...(ownership ? { ownership } : {}),

@@ -1,6 +1,6 @@
 /*
  * opus-encoder.node: libopus's encoder for the audio workers, as a Node-API addon built against the
- * system's libopus (Debian's libopus-dev). daemon/audio/encoder.ts prefers it to @evan/opus when it is
+ * system's libopus (Debian's libopus-dev). daemon/audio/encode/encoder.ts prefers it to @evan/opus when it is
  * built, for two reasons:
  *
  * - Every encoder has its own state and writes where it is told. @evan/opus's native build writes every

@@ -1,6 +1,6 @@
 /*
  * pcm-decoder: one track in, raw PCM (s16le) out on stdout. A small stand-in for the ffmpeg command
- * line the daemon runs per playing bot (daemon/audio/ffmpeg-args.ts), taking the same arguments.
+ * line the daemon runs per playing bot (daemon/audio/decode/ffmpeg-args.ts), taking the same arguments.
  *
  * Why it exists: Debian's ffmpeg links about 215 shared libraries (filters, devices, speech synthesis,
  * SVG, GL…), and the relocations the loader writes into them cost each process about 10 MB of private

@@ -3,10 +3,10 @@
 # installs the Debian development packages they need when missing. Without those or a C compiler a part
 # is skipped with a note, and the daemon falls back to what works the same, only less well:
 #   build/pcm-decoder        native/pcm-decoder.c, the track decoder the daemon prefers to ffmpeg
-#                            (daemon/audio/ffmpeg-locator.ts: locateDecoder); without it bots decode
+#                            (daemon/audio/decode/ffmpeg-locator.ts: locateDecoder); without it bots decode
 #                            with ffmpeg itself, at about twice the memory per bot.
 #   build/opus-encoder.node  native/opus-encoder.c, the Opus encoder the audio workers prefer
-#                            (daemon/audio/encoder.ts); without it they encode with @evan/opus, whose
+#                            (daemon/audio/encode/encoder.ts); without it they encode with @evan/opus, whose
 #                            encodes share one lock, so one audio worker does them all.
 set -euo pipefail
 cd "$(dirname "$0")/.."

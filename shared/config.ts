@@ -62,7 +62,6 @@ const envSchema = z.object({
   LIBRESPOT_PATH: z.string().optional(),
   UPLOAD_QUOTA_MB: z.coerce.number().int().min(1).default(2048),
   CHAT_PREFIX: z.string().min(1).max(3).regex(/^\S+$/, 'CHAT_PREFIX must not contain spaces').default('!'),
-  AUDIO_ENGINE: z.enum(['workers', 'inline']).default('workers'),
   OPUS_FORCE_WASM: flag,
   FFMPEG_PATH: z.string().optional(),
   AUDIO_DECODER: z.enum(['auto', 'ffmpeg']).default('auto'),
@@ -117,13 +116,8 @@ export interface AppConfig {
    */
   basePath: string;
   /**
-   * Where bots' audio is decoded and encoded: `workers` (a pool of worker threads runs ahead of the
-   * 20 ms clock) or `inline` (the previous design, everything on the main thread between ticks).
-   */
-  audioEngine: 'workers' | 'inline';
-  /**
    * The Opus encoder wanted: `wasm` with `OPUS_FORCE_WASM=1`, else `system` (the best that loads; see
-   * daemon/audio/encoder.ts).
+   * daemon/audio/encode/encoder.ts).
    */
   opusBuild: 'system' | 'wasm';
   /** Where ffmpeg and ffprobe are looked for: `FFMPEG_PATH`, else the usual places on `PATH`. */
@@ -164,7 +158,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     librespotPath: e.LIBRESPOT_PATH || undefined,
     uploadQuotaBytes: e.UPLOAD_QUOTA_MB * 1024 * 1024,
     basePath: e.BASE_PATH.replace(/\/+$/, ''),
-    audioEngine: e.AUDIO_ENGINE,
     opusBuild: e.OPUS_FORCE_WASM ? 'wasm' : 'system',
     ffmpeg: {
       configuredPath: e.FFMPEG_PATH || undefined,

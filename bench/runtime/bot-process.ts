@@ -1,7 +1,7 @@
 /**
  * The bot process of the runtime bench: one Daemon (in-process bus, the bench's libSQL file) whose
  * bots stream to the counting TS3 server, and nothing else, so the bench can measure this process
- * and its ffmpeg children alone. The audio engine is the one AUDIO_ENGINE in its environment selects.
+ * and its ffmpeg children alone. Its decoder is the one AUDIO_DECODER in its environment selects.
  * Frame lateness comes from the daemon's own clock (observed-scheduler.ts).
  * The load bench asks it to serve the api as well, which makes it the whole service as `make run`
  * composes it (main.ts): the api on the main thread, the daemon on a thread of its own with the bus
@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ApiProcess, startApi } from '../../api/process';
-import { locateDecoder } from '../../daemon/audio/ffmpeg-locator';
+import { locateDecoder } from '../../daemon/audio/decode/ffmpeg-locator';
 import { Daemon } from '../../daemon/daemon';
 import { type DaemonThread, startDaemonThread } from '../../daemon/thread/daemon-thread-host';
 import { parseLicenseRoot } from '../../daemon/ts3';
@@ -78,7 +78,6 @@ async function daemonHere(
     scheduler,
     ts3: { licenseRoot },
     ffmpeg: config.ffmpeg,
-    audioEngine: config.audioEngine,
     encoder: { build: config.opusBuild },
   });
   await daemon.start();
@@ -174,7 +173,7 @@ async function untilSendingAudio(botId: string): Promise<void> {
 function benchEngineName(config: AppConfig): string {
   const decoder = locateDecoder(config.ffmpeg);
   const viaFfmpeg = !decoder.ok || basename(decoder.value) !== 'pcm-decoder';
-  return viaFfmpeg ? `${config.audioEngine}+ffmpeg` : config.audioEngine;
+  return viaFfmpeg ? 'workers+ffmpeg' : 'workers';
 }
 
 serveRpc(BOT_PROCESS_OPS, {
@@ -187,7 +186,7 @@ serveRpc(BOT_PROCESS_OPS, {
     const db = serveApi ? openDb(dbOptions) : openDaemonDb(dbOptions);
     await migrateDb(db);
     const bus = new InProcessBus(COMMAND_TIMEOUT_MS);
-    // This process is an entry: its configuration is its environment (AUDIO_ENGINE, LOG_LEVEL, …).
+    // This process is an entry: its configuration is its environment (AUDIO_DECODER, LOG_LEVEL, …).
     const config = loadConfig({
       ...process.env,
       DATA_DIR: dataDir,

@@ -1,6 +1,6 @@
 /**
- * One audio engine's part of the runtime bench: a counting TS3 server process and a bot process
- * (AUDIO_ENGINE set to the engine), then
+ * One engine's part of the runtime bench: a counting TS3 server process and a bot process (its
+ * decoder set by the engine's name), then
  *   1. latency, with one bot and nothing else playing (latency-run.ts);
  *   2. the ramp: bots are added to the same process step by step (10, 25, 50, 100, 150), each playing
  *      its own file; after a warm-up, one window per step measures the bot process and its ffmpeg
@@ -116,12 +116,12 @@ const inMb = (memory: Memory, divisor = 1): MemoryMb => ({
 });
 
 /**
- * An engine name is AUDIO_ENGINE, optionally with the decoder after a `+`: `workers+ffmpeg` is the
+ * An engine name is `workers`, optionally with the decoder after a `+`: `workers+ffmpeg` is the
  * workers engine decoding with ffmpeg itself rather than the project's pcm-decoder.
  */
 function engineEnvironment(engine: string): Record<string, string> {
-  const [audioEngine = engine, decoder] = engine.split('+');
-  return { AUDIO_ENGINE: audioEngine, ...(decoder === 'ffmpeg' ? { AUDIO_DECODER: 'ffmpeg' } : {}) };
+  const [, decoder] = engine.split('+');
+  return decoder === 'ffmpeg' ? { AUDIO_DECODER: 'ffmpeg' } : {};
 }
 
 export async function runEngine(plan: RunPlan, media: BenchMedia): Promise<EngineResult> {

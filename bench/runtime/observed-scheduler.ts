@@ -3,8 +3,12 @@
  * player actually sends (its frame health counts one more) is logged with its tick's lateness. The
  * players' own frame health only counts frames over 10 ms late; the log gives p99 and max as well.
  */
-import type { FrameCounts, FrameHealthSnapshot } from '../../daemon/audio/frame-health';
-import { FrameScheduler, type FrameTick, type ScheduledPlayer } from '../../daemon/audio/frame-scheduler';
+import type { FrameCounts, FrameHealthSnapshot } from '../../daemon/audio/clock/frame-health';
+import {
+  FrameScheduler,
+  type FrameTick,
+  type ScheduledPlayer,
+} from '../../daemon/audio/clock/frame-scheduler';
 import { LatenessLog } from './lateness';
 
 /** A scheduled player that keeps frame health (the audio player, whatever engine drives it). */

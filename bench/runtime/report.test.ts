@@ -12,7 +12,7 @@ function step(bots: number, late: number, missed = 0): StepRow {
   const memory = { rssMb: 0, pssMb: 0 };
   return {
     ...{
-      engine: 'inline',
+      engine: 'workers',
       bots,
       nodeCpuMsPerAudioSecond: 0,
       decoderCpuMsPerAudioSecond: 0,

@@ -4,7 +4,7 @@
  * coded against the ones before it), then the next client's, in turn. A stream counts as audible when
  * its decoded second, after the decoder has settled, is louder than −50 dBFS.
  */
-import { OpusDecoder } from '../../daemon/audio/opus-decoder';
+import { OpusDecoder } from '../../daemon/audio/encode/opus-decoder';
 import { leftChannel } from '../../tests/helpers/audio-signals';
 
 export const TURN_PACKETS = 50;

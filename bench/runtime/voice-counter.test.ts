@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { OpusEncoder } from '../../daemon/audio/encoder';
-import { OPUS_SILENCE_FRAME } from '../../daemon/audio/opus-silence-frame';
+import { OpusEncoder } from '../../daemon/audio/encode/encoder';
+import { OPUS_SILENCE_FRAME } from '../../daemon/audio/encode/opus-silence-frame';
 import { sineFrames } from '../../tests/helpers/audio-signals';
 import type { VoicePacket } from '../../tests/ts3-server/ts3-test-server';
 import { epochMs } from './epoch-clock';

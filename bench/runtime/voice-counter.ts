@@ -4,7 +4,7 @@
  * to show the streams are real audio (stream-sampler.ts), and the packets of a client someone waits
  * on: the first audio after a `play`, the first packet of the new tone after a `seek`.
  */
-import { OpusDecoder } from '../../daemon/audio/opus-decoder';
+import { OpusDecoder } from '../../daemon/audio/encode/opus-decoder';
 import { isSilenceFrame, leftChannel, tonePower } from '../../tests/helpers/audio-signals';
 import type { VoicePacket } from '../../tests/ts3-server/ts3-test-server';
 import { ArrivalLateness } from './arrival-lateness';

@@ -2,9 +2,9 @@
  * The audio player's state as a discriminated union: each state carries only what exists in it, so a
  * paused player's silence countdown or a playing player's miss streak cannot leak into another state.
  */
-import type { DecodeProblem } from './decode-problem';
+import type { DecodeProblem } from './decode/decode-problem';
+import type { TrackPipeline } from './engine/track-pipeline';
 import type { Track } from './track';
-import type { TrackPipeline } from './track-pipeline';
 
 /**
  * Why a track stopped. An error's `problem` is its kind (what the bot says), `message` its words (what

@@ -15,11 +15,11 @@ import {
 } from '../../tests/helpers/audio-signals';
 import { AudioPlayer } from './audio-player';
 import type { TrackEnd } from './audio-player-state';
-import { FFMPEG_NOT_FOUND, locateFfmpeg } from './ffmpeg-locator';
-import { FrameScheduler } from './frame-scheduler';
-import { volumeToAmplitude } from './gain';
+import { FrameScheduler } from './clock/frame-scheduler';
+import { FFMPEG_NOT_FOUND, locateFfmpeg } from './decode/ffmpeg-locator';
+import { volumeToAmplitude } from './encode/gain';
 import type { Track } from './track';
-import { AUDIO_ENGINES, type AudioEngineKind } from './track-pipeline';
+import type { PreparedVoice } from './voice-sink';
 
 let dir: TempDir;
 beforeAll(() => {
@@ -35,15 +35,90 @@ const fileTrack = (name: string, durationSeconds?: number): Track => ({
 const nextTrackEnd = async (player: AudioPlayer): Promise<TrackEnd> =>
   ((await once(player, 'trackEnd')) as [Track, TrackEnd])[1];
 
-// Every behaviour below holds for both send paths: the inline one and the worker pool.
-describe.each(AUDIO_ENGINES)('AudioPlayer (%s engine)', (engine: AudioEngineKind) => {
+/** A packet as the building sink below makes it: a copy of the frame it was built for. */
+interface BuiltPacket {
+  opus: Uint8Array;
+}
+
+/**
+ * A sink that builds packets as the TS3 one does, and counts where that happens: `inTick` is set by
+ * the test around the player's dispatch, so a build inside the 20 ms tick is seen.
+ */
+class BuildingSink extends CollectingSink {
+  inTick = false;
+  builtInTick = 0;
+  builtAhead = 0;
+  /** Silence built ahead: the prepare step's guess that the next tick has no music to send. */
+  silenceGuesses = 0;
+  sentAsBuilt = 0;
+  /** Sent on the tick with no packet built for it, so the sink would have to build it there. */
+  sentUnbuilt = 0;
+  /** Sent with a packet built for other bytes: must never happen. */
+  sentWithWrongPacket = 0;
+  /** Per voice frame sent, in order: whether it came with the packet built for it. */
+  readonly sentBuilt: boolean[] = [];
+
+  prepareVoice(opusFrame: Uint8Array): PreparedVoice {
+    if (this.inTick) this.builtInTick++;
+    else this.builtAhead++;
+    if (isSilenceFrame(opusFrame)) this.silenceGuesses++;
+    return { opus: opusFrame.slice() } satisfies BuiltPacket;
+  }
+
+  override sendVoice(opusFrame: Uint8Array, prepared?: PreparedVoice): void {
+    super.sendVoice(opusFrame);
+    this.sentBuilt.push(prepared !== undefined);
+    if (!prepared) this.sentUnbuilt++;
+    else if (Buffer.from((prepared as BuiltPacket).opus).equals(opusFrame)) this.sentAsBuilt++;
+    else this.sentWithWrongPacket++;
+  }
+}
+
+describe('AudioPlayer: the tick only sends', () => {
+  it('builds every packet between ticks, for the frame the tick then sends, through a pause', async () => {
+    const sink = new BuildingSink();
+    const player = new AudioPlayer({ sink, scheduler: new FrameScheduler(), locateFfmpeg: () => ok(FFMPEG) });
+    const dispatch = player.dispatch.bind(player);
+    player.dispatch = (tick) => {
+      sink.inTick = true;
+      try {
+        dispatch(tick);
+      } finally {
+        sink.inTick = false;
+      }
+    };
+    player.play(fileTrack('long.wav', 20));
+    await once(player, 'trackStart');
+    await vi.waitFor(() => expect(sink.voiceFrames.length).toBeGreaterThan(25), { timeout: 10_000 });
+    player.pause();
+    const pausedAt = sink.voiceFrames.length;
+    await vi.waitFor(() => expect(sink.events.at(-1)).toEqual({ kind: 'end' }), { timeout: 2000 });
+    // The pause's silence was built as soon as the pause came, not on the tick.
+    expect(sink.sentBuilt.slice(pausedAt)).toEqual([true, true, true, true, true]);
+    player.resume();
+    const resumedAt = sink.voiceFrames.length;
+    await vi.waitFor(() => expect(sink.voiceFrames.length).toBeGreaterThan(resumedAt + 25), {
+      timeout: 10_000,
+    });
+    player.destroy();
+
+    expect(sink.builtInTick).toBe(0);
+    expect(sink.sentWithWrongPacket).toBe(0);
+    // A frame goes out unbuilt only when it reached the ring after the prepare step found it empty
+    // (and guessed silence): none at all on a machine that keeps up.
+    expect(sink.sentUnbuilt).toBeLessThanOrEqual(sink.silenceGuesses);
+    expect(sink.sentAsBuilt + sink.sentUnbuilt).toBe(sink.voiceFrames.length);
+    expect(sink.sentAsBuilt).toBeGreaterThan(50);
+  });
+});
+
+describe('AudioPlayer', () => {
   function newPlayer(
     options: { volumePercent?: number; locate?: () => ReturnType<typeof locateFfmpeg> } = {},
   ) {
     const sink = new CollectingSink();
     const player = new AudioPlayer({
       sink,
-      engine,
       scheduler: new FrameScheduler(),
       locateFfmpeg: options.locate ?? (() => ok(FFMPEG)),
       ...(options.volumePercent === undefined ? {} : { volumePercent: options.volumePercent }),

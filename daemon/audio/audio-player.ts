@@ -1,7 +1,7 @@
 /**
- * One bot's audio player: a track's pipeline (ffmpeg → PCM → gain → Opus, run by the player's engine,
- * see track-pipeline.ts) → VoiceSink, driven by the shared frame scheduler. The player owns everything
- * the engines share: state, position, frame health, and the underrun, end and pause policies. Every
+ * One bot's audio player: a track's pipeline (ffmpeg → PCM → gain → Opus, run by the worker engine,
+ * see track-pipeline.ts) → VoiceSink, driven by the shared frame scheduler. The player owns what is
+ * sent when: state, position, frame health, and the underrun, end and pause policies. Every
  * state change goes through `setState`, which also decides whether the player needs the clock (it does
  * while playing, and while a pause is still sending its silence tail).
  *
@@ -9,31 +9,42 @@
  * the decoder has reached the end, 5 such frames in a row end the track. Pause sends 5 silence frames,
  * then `endVoice()`. Stop kills the decoder and calls `endVoice()` (once: not again after a pause's).
  *
+ * The tick only sends: between ticks (`prepare`) the player has the sink build the packet of what the
+ * next tick will most likely send, the pipeline's next frame or silence, and the tick hands it back with
+ * that frame. A state change between ticks builds it again (a pause: silence); a guess that turns out
+ * wrong (a frame that arrived just after an underrun) is built on the tick, as is the end-of-voice
+ * marker that closes a talk burst.
+ *
  * Position is counted, not timed: `elapsedSeconds` = audio frames sent × 20 ms + the seek offset,
  * clamped to the track's duration, so it stays right through underruns, pauses and stalls.
+ *
+ * daemon/audio holds the player and what it shares with the daemon (track, voice sink, policy, PCM
+ * format); the stages below it have a folder each: engine/ (the worker pool, the worker's pipelines and
+ * the frame ring between the threads), decode/ (ffmpeg and its PCM), encode/ (gain and Opus), relay/
+ * (the loopback relay that fetches a stream for ffmpeg through the guard) and clock/ (the 20 ms frame
+ * scheduler and its health counts).
  */
 import { EventEmitter } from 'node:events';
 import type { Result } from '../../shared/result';
 import type { AudioPlayerState, Playback, TrackEnd } from './audio-player-state';
-import type { AudioWorkerPool } from './audio-worker-pool';
-import type { DecoderExit } from './decoder';
-import type { OpusEncoderOptions } from './encoder';
-import { FrameHealth, type FrameHealthSnapshot } from './frame-health';
-import { type FrameScheduler, type FrameTick, frameScheduler, type ScheduledPlayer } from './frame-scheduler';
-import { InlineEngine } from './inline-engine';
-import { OPUS_SILENCE_FRAME } from './opus-silence-frame';
+import { FrameHealth, type FrameHealthSnapshot } from './clock/frame-health';
+import {
+  type FrameScheduler,
+  type FrameTick,
+  frameScheduler,
+  type ScheduledPlayer,
+} from './clock/frame-scheduler';
+import type { DecoderExit } from './decode/decoder';
+import type { OpusEncoderOptions } from './encode/encoder';
+import { OPUS_SILENCE_FRAME } from './encode/opus-silence-frame';
+import type { AudioWorkerPool } from './engine/audio-worker-pool';
+import type { PlayerEngine, TrackPipeline } from './engine/track-pipeline';
+import { WorkerEngine } from './engine/worker-engine';
 import { FRAME_SECONDS } from './pcm-format';
 import { DEFAULT_PLAYBACK_POLICY, type PlaybackPolicy } from './playback-policy';
 import { SpawnFailureTracker } from './spawn-failure-tracker';
 import type { Track } from './track';
-import {
-  type AudioEngineKind,
-  DEFAULT_AUDIO_ENGINE,
-  type PlayerEngine,
-  type TrackPipeline,
-} from './track-pipeline';
-import type { VoiceSink } from './voice-sink';
-import { WorkerEngine } from './worker-engine';
+import type { PreparedVoice, VoiceSink } from './voice-sink';
 
 export interface VoiceDucking {
   enabled: boolean;
@@ -60,17 +71,14 @@ export interface AudioPlayerOptions {
   policy?: PlaybackPolicy;
   /** Finds ffmpeg when a track starts (the configured FFMPEG_PATH, else the usual places). */
   locateFfmpeg: () => Result<string>;
-  /** The send path (the daemon's `AUDIO_ENGINE`); `workers` when not given. */
-  engine?: AudioEngineKind;
-  /** Workers engine: the pool to run on (the process-wide one by default). */
+  /** The worker pool to run on (the process-wide one by default). */
   workerPool?: AudioWorkerPool;
-  /** Workers engine: encoded frames kept ready (default 3). */
+  /** Encoded frames the worker keeps ready (DEFAULT_LOOKAHEAD_FRAMES by default). */
   lookaheadFrames?: number;
   encoder?: OpusEncoderOptions;
 }
 
 export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements ScheduledPlayer {
-  readonly engineKind: AudioEngineKind;
   private currentState: AudioPlayerState = { status: 'idle' };
   private readonly sink: VoiceSink;
   private readonly scheduler: FrameScheduler;
@@ -83,6 +91,10 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
   private othersTalking = false;
   /** Whether the sink has had voice since its last `endVoice()`, so the end marker goes out once. */
   private talking = false;
+  /** Whether the player is subscribed to the scheduler. */
+  private onClock = false;
+  /** The packet built for the next tick, and the frame it holds (an AudioFrame, or OPUS_SILENCE_FRAME). */
+  private prepared: { frame: object; voice: PreparedVoice } | undefined;
 
   constructor(options: AudioPlayerOptions) {
     super();
@@ -90,19 +102,12 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
     this.scheduler = options.scheduler ?? frameScheduler;
     this.policy = options.policy ?? DEFAULT_PLAYBACK_POLICY;
     this.findFfmpeg = options.locateFfmpeg;
-    this.engineKind = options.engine ?? DEFAULT_AUDIO_ENGINE;
-    const common = {
+    this.engine = new WorkerEngine({
       ...(options.volumePercent === undefined ? {} : { volumePercent: options.volumePercent }),
       ...(options.encoder ? { encoder: options.encoder } : {}),
-    };
-    this.engine =
-      this.engineKind === 'inline'
-        ? new InlineEngine(common)
-        : new WorkerEngine({
-            ...common,
-            ...(options.workerPool ? { pool: options.workerPool } : {}),
-            ...(options.lookaheadFrames === undefined ? {} : { lookaheadFrames: options.lookaheadFrames }),
-          });
+      ...(options.workerPool ? { pool: options.workerPool } : {}),
+      ...(options.lookaheadFrames === undefined ? {} : { lookaheadFrames: options.lookaheadFrames }),
+    });
     this.ducking = options.voiceDucking ?? { enabled: false, volumePercent: 100 };
   }
 
@@ -216,7 +221,7 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
   /** Stops playback and frees the encoder (and its worker slot). The player cannot be used afterwards. */
   destroy(): void {
     this.stop();
-    this.scheduler.remove(this);
+    this.leaveClock();
     this.engine.destroy();
     this.removeAllListeners();
   }
@@ -229,11 +234,11 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
     const state = this.currentState;
     if (state.status === 'paused') {
       if (state.silenceFramesLeft === 0) return;
-      this.send(OPUS_SILENCE_FRAME);
+      this.sendSilence();
       state.silenceFramesLeft--;
       if (state.silenceFramesLeft === 0) {
         this.endVoice();
-        this.scheduler.remove(this);
+        this.leaveClock();
       }
       return;
     }
@@ -243,13 +248,13 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
     const frame = playback.pipeline.takeFrame();
     if (frame.kind === 'audio') {
       state.missesAfterEnd = 0;
-      this.send(frame.opus);
+      this.send(frame.opus, frame);
       playback.framesSent++;
       this.health.recordSent(tick.latenessMs);
       return;
     }
     if (frame.kind === 'starved') {
-      this.send(OPUS_SILENCE_FRAME);
+      this.sendSilence();
       this.health.recordMissed();
       return;
     }
@@ -257,23 +262,44 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
     // and the pipeline has said how its decoder ended.
     if (state.missesAfterEnd < this.policy.maxMissedFramesAfterEnd) {
       state.missesAfterEnd++;
-      this.send(OPUS_SILENCE_FRAME);
+      this.sendSilence();
     } else if (!playback.pipeline.exit) {
-      this.send(OPUS_SILENCE_FRAME);
+      this.sendSilence();
     }
     if (state.missesAfterEnd >= this.policy.maxMissedFramesAfterEnd && playback.pipeline.exit)
       this.finishTrack(playback);
   }
 
-  /** @internal Scheduler step: work between ticks (the inline engine encodes its next frame here). */
+  /**
+   * @internal Scheduler step, between ticks: has the sink build the packet the next tick most likely
+   * sends, the pipeline's next frame (looked at, not taken) or silence.
+   */
   prepare(): void {
+    this.prepared = undefined;
+    if (!this.sink.prepareVoice) return;
     const state = this.currentState;
-    if (state.status === 'playing') state.playback.pipeline.prepare();
+    let frame: object;
+    let opus: Uint8Array;
+    if (state.status === 'playing') {
+      const next = state.playback.pipeline.peekFrame();
+      [frame, opus] = next.kind === 'audio' ? [next, next.opus] : [OPUS_SILENCE_FRAME, OPUS_SILENCE_FRAME];
+    } else if (state.status === 'paused' && state.silenceFramesLeft > 0) {
+      [frame, opus] = [OPUS_SILENCE_FRAME, OPUS_SILENCE_FRAME];
+    } else return;
+    const voice = this.sink.prepareVoice(opus);
+    if (voice) this.prepared = { frame, voice };
   }
 
-  private send(opus: Uint8Array): void {
-    this.sink.sendVoice(opus);
+  /** Sends `opus` with the packet built for it ahead, when the one built is for this `frame`. */
+  private send(opus: Uint8Array, frame: object): void {
+    const prepared = this.prepared?.frame === frame ? this.prepared.voice : undefined;
+    this.prepared = undefined;
+    this.sink.sendVoice(opus, prepared);
     this.talking = true;
+  }
+
+  private sendSilence(): void {
+    this.send(OPUS_SILENCE_FRAME, OPUS_SILENCE_FRAME);
   }
 
   private startPipeline(ffmpegPath: string, track: Track, seekSeconds: number): TrackPipeline {
@@ -354,9 +380,22 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
     const previous = this.currentState;
     this.currentState = next;
     const needsClock = next.status === 'playing' || (next.status === 'paused' && next.silenceFramesLeft > 0);
-    if (needsClock) this.scheduler.add(this);
-    else this.scheduler.remove(this);
+    if (!needsClock) this.leaveClock();
+    else if (this.onClock) {
+      // What the next tick sends has changed (a pause sends silence, a resume the music again).
+      this.prepare();
+    } else {
+      this.onClock = true;
+      // The scheduler prepares a player as it adds it.
+      this.scheduler.add(this);
+    }
     this.emit('stateChange', previous, next);
+  }
+
+  private leaveClock(): void {
+    this.onClock = false;
+    this.prepared = undefined;
+    this.scheduler.remove(this);
   }
 
   private endVoice(): void {

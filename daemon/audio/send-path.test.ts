@@ -1,5 +1,5 @@
 /**
- * The send path's promises (issue #14), for both engines: a control change reaches the wire within
+ * The send path's promises (issue #14): a control change reaches the wire within
  * 100 ms, no frame is sent twice or dropped across a seek or a skip, and a decoder that falls behind
  * costs silence frames, never a stalled clock. Measured in frames sent, not in wall time, so a busy
  * machine cannot make them flaky.
@@ -23,10 +23,9 @@ import {
 } from '../../tests/helpers/audio-signals';
 import { AudioPlayer } from './audio-player';
 import type { TrackEnd } from './audio-player-state';
-import { FrameScheduler } from './frame-scheduler';
+import { FrameScheduler } from './clock/frame-scheduler';
 import { FRAME_BYTES, SAMPLES_PER_CHANNEL_PER_FRAME } from './pcm-format';
 import type { Track } from './track';
-import { AUDIO_ENGINES, type AudioEngineKind } from './track-pipeline';
 
 let dir: TempDir;
 beforeAll(() => {
@@ -50,12 +49,11 @@ function steps(indices: number[]): number[] {
   return indices.slice(1).map((index, i) => (index - (indices[i] ?? 0) + INDEX_TONES) % INDEX_TONES);
 }
 
-describe.each(AUDIO_ENGINES)('the send path (%s engine)', (engine: AudioEngineKind) => {
+describe('the send path', () => {
   function newPlayer() {
     const sink = new CollectingSink();
     const player = new AudioPlayer({
       sink,
-      engine,
       scheduler: new FrameScheduler(),
       locateFfmpeg: () => ok(FFMPEG),
     });

@@ -1,5 +1,5 @@
 /** What a player plays: an input for ffmpeg and what is known of its length. */
-import type { DecoderInput } from './decoder-input';
+import type { DecoderInput } from './decode/decoder-input';
 
 export interface Track {
   input: DecoderInput;

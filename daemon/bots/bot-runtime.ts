@@ -21,11 +21,10 @@ import { err } from '../../shared/result';
 import type { StoredSettings } from '../../shared/settings/settings';
 import { settleWithin } from '../../shared/settle-within';
 import type { SourceRegistry } from '../../shared/sources/source-registry';
-import type { OpusEncoderOptions } from '../audio/encoder';
-import { type FfmpegLocation, locateDecoder, locateFfmpeg } from '../audio/ffmpeg-locator';
-import type { FrameScheduler } from '../audio/frame-scheduler';
+import type { FrameScheduler } from '../audio/clock/frame-scheduler';
+import { type FfmpegLocation, locateDecoder, locateFfmpeg } from '../audio/decode/ffmpeg-locator';
+import type { OpusEncoderOptions } from '../audio/encode/encoder';
 import { DEFAULT_PLAYBACK_POLICY } from '../audio/playback-policy';
-import type { AudioEngineKind } from '../audio/track-pipeline';
 import type { ChatApiFactory } from '../chat/chat-api';
 import { ChatDispatcher } from '../chat/chat-dispatcher';
 import { Ts3Client } from '../ts3';
@@ -74,8 +73,6 @@ export interface BotRuntimeDeps {
   ts3: Ts3Options;
   /** The frame clock; tests may pass their own. */
   scheduler?: FrameScheduler;
-  /** The audio send path (`AUDIO_ENGINE`); `workers` when not given (benches compare the two). */
-  audioEngine?: AudioEngineKind;
   /** The Opus encoder's build and settings (`OPUS_FORCE_WASM`); the defaults when not given. */
   encoder?: OpusEncoderOptions;
   /** How long a platform's stream may send nothing before its track ends (the policy's default). */
@@ -134,7 +131,6 @@ export class BotRuntime implements BotContext {
         voiceDucking: deps.settings.voiceDucking,
         ...(deps.scheduler ? { scheduler: deps.scheduler } : {}),
         locateFfmpeg: () => locateDecoder(deps.ffmpeg),
-        ...(deps.audioEngine ? { engine: deps.audioEngine } : {}),
         ...(deps.encoder ? { encoder: deps.encoder } : {}),
         ...(deps.streamStallMs === undefined
           ? {}

@@ -7,7 +7,7 @@
 import { type Phrase, type PhraseCode, say } from '../../shared/i18n/phrases';
 import { REFUSAL_CODES, refusalKind } from '../../shared/sources/http/refusals';
 import { saysUnreachable } from '../../shared/sources/http/unreachable';
-import type { DecodeProblem } from '../audio/decode-problem';
+import type { DecodeProblem } from '../audio/decode/decode-problem';
 import type { PlayFailure } from './bot-player';
 
 const PROBLEM_CODES = {

@@ -10,7 +10,7 @@ import { type PortBusServer, serveBusOverPort } from '../../shared/bus/port-bus'
 import type { AppConfig } from '../../shared/config';
 import { logger } from '../../shared/logger';
 import { type FetchHandler, serveFetchOverPort } from '../../shared/port-fetch';
-import { holdNativeOpus } from '../audio/encoder';
+import { holdNativeOpus } from '../audio/encode/encoder';
 import type { FrameReport } from '../daemon';
 import type { DaemonThreadData, FromDaemonThread, ToDaemonThread } from './protocol';
 

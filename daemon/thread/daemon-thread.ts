@@ -11,7 +11,7 @@ import { configureThread } from '../../shared/configure-thread';
 import { openDaemonDb } from '../../shared/db/daemon-db';
 import { portFetch } from '../../shared/port-fetch';
 import { requestRealtimeClock } from '../../shared/thread-priority';
-import { audioWorkerPool } from '../audio/audio-worker-pool';
+import { audioWorkerPool } from '../audio/engine/audio-worker-pool';
 import { chatApiFactory } from '../chat/chat-api';
 import type { Daemon } from '../daemon';
 import { startDaemon } from '../process';

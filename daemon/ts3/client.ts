@@ -33,7 +33,7 @@ import {
   TextTarget,
   textMessageFrom,
 } from './notifications';
-import { PacketHandler } from './packet-handler';
+import { PacketHandler, type PreparedVoicePacket } from './packet-handler';
 import { hashPassword } from './password';
 import { DEFAULT_SECURITY_LEVEL, raiseSecurityLevel } from './raise-security-level';
 import { RequestTracker } from './request-tracker';
@@ -540,18 +540,20 @@ export class Ts3Client extends EventEmitter<Ts3ClientEvents> {
   // ---- voice ----
 
   /**
-   * Builds the Voice packet for one 20 ms Opus Music frame without sending it, so a scheduler can do the
-   * work ahead and only `sendPrepared` on its tick. Packets must be sent in the order they were prepared.
+   * Builds (and encrypts) the Voice packet for one 20 ms Opus Music frame as the next one to go out,
+   * without sending it, so the frame clock does the work ahead and only `sendPrepared` on its tick.
+   * Nothing is spent until it is sent; one that no longer holds by then (another packet went first, the
+   * keys changed, a new connection) is built again as it is sent (PacketHandler.transmitVoice).
    */
-  prepareVoice(opusFrame: Uint8Array): Buffer {
+  prepareVoice(opusFrame: Uint8Array): PreparedVoicePacket {
     const body = Buffer.allocUnsafe(1 + opusFrame.length);
     body[0] = CODEC_OPUS_MUSIC;
     body.set(opusFrame, 1);
     return this.requireHandler().prepareVoice(body);
   }
 
-  sendPrepared(packet: Buffer): void {
-    this.requireHandler().transmit(packet);
+  sendPrepared(packet: PreparedVoicePacket): void {
+    this.requireHandler().transmitVoice(packet);
   }
 
   sendVoice(opusFrame: Uint8Array): void {

@@ -14,4 +14,5 @@ export { Identity, importOfficial, importPlain, importPrivateDer } from './ident
 export { parseLicenseRoot, TEAMSPEAK_LICENSE_ROOT } from './license';
 export type { ChannelInfo, ClientInfo, ClientLeft, ClientMoved, TextMessage } from './notifications';
 export { TextTarget } from './notifications';
+export { PreparedVoicePacket } from './packet-handler';
 export { DEFAULT_SECURITY_LEVEL, raiseSecurityLevel } from './raise-security-level';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { logger } from '../../shared/logger';
 import { SessionKeys, sealPacket } from './crypt';
-import { PacketFlag, PacketType, writeMeta } from './packet';
+import { headerBytes, PacketFlag, PacketType, writeMeta } from './packet';
 import { PacketHandler } from './packet-handler';
 import { field, hex, vector } from './test-vectors';
 
@@ -128,11 +128,80 @@ describe('packet handler', () => {
     const voice: Buffer[] = [];
     server.on('voice', (p, type) => type === PacketType.Voice && voice.push(p));
     const packet = client.prepareVoice(Buffer.from([5, 1, 2, 3]));
-    client.transmit(packet);
+    client.transmitVoice(packet);
     client.encryptVoice = true;
-    client.transmit(client.prepareVoice(Buffer.from([5, 4, 5, 6])));
+    client.transmitVoice(client.prepareVoice(Buffer.from([5, 4, 5, 6])));
     flush();
     expect(voice.map((p) => p.subarray(2).toString('hex'))).toEqual(['05010203', '05040506']);
     expect(voice.map((p) => p.readUInt16BE(0))).toEqual([0, 1]);
+  });
+});
+
+describe('voice packets built ahead of their send', () => {
+  const open: PacketHandler[] = [];
+  afterEach(() => {
+    for (const h of open.splice(0)) h.close();
+  });
+
+  /** The client's datagrams as they leave, and the voice the server gets from them. */
+  function watched() {
+    const { client, server, flush } = pair();
+    open.push(client, server);
+    const sent: Buffer[] = [];
+    const realSend = client.transmit.bind(client);
+    client.transmit = (d) => {
+      sent.push(d);
+      realSend(d);
+    };
+    const voice: string[] = [];
+    server.on('voice', (p) => voice.push(`${p.readUInt16BE(0)}:${p.subarray(2).toString('hex')}`));
+    return { client, server, flush, sent, voice };
+  }
+
+  it('sends a packet that still holds as it was built, and spends no id on one never sent', () => {
+    const { client, flush, sent, voice } = watched();
+    client.prepareVoice(Buffer.from([5, 1]));
+    const second = client.prepareVoice(Buffer.from([5, 2]));
+    client.transmitVoice(second);
+    const third = client.prepareVoice(Buffer.from([5, 3]));
+    client.transmitVoice(third);
+    flush();
+    expect(sent).toEqual([second.datagram, third.datagram]);
+    expect(voice).toEqual(['0:0502', '1:0503']);
+  });
+
+  it('builds a packet again when another went out first, so ids stay in order without a gap', () => {
+    const { client, flush, sent, voice } = watched();
+    const early = client.prepareVoice(Buffer.from([5, 1]));
+    client.sendVoice(Buffer.from([5, 0]));
+    client.transmitVoice(early);
+    flush();
+    expect(sent[1]).not.toEqual(early.datagram);
+    expect(voice).toEqual(['0:0500', '1:0501']);
+  });
+
+  it('seals a packet again when the server turned voice encryption on after it was built', () => {
+    const { client, flush, sent, voice } = watched();
+    /** The c2s header's type-and-flags byte, its last. */
+    const flagsAt = headerBytes('c2s') - 1;
+    const plain = client.prepareVoice(Buffer.from([5, 7]));
+    expect(plain.datagram[flagsAt]! & PacketFlag.Unencrypted).toBe(PacketFlag.Unencrypted);
+    client.encryptVoice = true;
+    client.transmitVoice(plain);
+    flush();
+    expect(sent[0]![flagsAt]! & PacketFlag.Unencrypted).toBe(0);
+    expect(voice).toEqual(['0:0507']);
+  });
+
+  it('builds a packet of an earlier connection again on the new one', () => {
+    const before = watched();
+    const stale = before.client.prepareVoice(Buffer.from([5, 9]));
+    before.client.close();
+    const after = watched();
+    after.client.sendVoice(Buffer.from([5, 8]));
+    after.client.transmitVoice(stale);
+    after.flush();
+    expect(after.sent[1]).not.toEqual(stale.datagram);
+    expect(after.voice).toEqual(['0:0508', '1:0509']);
   });
 });

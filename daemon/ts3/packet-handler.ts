@@ -64,6 +64,27 @@ const MAX_IN_FLIGHT = 50;
 const FAKE_FALLBACK_MAX_ID = 2;
 const ZERO_MAC = Buffer.alloc(8);
 
+interface VoiceKeyState {
+  readonly session: SessionKeys | undefined;
+  readonly encrypted: boolean;
+  readonly clientId: number;
+}
+
+/** A Voice packet built ahead of its send (PacketHandler.prepareVoice), with what it was built from. */
+export class PreparedVoicePacket {
+  constructor(
+    /** The handler (the connection) it was built by. */
+    readonly origin: PacketHandler,
+    readonly keyState: VoiceKeyState,
+    readonly type: PacketType,
+    readonly id: number,
+    readonly generation: number,
+    /** The payload after the voice id, kept to build the packet again if this one no longer holds. */
+    readonly body: Uint8Array,
+    readonly datagram: Buffer,
+  ) {}
+}
+
 interface InFlight {
   datagram: Buffer;
   firstSentAt: number;
@@ -93,6 +114,7 @@ export class PacketHandler extends EventEmitter<PacketHandlerEvents> {
   private lastPingAt = 0;
   private lastReceivedAt = Date.now();
   private closed = false;
+  private keyState: VoiceKeyState = { session: undefined, encrypted: false, clientId: 0 };
 
   constructor(private readonly options: PacketHandlerOptions) {
     super();
@@ -188,11 +210,52 @@ export class PacketHandler extends EventEmitter<PacketHandlerEvents> {
   }
 
   /**
-   * Builds a Voice packet without sending it (prepare ahead, send on the tick). `body` is what follows the
-   * voice id: `codec | data` c2s, `talker | codec | data` s2c. The voice id is the packet id.
+   * Builds the next Voice packet without sending it (build ahead, send on the tick). `body` is what
+   * follows the voice id: `codec | data` c2s, `talker | codec | data` s2c. The voice id is the packet id.
+   * Nothing is spent: the packet takes the id the next voice packet sent gets, so one that is never
+   * sent leaves no gap, and `transmitVoice` builds it again if it no longer holds.
    */
-  prepareVoice(body: Uint8Array, type: PacketType = PacketType.Voice): Buffer {
-    const { id, generation } = this.counters[type]!.take();
+  prepareVoice(body: Uint8Array, type: PacketType = PacketType.Voice): PreparedVoicePacket {
+    const { id, generation } = this.counters[type]!.peek();
+    return new PreparedVoicePacket(
+      this,
+      this.voiceKeyState(),
+      type,
+      id,
+      generation,
+      body,
+      this.buildVoice(type, id, generation, body),
+    );
+  }
+
+  /**
+   * Sends a packet from `prepareVoice`, as built when it still holds: prepared here, with the id that is
+   * next, and the keys and client id still those it was sealed with. Otherwise (another packet went out
+   * first, the server turned voice encryption on or off, a new connection) its body is built again now,
+   * so a stale packet never reaches the wire.
+   */
+  transmitVoice(prepared: PreparedVoicePacket): void {
+    const counter = this.counters[prepared.type]!;
+    const { id, generation } = counter.take();
+    const holds =
+      prepared.origin === this &&
+      prepared.id === id &&
+      prepared.generation === generation &&
+      prepared.keyState === this.voiceKeyState();
+    this.transmit(holds ? prepared.datagram : this.buildVoice(prepared.type, id, generation, prepared.body));
+  }
+
+  /** Builds and sends one Voice packet at once. */
+  sendVoice(body: Uint8Array, type: PacketType = PacketType.Voice): void {
+    this.transmitVoice(this.prepareVoice(body, type));
+  }
+
+  /** Writes a datagram built here. */
+  transmit(datagram: Buffer): void {
+    if (!this.closed) this.options.send(datagram);
+  }
+
+  private buildVoice(type: PacketType, id: number, generation: number, body: Uint8Array): Buffer {
     if (!(this.encryptVoice && this.session))
       return plainPacket(this.plainMac(), this.outgoing, id, this.clientId, type, id, body);
     const payload = Buffer.alloc(2 + body.length);
@@ -201,9 +264,21 @@ export class PacketHandler extends EventEmitter<PacketHandlerEvents> {
     return this.seal(type, id, generation, 0, payload);
   }
 
-  /** Writes an already built packet (from `prepareVoice`). */
-  transmit(datagram: Buffer): void {
-    if (!this.closed) this.options.send(datagram);
+  /**
+   * What a voice packet's bytes depend on besides its id and body: the session keys (the SharedMac of a
+   * plain one, the keys of a sealed one), whether voice is encrypted, and our client id. One object per
+   * state, made anew when any of them changes, so a prepared packet's is compared by identity.
+   */
+  private voiceKeyState(): VoiceKeyState {
+    const state = this.keyState;
+    if (
+      state.session === this.session &&
+      state.encrypted === this.encryptVoice &&
+      state.clientId === this.clientId
+    )
+      return state;
+    this.keyState = { session: this.session, encrypted: this.encryptVoice, clientId: this.clientId };
+    return this.keyState;
   }
 
   private plainMac(): Buffer {

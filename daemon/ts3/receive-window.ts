@@ -43,6 +43,11 @@ export class SendCounter {
     this.id = start;
   }
 
+  /** The id and generation the next `take` answers, without taking them. */
+  peek(): { id: number; generation: number } {
+    return { id: this.id, generation: this.generation };
+  }
+
   take(): { id: number; generation: number } {
     const taken = { id: this.id, generation: this.generation };
     this.id = (this.id + 1) % ID_SPACE;

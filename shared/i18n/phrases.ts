@@ -73,7 +73,7 @@ const en = {
   alreadyConnected: 'Already connected.',
   disconnected: 'Disconnected.',
   // Why a song could not play. `playbackFailed` is a source's own sentence (`detail`, English); the
-  // others are the decoder's failures by kind (daemon/audio/decode-problem.ts), and a platform's refusal
+  // others are the decoder's failures by kind (daemon/audio/decode/decode-problem.ts), and a platform's refusal
   // of a common kind follows `playbackRefused` as its own phrase.
   playbackFailed: 'Could not play {song}: {detail}',
   playbackRefused: 'Could not play {song}.',

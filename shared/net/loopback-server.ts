@@ -1,6 +1,6 @@
 /**
  * An HTTP server on 127.0.0.1 at a port the system picks, for the relays that hand ffmpeg a local URL
- * instead of a platform's (daemon/audio/stream-relay.ts, the Spotify PCM relay). It never keeps a
+ * instead of a platform's (daemon/audio/relay/stream-relay.ts, the Spotify PCM relay). It never keeps a
  * process alive on its own.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';

@@ -4,7 +4,7 @@
  * swells back once the talker stops.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { volumeToAmplitude } from '../../daemon/audio/gain';
+import { volumeToAmplitude } from '../../daemon/audio/encode/gain';
 import type { Ts3Client } from '../../daemon/ts3';
 import { toDb } from '../helpers/audio-signals';
 import { makeClient, opusSine, sendPaced } from '../ts3/helpers';

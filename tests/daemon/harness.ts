@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
-import type { FfmpegLocation } from '../../daemon/audio/ffmpeg-locator';
+import type { FfmpegLocation } from '../../daemon/audio/decode/ffmpeg-locator';
 import type { Ts3Options } from '../../daemon/bots/connection/ts3-options';
 import { Daemon } from '../../daemon/daemon';
 import { parseLicenseRoot } from '../../daemon/ts3';

@@ -1,6 +1,6 @@
 /**
  * The project's track decoder (native/pcm-decoder.c) stands in for ffmpeg on every command line
- * daemon/audio/ffmpeg-args.ts builds: each is run through both, and the PCM must match what ffmpeg
+ * daemon/audio/decode/ffmpeg-args.ts builds: each is run through both, and the PCM must match what ffmpeg
  * writes (the same samples for a whole track; a seek within 5 ms of ffmpeg's; the same length cut),
  * and both honour the input's whitelists (no playlist demuxer, no request past the input).
  */
@@ -9,7 +9,7 @@ import { createReadStream, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFfmpegArgs, type FfmpegInput } from '../../daemon/audio/ffmpeg-args';
+import { buildFfmpegArgs, type FfmpegInput } from '../../daemon/audio/decode/ffmpeg-args';
 import { PCM_FORMAT } from '../../daemon/audio/pcm-format';
 import { FFMPEG, FFMPEG_LOCATION, makeTempDir, type TempDir } from '../helpers/audio-signals';
 

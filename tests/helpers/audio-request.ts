@@ -1,12 +1,12 @@
 /**
  * What a platform's audio host receives when the daemon plays a song its adapter resolved: the stream
- * goes through the daemon's real stream relay (daemon/audio/stream-relay.ts), asked on its loopback URL
+ * goes through the daemon's real stream relay (daemon/audio/relay/stream-relay.ts), asked on its loopback URL
  * as ffmpeg asks it, and the relay's request to the platform's audio URL (its real host and shape) is
  * answered by an msw stand-in that records the URL and every header it was sent. A test then asserts
  * exactly which headers reached the audio host: no login cookie or token where it does not belong.
  */
 import { HttpResponse, http } from 'msw';
-import { StreamRelay } from '../../daemon/audio/stream-relay';
+import { StreamRelay } from '../../daemon/audio/relay/stream-relay';
 import type { Result } from '../../shared/result';
 import type { ResolvedStream } from '../../shared/sources/music-source';
 import { useMswServer } from './msw-server';

@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { locateDecoder, locateFfmpeg } from '../../daemon/audio/ffmpeg-locator';
-import { OpusDecoder } from '../../daemon/audio/opus-decoder';
+import { locateDecoder, locateFfmpeg } from '../../daemon/audio/decode/ffmpeg-locator';
+import { OpusDecoder } from '../../daemon/audio/encode/opus-decoder';
 import {
   FRAME_SECONDS,
   PCM_FORMAT,

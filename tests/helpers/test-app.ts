@@ -91,7 +91,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
           chat,
           ts3: options.ts3 ?? {},
           ffmpeg: config.ffmpeg,
-          audioEngine: config.audioEngine,
         });
   await daemon?.start();
   const { app } = built;

@@ -10,7 +10,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Decoder } from '../../daemon/audio/decoder';
+import { Decoder } from '../../daemon/audio/decode/decoder';
 import { BYTES_PER_SECOND } from '../../daemon/audio/pcm-format';
 import { YoutubeSource } from '../../shared/sources/youtube/youtube-source';
 import { YtDlp } from '../../shared/sources/youtube/yt-dlp';

@@ -22,11 +22,19 @@ import { enableStreamSource } from '../helpers/radio-server';
 import { startVoiceApp, type VoiceApp } from '../helpers/voice-app';
 
 // Only loopback servers can run here, so one loopback address stands in for a public host (the
-// radio), and the guard judges every other address, the trap's 127.0.0.1 included, as it always does.
-// The inline audio engine keeps the relay in this thread, where this mock applies.
+// radio), and the guard judges every other address, the trap's 127.0.0.1 included, as it always does:
+// in this thread (the probe) by this mock, and in the audio workers (the relay) by the same stand-in,
+// which their module hooks put in place of the guard's address module there.
 vi.mock('../../shared/net/public-address', async (original) =>
   (await import('../helpers/radio-server')).withPublicStandIn(await original()),
 );
+vi.mock('../../daemon/audio/engine/audio-worker-pool', async (original) => {
+  const real = await original<typeof import('../../daemon/audio/engine/audio-worker-pool')>();
+  const pool = new real.AudioWorkerPool({
+    loaderHooks: [new URL('../helpers/public-stand-in-hooks.mjs', import.meta.url)],
+  });
+  return { ...real, audioWorkerPool: () => pool };
+});
 
 let servers: ForgeryServers;
 beforeAll(async () => {
@@ -66,7 +74,7 @@ describe.each(DECODERS)('a stream song decoded by $decoder', ({ decoder, env }) 
 
   beforeAll(async () => {
     if (decoder === 'pcm-decoder') expect(existsSync(FFMPEG_LOCATION.decoderPath ?? '')).toBe(true);
-    app = await startVoiceApp({ name: 'Radio', nickname: 'Radio Bot' }, { ...env, AUDIO_ENGINE: 'inline' });
+    app = await startVoiceApp({ name: 'Radio', nickname: 'Radio Bot' }, env);
     await enableStreamSource(app.admin);
     expect((await app.admin.api.POST('/api/bot/{id}/start', botPath())).response.status).toBe(200);
   }, 60_000);

@@ -362,7 +362,7 @@ export class Ts3TestServer extends EventEmitter<TestServerEvents> {
     data.copy(body, 3);
     for (const other of this.sessions.values()) {
       if (other.client && other !== session && other.client.channelId === client.channelId) {
-        other.handler.transmit(other.handler.prepareVoice(body));
+        other.handler.sendVoice(body);
       }
     }
   }

@@ -3,7 +3,7 @@
  * test can check what a listener would hear. Decoding waits until someone asks, so the receive path
  * stays cheap and arrival times are not skewed by decoder work in the same process.
  */
-import { OpusDecoder } from '../../daemon/audio/opus-decoder';
+import { OpusDecoder } from '../../daemon/audio/encode/opus-decoder';
 import { PCM_FORMAT } from '../../daemon/audio/pcm-format';
 
 export interface VoiceStats {

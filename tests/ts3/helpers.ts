@@ -1,7 +1,7 @@
 /** Shared set-up for the loopback tests: a test server, clients wired to its root, and event waits. */
 import type { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { OpusEncoder } from '../../daemon/audio/encoder';
+import { OpusEncoder } from '../../daemon/audio/encode/encoder';
 import { parseLicenseRoot, Ts3Client, type Ts3ClientOptions } from '../../daemon/ts3';
 import { sineFrames } from '../helpers/audio-signals';
 

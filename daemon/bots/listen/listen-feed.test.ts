@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { OPUS_SILENCE_FRAME } from '../../audio/opus-silence-frame';
+import { OPUS_SILENCE_FRAME } from '../../audio/encode/opus-silence-frame';
 import { HUB_EXPIRY_MS, LISTEN_BATCH_MS, ListenFeed } from './listen-feed';
 
 const silence = Buffer.from(OPUS_SILENCE_FRAME).toString('base64');

@@ -7,7 +7,7 @@
  * The frame clock only hands a frame over (`push`, a copy, while active); batching, the silence that
  * keeps the stream continuous while paused or idle, and publishing happen on this feed's own timer.
  */
-import { OPUS_SILENCE_FRAME } from '../../audio/opus-silence-frame';
+import { OPUS_SILENCE_FRAME } from '../../audio/encode/opus-silence-frame';
 import { PCM_FORMAT } from '../../audio/pcm-format';
 
 /**

@@ -1,0 +1,87 @@
+/**
+ * The messages between the main thread and an audio worker. Control only: a track starts, stops, its
+ * gain changes, a stream input's bytes are relayed. Encoded frames never travel as messages; they go
+ * through each player's FrameRing. Every pipeline message carries the pipeline's generation, so a
+ * message about a pipeline that a seek or skip has already replaced is recognised and dropped.
+ */
+
+import type { LoggingConfig } from '../../../shared/logger';
+import type { DecoderExit } from '../decode/decoder';
+import type { DecoderInput, RawPcmFormat } from '../decode/decoder-input';
+import type { OpusEncoderOptions } from '../encode/encoder';
+
+/** The worker's half of a decoder input; a stream's bytes follow as `input` messages. */
+export type WireInput =
+  | Exclude<DecoderInput, { kind: 'stream' }>
+  | { kind: 'stream'; rawFormat?: RawPcmFormat };
+
+export type GainChange =
+  | { op: 'volume'; percent: number }
+  | { op: 'duck'; percent: number }
+  | { op: 'unduck' };
+
+/**
+ * With a gain change while a pipeline plays: re-encode its frames from `fromSequence` on (the main
+ * thread still sends the ones before it as they are) at the new gain, as gain epoch `epoch`.
+ */
+export interface GainRewind {
+  generation: number;
+  epoch: number;
+  fromSequence: number;
+}
+
+export type ToWorker =
+  | {
+      type: 'open';
+      slot: number;
+      ring: SharedArrayBuffer;
+      volumePercent: number;
+      /** Set when the player is ducked at the time it (re)opens. */
+      duckPercent?: number;
+      encoder: OpusEncoderOptions;
+      lookaheadFrames: number;
+    }
+  | {
+      type: 'play';
+      slot: number;
+      generation: number;
+      ffmpegPath: string;
+      input: WireInput;
+      seekSeconds: number;
+      stopAtSeconds?: number;
+      prebufferFrames: number;
+      stallMs: number;
+    }
+  | { type: 'input'; slot: number; generation: number; chunk: Uint8Array }
+  | { type: 'inputEnd'; slot: number; generation: number }
+  | { type: 'stop'; slot: number; generation: number }
+  | { type: 'gain'; slot: number; change: GainChange; rewind?: GainRewind }
+  | { type: 'close'; slot: number };
+
+export type FromWorker =
+  | { type: 'spawn'; slot: number; generation: number; pid: number }
+  | { type: 'ready'; slot: number; generation: number }
+  | {
+      type: 'exit';
+      slot: number;
+      generation: number;
+      exit: DecoderExit;
+      /** The decoder ended before a single frame came out of it. */
+      producedNothing: boolean;
+    }
+  /** A user's live stream named what plays now (its ICY StreamTitle). */
+  | { type: 'title'; slot: number; generation: number; title: string }
+  /** An ffmpeg child has exited or been killed (the pool stops tracking its pid). */
+  | { type: 'childGone'; slot: number; pid: number }
+  /** A relayed stream input is ahead of ffmpeg: stop reading it (`inputResume`: read again). */
+  | { type: 'inputPause' | 'inputResume'; slot: number; generation: number };
+
+/** What each worker gets at start: its doorbell, the process's encoder lock, how to log. */
+export interface AudioWorkerData {
+  logging: LoggingConfig;
+  /** Int32 the main thread bumps (and notifies) after each tick that took frames from this worker. */
+  doorbell: SharedArrayBuffer;
+  encoderLock: SharedArrayBuffer;
+  /** Module hooks the worker registers before it loads its code (AudioWorkerPoolOptions.loaderHooks). */
+  loaderHooks?: string[];
+}
