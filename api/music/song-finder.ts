@@ -17,7 +17,7 @@ import { ok, type Result } from '../../shared/result';
 import { readSettings } from '../../shared/settings/settings';
 import { valueWithin } from '../../shared/settle-within';
 import { choosePlatform, isPlatformEnabled } from '../../shared/sources/platform-choice';
-import type { Catalogs } from '../../shared/sources/platform-table';
+import type { Catalogs } from '../../shared/sources/platform-modules';
 import type { CatalogFailure, SongCatalog, SongList } from '../../shared/sources/song-catalog';
 import type { AppDeps } from '../env';
 import { ApiError } from '../errors';

@@ -1,0 +1,9 @@
+/** Addresses people give (radio, audio files) on the server (platform-module.ts). */
+import type { PlatformModule } from '../platform-module';
+import { StreamCatalog } from './stream-catalog';
+import { StreamSource } from './stream-source';
+
+export const streamModule = {
+  catalog: ({ db, ffmpeg }) => new StreamCatalog(db, ffmpeg),
+  source: ({ db }) => new StreamSource(db),
+} satisfies PlatformModule;
