@@ -90,7 +90,7 @@ export class SongFinder {
   }
 
   /**
-   * Every enabled source whose registry row is `inSearchAll` (SPEC rule 5: all but streaming_a), asked
+   * Every enabled source whose registry row is `inSearchAll` (SPEC rule 5: all but Spotify), asked
    * concurrently; each has `timeoutMs` to answer. A source that fails, has no catalog or is late adds
    * nothing, so one bad source never fails the search. Results keep the sources' priority order (the
    * default source first, those without a priority last).

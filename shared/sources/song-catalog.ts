@@ -19,7 +19,7 @@ export interface SongList {
   songs: Song[];
   totalCount?: number;
   /**
-   * Set by a source that shows every song but plays only some (SPEC Player rule 7, `music_b`):
+   * Set by a source that shows every song but plays only some (SPEC Player rule 7, QQ Music):
    * the songs that play for its login. Browsing shows `songs`; playing the collection loads these.
    */
   playable?: Song[];
