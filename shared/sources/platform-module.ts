@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import type { Db } from '../db/client';
 import type { AuthLoginKind, FactsOf, Platform } from '../domain/platforms';
 import type { FfmpegLocation } from '../media/ffmpeg-locator';
+import type { SettingsSlice } from '../settings/settings-slice';
 import type { MusicSource } from './music-source';
 import type { PlatformLogin } from './platform-login';
 import type { ShelfCatalogs } from './shelf-catalogs';
@@ -43,6 +44,8 @@ export interface PlatformModule<Options extends object = object> {
   /** How its shared login is made (QR, cookie, SMS) and renewed, where it has one. */
   login?(ctx: CommonContext & Options): PlatformLogin;
   config?: ConfigSlice<z.ZodRawShape, Options>;
+  /** The settings it keeps, with its secrets (read by shared/settings/settings.ts). */
+  settings?: SettingsSlice;
 }
 
 /** The /api/auth login ways a registry row names. */

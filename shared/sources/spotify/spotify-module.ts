@@ -6,10 +6,12 @@ import type { PlatformModule } from '../platform-module';
 import { SpotifyCatalog } from './spotify-catalog';
 import { storedSpotifyClient } from './spotify-client';
 import { type SpotifyOptions, spotifyOptions } from './spotify-options';
+import { spotifySettings } from './spotify-settings';
 import { SpotifySource } from './spotify-source';
 
 export const spotifyModule = {
   config: spotifyOptions,
+  settings: spotifySettings,
   catalog: ({ db }) => new SpotifyCatalog(storedSpotifyClient(db)),
   source: ({ db, librespotPath }) => new SpotifySource(storedSpotifyClient(db), { path: librespotPath }),
 } satisfies PlatformModule<Partial<SpotifyOptions>>;
