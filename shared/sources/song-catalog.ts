@@ -1,7 +1,7 @@
 /**
  * The look-up side of a music source: finding songs by text or id, listing collections, lyrics and the
  * personal pages (recommendations, daily songs, FM, the account's playlists). One catalog per platform,
- * made by the platform table; the api asks it and never switches on the platform. Playing (stream
+ * made by the platform's module; the api asks it and never switches on the platform. Playing (stream
  * resolution) is the daemon's side of a source (music-source.ts).
  *
  * Only `search` and `song` are required; every other method is optional and a platform that lacks it
