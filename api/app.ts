@@ -7,7 +7,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { documentConfig, registerSecuritySchemes } from '../openapi/document';
 import { uploadLocalAudio } from '../openapi/routes/uploads';
 import type { RoutePolicy } from '../shared/access/route-access';
-import { Catalogs } from '../shared/sources/platform-table';
+import { Catalogs, sourceContextOf } from '../shared/sources/platform-modules';
 import { auditRoutes } from './audit';
 import { adminCount } from './auth/accounts';
 import { createAuthenticator } from './auth/authenticate';
@@ -28,7 +28,6 @@ import { errorHandler, notFoundHandler, validationHook } from './errors';
 import { favoriteRoutes } from './favorites';
 import { keyRoutes } from './keys';
 import { ListenHub } from './listen/listen-hub';
-import { meMusicRoutes } from './me-music';
 import { bodySizeLimit } from './middleware/body-size-limit';
 import { contentTypeOptions } from './middleware/content-type-options';
 import { crossSiteCheck } from './middleware/cross-site';
@@ -36,12 +35,13 @@ import { requestId } from './middleware/request-id';
 import { wellFormedUrl } from './middleware/well-formed-url';
 import { musicRoutes } from './music';
 import { SongFinder } from './music/song-finder';
-import { platformAuthRoutes } from './platform-auth';
+import { platformLoginRoutes } from './platform-logins';
+import { spotifyRoutes } from './platform-logins/oauth-login';
+import { personalLoginRoutes } from './platform-logins/personal-logins';
 import { playerRoutes } from './player';
 import { savedQueueRoutes } from './saved-queues';
 import { sessionRoutes } from './session';
 import { settingsRoutes } from './settings';
-import { spotifyRoutes } from './spotify';
 import { systemRoutes } from './system';
 import { uploadRoutes } from './uploads';
 import { uploadsKeptByEviction } from './uploads/kept-uploads';
@@ -62,15 +62,9 @@ export function createApp(deps: AppDeps) {
   const botClient = new BotClient(deps);
   const botStatuses = new BotStatusView(deps.bus, botClient);
   const visibleBots = botLister(deps, botStatuses);
-  const catalogs = new Catalogs({
-    db: deps.db,
-    dataDir: deps.config.dataDir,
-    ytDlpPath: deps.config.ytDlpPath,
-    ytDlpCookies: deps.config.ytDlpCookies,
-    ytDlpArgs: deps.config.ytDlpArgs,
-    librespotPath: deps.config.librespotPath,
-    ffmpeg: deps.config.ffmpeg,
-  });
+  // The one context of the api's platform code, made of its configuration here and handed down.
+  const sources = sourceContextOf(deps.db, deps.config);
+  const catalogs = new Catalogs(sources);
   const songFinder = new SongFinder(deps, catalogs);
   const listenHub = new ListenHub(deps.bus, botClient);
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -98,9 +92,9 @@ export function createApp(deps: AppDeps) {
     .route('/', savedQueueRoutes(deps, botClient))
     .route('/', uploadRoutes(deps, { referencedUploadIds: () => uploadsKeptByEviction(deps) }))
     .route('/', favoriteRoutes(deps))
-    .route('/', platformAuthRoutes(deps, catalogs))
+    .route('/', platformLoginRoutes(deps, sources, catalogs))
     .route('/', spotifyRoutes(deps))
-    .route('/', meMusicRoutes(deps))
+    .route('/', personalLoginRoutes(deps, sources))
     .route('/', userRoutes(deps))
     .route('/', keyRoutes(deps, keyUses))
     .route('/', auditRoutes(deps));

@@ -19,7 +19,7 @@ import { bots } from '../shared/db/schema';
 import { logger } from '../shared/logger';
 import { QUALITY_SETTING, readQuality } from '../shared/settings/quality';
 import { readSettings, type StoredSettings } from '../shared/settings/settings';
-import { createSources } from '../shared/sources/platform-table';
+import { createSources, type SourceContext } from '../shared/sources/platform-modules';
 import { SourceRegistry } from '../shared/sources/source-registry';
 import type { FrameCounts } from './audio/clock/frame-health';
 import { type FrameScheduler, type FrameSchedulerStats, frameScheduler } from './audio/clock/frame-scheduler';
@@ -50,15 +50,11 @@ export interface DaemonDeps {
   db: Db;
   bus: Bus;
   daemonId: string;
-  /** Where uploads live (`local` source): DATA_DIR. */
-  dataDir: string;
-  /** The yt-dlp executable (`video_b`); unset means `yt-dlp` on PATH. */
-  ytDlpPath?: string | undefined;
-  /** YTDLP_COOKIES and YTDLP_ARGS, given to every yt-dlp run. */
-  ytDlpCookies?: string | undefined;
-  ytDlpArgs?: readonly string[] | undefined;
-  /** The librespot executable (`streaming_a`); unset means `librespot` on PATH. */
-  librespotPath?: string | undefined;
+  /**
+   * The context of the platforms' code, made once by the entry from its configuration
+   * (`sourceContextOf`): where uploads live (DATA_DIR) and each platform's options.
+   */
+  sourceContext: SourceContext;
   /** The music sources; defaults to every adapter this daemon has. */
   sources?: SourceRegistry;
   /** Voice-connection options (the configured `TS3_LICENSE_ROOT`, see ts3OptionsFor). */
@@ -98,21 +94,14 @@ export class Daemon {
   private checkpoints: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: DaemonDeps) {
-    const ctx = {
-      db: deps.db,
-      dataDir: deps.dataDir,
-      ytDlpPath: deps.ytDlpPath,
-      ytDlpCookies: deps.ytDlpCookies,
-      ytDlpArgs: deps.ytDlpArgs,
-      librespotPath: deps.librespotPath,
-    };
+    const ctx = deps.sourceContext;
     this.sources = deps.sources ?? new SourceRegistry(createSources(ctx));
     this.logins = new LoginRefresher({ ctx, log });
     this.ts3 = deps.ts3;
     this.uploads = new UploadJanitor({
       db: deps.db,
       bus: deps.bus,
-      dataDir: deps.dataDir,
+      dataDir: ctx.dataDir,
       log,
       ownQueues: () =>
         new Map([...this.owned].map(([id, { runtime }]) => [id, runtime.player.queue.snapshot().songs])),

@@ -16,11 +16,11 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../shared/db/client';
 import { personalLinks, platformAccounts } from '../shared/db/schema';
-import type { Platform } from '../shared/domain/constants';
+import { PLATFORMS } from '../shared/domain/platforms';
 import type { Logger } from '../shared/logger';
 import type { Result } from '../shared/result';
 import type { RefreshOutcome } from '../shared/sources/platform-login';
-import { PLATFORM_TABLE, type PlatformEntry, type SourceContext } from '../shared/sources/platform-table';
+import { platformLogin, type SourceContext } from '../shared/sources/platform-modules';
 
 export const REFRESH_INTERVAL_MS = 12 * 60 * 60 * 1000;
 
@@ -29,7 +29,7 @@ type Refresh = (credential: string) => Promise<Result<RefreshOutcome>>;
 export interface LoginRefresherDeps {
   ctx: SourceContext;
   log: Logger;
-  /** How a platform renews its logins; defaults to the platform table's `login(ctx).refresh`. */
+  /** How a platform renews its logins; defaults to the platform module's `login(ctx).refresh`. */
   refreshOf?: (platform: string) => Refresh | undefined;
   intervalMs?: number;
 }
@@ -45,11 +45,11 @@ export interface RefreshRound {
   superseded: number;
 }
 
-/** The table's refresh for a platform value, if that platform has one. */
-function tableRefresh(ctx: SourceContext): (platform: string) => Refresh | undefined {
+/** The modules' refresh for a platform value, if that platform has one. */
+function modulesRefresh(ctx: SourceContext): (platform: string) => Refresh | undefined {
   const refreshes = new Map<string, Refresh>();
-  for (const [platform, entry] of Object.entries(PLATFORM_TABLE) as [Platform, PlatformEntry][]) {
-    const login = entry.login?.(ctx);
+  for (const platform of PLATFORMS) {
+    const login = platformLogin(platform, ctx);
     if (login?.refresh) refreshes.set(platform, login.refresh.bind(login));
   }
   return (platform) => refreshes.get(platform);
@@ -60,7 +60,7 @@ export class LoginRefresher {
   private readonly refreshOf: (platform: string) => Refresh | undefined;
 
   constructor(private readonly deps: LoginRefresherDeps) {
-    this.refreshOf = deps.refreshOf ?? tableRefresh(deps.ctx);
+    this.refreshOf = deps.refreshOf ?? modulesRefresh(deps.ctx);
   }
 
   /** Runs a round now (not awaited) and then every interval; the timer does not keep the process up. */

@@ -6,6 +6,7 @@
 import { NatsBus } from '../shared/bus/nats-bus';
 import type { AppConfig } from '../shared/config';
 import type { Backends } from '../shared/process';
+import { sourceContextOf } from '../shared/sources/platform-modules';
 import { raiseClockThreadPriority } from '../shared/thread-priority';
 import { ts3OptionsFor } from './bots/connection/ts3-options';
 import { type ChatApiFactory, chatApiFactory } from './chat/chat-api';
@@ -40,11 +41,8 @@ export async function startDaemon(config: AppConfig, { db, bus }: Backends, chat
     db,
     bus,
     daemonId: config.daemonId,
-    dataDir: config.dataDir,
-    ytDlpPath: config.ytDlpPath,
-    ytDlpCookies: config.ytDlpCookies,
-    ytDlpArgs: config.ytDlpArgs,
-    librespotPath: config.librespotPath,
+    // The one context of the daemon's platform code, made of its configuration here and handed down.
+    sourceContext: sourceContextOf(db, config),
     ts3: ts3OptionsFor(config.ts3LicenseRoot),
     ffmpeg: config.ffmpeg,
     encoder: { build: config.opusBuild },

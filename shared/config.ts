@@ -5,7 +5,6 @@
  * in a test that builds it with its own values. Every variable is listed in README.md.
  */
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +12,7 @@ import { z } from 'zod';
 import { LOG_LEVELS, type LoggingConfig } from './logger';
 import type { FfmpegLocation } from './media/ffmpeg-locator';
 import { LOCALES, type Locale } from './receipts';
-import { parseYtDlpArgs } from './sources/youtube/yt-dlp-args';
+import { PLATFORM_ENV, type PlatformOptions, platformOptions } from './sources/platform-modules';
 
 /** Where `make` builds native/pcm-decoder.c (scripts/build-native.sh). */
 const BUILT_DECODER_PATH = fileURLToPath(new URL('../build/pcm-decoder', import.meta.url));
@@ -40,26 +39,6 @@ const envSchema = z.object({
   BUS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4000),
   SERVICE_TOKEN: z.string().min(32, 'SERVICE_TOKEN must be at least 32 characters').optional(),
   API_URL: z.string().url().optional(),
-  YTDLP_PATH: z.string().optional(),
-  YTDLP_COOKIES: z
-    .string()
-    .optional()
-    .transform((path, ctx) => {
-      if (!path) return undefined;
-      if (isReadableFile(resolve(path))) return resolve(path);
-      ctx.addIssue({ code: 'custom', message: `no file the bot can read at ${path} (give a cookies.txt)` });
-      return z.NEVER;
-    }),
-  YTDLP_ARGS: z
-    .string()
-    .optional()
-    .transform((text, ctx) => {
-      const parsed = parseYtDlpArgs(text);
-      if (parsed.ok) return parsed.value;
-      ctx.addIssue({ code: 'custom', message: parsed.error });
-      return z.NEVER;
-    }),
-  LIBRESPOT_PATH: z.string().optional(),
   UPLOAD_QUOTA_MB: z.coerce.number().int().min(1).default(2048),
   CHAT_PREFIX: z.string().min(1).max(3).regex(/^\S+$/, 'CHAT_PREFIX must not contain spaces').default('!'),
   OPUS_FORCE_WASM: flag,
@@ -74,9 +53,14 @@ const envSchema = z.object({
     .string()
     .regex(/^(\/[\w.~-]+)*\/?$/, 'BASE_PATH must be a URL path such as /music-bot')
     .default(''),
+  // Each platform's own variables (YTDLP_*, LIBRESPOT_PATH, …), from its module's configuration slice.
+  ...PLATFORM_ENV,
 });
 
-export interface AppConfig {
+/** The process configuration: the common options and each platform's (its module's slice). */
+export type AppConfig = CommonConfig & PlatformOptions;
+
+interface CommonConfig {
   host: string;
   port: number;
   dataDir: string;
@@ -100,14 +84,6 @@ export interface AppConfig {
   apiUrl: string | undefined;
   /** What starts a chat command (`!play …`). */
   chatPrefix: string;
-  /** The yt-dlp executable (`video_b`); unset means `yt-dlp` on PATH. */
-  ytDlpPath: string | undefined;
-  /** A cookies.txt of a YouTube login every yt-dlp run is given (YouTube's bot check asks for one). */
-  ytDlpCookies: string | undefined;
-  /** Extra yt-dlp options for every run, split without a shell and checked at start-up. */
-  ytDlpArgs: readonly string[];
-  /** The librespot executable (`streaming_a` audio); unset means `librespot` on PATH. */
-  librespotPath: string | undefined;
   /** Disk budget of DATA_DIR/uploads: past it the oldest unqueued uploads are evicted. */
   uploadQuotaBytes: number;
   /**
@@ -152,10 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     serviceToken: e.SERVICE_TOKEN ?? randomBytes(32).toString('hex'),
     apiUrl: e.API_URL,
     chatPrefix: e.CHAT_PREFIX,
-    ytDlpPath: e.YTDLP_PATH || undefined,
-    ytDlpCookies: e.YTDLP_COOKIES,
-    ytDlpArgs: e.YTDLP_ARGS,
-    librespotPath: e.LIBRESPOT_PATH || undefined,
+    ...platformOptions(e),
     uploadQuotaBytes: e.UPLOAD_QUOTA_MB * 1024 * 1024,
     basePath: e.BASE_PATH.replace(/\/+$/, ''),
     opusBuild: e.OPUS_FORCE_WASM ? 'wasm' : 'system',
@@ -168,15 +141,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     locale: e.LOCALE,
     logging: { level: e.LOG_LEVEL, pretty: e.LOG_PRETTY },
   };
-}
-
-function isReadableFile(path: string): boolean {
-  try {
-    accessSync(path, constants.R_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** Host and pid: unique on one machine, and across containers, whose processes are all pid 1. */

@@ -1,4 +1,8 @@
-/** /api/music: searching and browsing every source through the platform table's catalogs. */
+/**
+ * /api/music: searching and browsing every source through the platform modules' catalogs. The routes
+ * of a shelf only some platform has (popular videos, a media library's pages) ask the platform whose
+ * facts name that shelf.
+ */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import * as routes from '../../openapi/routes/music';
 import { getSourcesStatus } from '../../openapi/routes/source-status';
@@ -9,7 +13,8 @@ import type { Result } from '../../shared/result';
 import { QUALITY_SETTING, readQuality, writeQuality } from '../../shared/settings/quality';
 import { readSettings } from '../../shared/settings/settings';
 import { choosePlatform, isPlatformEnabled } from '../../shared/sources/platform-choice';
-import type { CatalogOf, Catalogs } from '../../shared/sources/platform-table';
+import type { Catalogs } from '../../shared/sources/platform-modules';
+import type { ShelfCatalogs } from '../../shared/sources/shelf-catalogs';
 import { principalOf } from '../auth/principal';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
@@ -37,16 +42,18 @@ const qualityReport = (map: Awaited<ReturnType<typeof readQuality>>) =>
 export function musicRoutes({ db, bus }: AppDeps, finder: SongFinder, catalogs: Catalogs) {
   const sourceStatus = new SourceStatusChecker(catalogs);
   /**
-   * Asks a platform's own catalog (its extras beyond SongCatalog), refused like any call when the
-   * platform is disabled (SPEC rule 3); its failure is a 502 with its sentence.
+   * Asks the catalog of the platform that has `shelf` (its methods beyond SongCatalog), refused like
+   * any call when the platform is disabled (SPEC rule 3); its failure is a 502 with its sentence.
    */
-  const ask = async <P extends 'video_a' | 'library_a', T>(
-    platform: P,
-    call: (catalog: NonNullable<CatalogOf<P>>) => Promise<Result<T>>,
+  const ask = async <S extends keyof ShelfCatalogs, T>(
+    shelf: S,
+    call: (catalog: ShelfCatalogs[S]) => Promise<Result<T>>,
   ): Promise<T> => {
-    await finder.catalog(platform);
-    const answer = await call(catalogs.of(platform) as NonNullable<CatalogOf<P>>);
-    if (!answer.ok) throw platformFailure(platform, answer.error);
+    const owner = catalogs.withShelf(shelf);
+    if (!owner) throw new ApiError(501, `no source in this build has the ${shelf} shelf`);
+    await finder.catalog(owner.platform);
+    const answer = await call(owner.catalog);
+    if (!answer.ok) throw platformFailure(owner.platform, answer.error);
     return answer.value;
   };
 
@@ -114,33 +121,33 @@ export function musicRoutes({ db, bus }: AppDeps, finder: SongFinder, catalogs: 
 
     .openapi(routes.videoPopular, async (c) => {
       const { limit = POPULAR_DEFAULT_LIMIT } = c.req.valid('query');
-      return c.json({ songs: await ask('video_a', (catalog) => catalog.popular(limit)) }, 200);
+      return c.json({ songs: await ask('popularVideos', (catalog) => catalog.popular(limit)) }, 200);
     })
     .openapi(routes.videoParts, async (c) => {
-      const parts = await ask('video_a', (catalog) => catalog.parts(c.req.valid('query').bvid));
+      const parts = await ask('popularVideos', (catalog) => catalog.parts(c.req.valid('query').bvid));
       return c.json(found(parts, 'video'), 200);
     })
 
     .openapi(routes.libraryLatestAlbums, async (c) => {
       const { limit = 12 } = c.req.valid('query');
-      return c.json({ albums: await ask('library_a', (catalog) => catalog.latestAlbums(limit)) }, 200);
+      return c.json({ albums: await ask('latestAlbums', (catalog) => catalog.latestAlbums(limit)) }, 200);
     })
     .openapi(routes.libraryMostPlayed, async (c) => {
       const { limit = 12 } = c.req.valid('query');
-      return c.json({ songs: await ask('library_a', (catalog) => catalog.mostPlayed(limit)) }, 200);
+      return c.json({ songs: await ask('latestAlbums', (catalog) => catalog.mostPlayed(limit)) }, 200);
     })
     .openapi(routes.libraryFavorites, async (c) => {
       const { limit = 100 } = c.req.valid('query');
-      return c.json({ songs: await ask('library_a', (catalog) => catalog.favorites(limit)) }, 200);
+      return c.json({ songs: await ask('latestAlbums', (catalog) => catalog.favorites(limit)) }, 200);
     })
     .openapi(routes.libraryGenres, async (c) => {
       const { limit = 30 } = c.req.valid('query');
-      return c.json({ genres: await ask('library_a', (catalog) => catalog.genres(limit)) }, 200);
+      return c.json({ genres: await ask('latestAlbums', (catalog) => catalog.genres(limit)) }, 200);
     })
     .openapi(routes.libraryGenreSongs, async (c) => {
       const { id } = c.req.valid('param');
       const { limit = 100 } = c.req.valid('query');
-      return c.json({ songs: await ask('library_a', (catalog) => catalog.genreSongs(id, limit)) }, 200);
+      return c.json({ songs: await ask('latestAlbums', (catalog) => catalog.genreSongs(id, limit)) }, 200);
     })
 
     .openapi(routes.listProviders, async (c) => {

@@ -17,7 +17,7 @@ import { ok, type Result } from '../../shared/result';
 import { readSettings } from '../../shared/settings/settings';
 import { valueWithin } from '../../shared/settle-within';
 import { choosePlatform, isPlatformEnabled } from '../../shared/sources/platform-choice';
-import type { Catalogs } from '../../shared/sources/platform-table';
+import type { Catalogs } from '../../shared/sources/platform-modules';
 import type { CatalogFailure, SongCatalog, SongList } from '../../shared/sources/song-catalog';
 import type { AppDeps } from '../env';
 import { ApiError } from '../errors';
@@ -90,7 +90,7 @@ export class SongFinder {
   }
 
   /**
-   * Every enabled source whose registry row is `inSearchAll` (SPEC rule 5: all but streaming_a), asked
+   * Every enabled source whose registry row is `inSearchAll` (SPEC rule 5: all but Spotify), asked
    * concurrently; each has `timeoutMs` to answer. A source that fails, has no catalog or is late adds
    * nothing, so one bad source never fails the search. Results keep the sources' priority order (the
    * default source first, those without a priority last).

@@ -7,7 +7,7 @@
  */
 import { type Platform, platformFacts } from '../../shared/domain/platforms';
 import { valueWithin } from '../../shared/settle-within';
-import type { Catalogs } from '../../shared/sources/platform-table';
+import type { Catalogs } from '../../shared/sources/platform-modules';
 
 export const PROBE_TIMEOUT_MS = 3000;
 export const STATUS_TTL_MS = 30_000;

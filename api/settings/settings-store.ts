@@ -4,19 +4,34 @@
  */
 import type { Settings, SettingsUpdate } from '../../openapi/routes/settings';
 import type { Db } from '../../shared/db/client';
-import { SETTINGS_KEYS, type SettingsKey, type StoredSettings } from '../../shared/settings/settings';
+import {
+  PLATFORM_SETTINGS,
+  SETTINGS_KEYS,
+  type SettingsKey,
+  type StoredSettings,
+} from '../../shared/settings/settings';
 import { upsertSetting } from '../../shared/settings/stored-value';
 import { isPlatformEnabled } from '../../shared/sources/platform-choice';
 import { ApiError } from '../errors';
 
+/** The platforms' settings objects, merged one level deep like `voiceDucking`. */
+const OBJECT_SLICES = new Set<string>(
+  PLATFORM_SETTINGS.filter((slice) => 'secrets' in slice).map((s) => s.key),
+);
+
+/** The settings without the platforms' secrets: each secret becomes its `has…` flag (whether one is set). */
 export function publicSettings(s: StoredSettings): Settings {
-  const { clientSecret, ...spotify } = s.spotify;
-  const { password, ...jellyfin } = s.jellyfin;
-  return {
-    ...s,
-    spotify: { ...spotify, hasClientSecret: clientSecret !== '' },
-    jellyfin: { ...jellyfin, hasPassword: password !== '' },
-  };
+  const shown: Record<string, unknown> = { ...s };
+  for (const slice of PLATFORM_SETTINGS) {
+    if (!('secrets' in slice)) continue;
+    const block: Record<string, unknown> = { ...(s[slice.key] as object) };
+    for (const [secret, flag] of Object.entries(slice.secrets)) {
+      block[flag] = block[secret] !== '';
+      delete block[secret];
+    }
+    shown[slice.key] = block;
+  }
+  return shown as Settings;
 }
 
 /**
@@ -35,8 +50,8 @@ export function mergeSettings(current: StoredSettings, update: SettingsUpdate): 
         ...rest,
         permissions: { ...current.guestMode.permissions, ...permissions },
       };
-    } else if (key === 'voiceDucking' || key === 'spotify' || key === 'jellyfin') {
-      Object.assign(next, { [key]: { ...current[key], ...update[key] } });
+    } else if (key === 'voiceDucking' || OBJECT_SLICES.has(key)) {
+      Object.assign(next, { [key]: { ...(current[key] as object), ...(update[key] as object) } });
     } else if (key !== 'defaultPlatform') {
       Object.assign(next, { [key]: update[key] });
     }

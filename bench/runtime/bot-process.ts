@@ -25,6 +25,7 @@ import { type Db, migrateDb, openDb } from '../../shared/db/client';
 import { openDaemonDb } from '../../shared/db/daemon-db';
 import { bots } from '../../shared/db/schema';
 import { BotStatusSchema } from '../../shared/domain/schemas';
+import { sourceContextOf } from '../../shared/sources/platform-modules';
 import {
   API_NICENESS,
   lowerThreadPriority,
@@ -74,7 +75,7 @@ async function daemonHere(
     db,
     bus,
     daemonId: 'bench',
-    dataDir: config.dataDir,
+    sourceContext: sourceContextOf(db, config),
     scheduler,
     ts3: { licenseRoot },
     ffmpeg: config.ffmpeg,

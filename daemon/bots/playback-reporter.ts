@@ -1,5 +1,5 @@
 /**
- * Tells a song's source about its playback (library_a shows it as "now playing" and counts plays):
+ * Tells a song's source about its playback (Jellyfin shows it as "now playing" and counts plays):
  * started when a track starts, progress every 10 s while it plays, stopped when it ends, is replaced
  * or playback stops. Only for sources that ask for it; reports never wait on or fail the player.
  */

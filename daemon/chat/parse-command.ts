@@ -1,10 +1,11 @@
 /**
- * Parses a chat line into a command: `!play -q some song` → name `play`, platform `music_b`, text
- * `some song`. Flags are standalone tokens anywhere in the line (DECISIONS.md "Chat commands").
- * `!play <address>` and `!add <address>` without a flag play the address itself (platform `stream`).
+ * Parses a chat line into a command: `!play -q some song` → name `play`, the platform whose facts name
+ * the flag `-q`, text `some song`. Flags are standalone tokens anywhere in the line (DECISIONS.md "Chat
+ * commands"). `!play <address>` and `!add <address>` without a flag play the address itself, on the
+ * platform whose facts say it plays addresses. The parser names no platform: the facts choose.
  */
 import type { Platform } from '../../shared/domain/constants';
-import { PLATFORM_FLAGS } from '../../shared/domain/platforms';
+import { ADDRESS_PLATFORM, PLATFORM_FLAGS } from '../../shared/domain/platforms';
 import { streamAddress } from '../../shared/sources/stream/stream-address';
 
 export const DEFAULT_CHAT_PREFIX = '!';
@@ -41,7 +42,7 @@ export function parseChatCommand(line: string, prefix = DEFAULT_CHAT_PREFIX): Ch
     else args.push(word);
   }
   const text = args.join(' ');
-  if (!platform && ADDRESS_COMMANDS.has(name) && streamAddress(text)) platform = 'stream';
+  if (!platform && ADDRESS_COMMANDS.has(name) && streamAddress(text)) platform = ADDRESS_PLATFORM;
   return { name, platform, append, args, text };
 }
 

@@ -84,12 +84,7 @@ export const DEFAULT_PROFILE_CONFIG = {
   nowPlayingMsgEnabled: false,
 } as const;
 
-/**
- * Audio quality names (DECISIONS.md): standard 128k, higher 192k, exhigh 320k (the default), then
- * lossless, hires, master; `direct` (the original file, unconverted) is library_a's own default.
- */
-export const QUALITIES = ['standard', 'higher', 'exhigh', 'lossless', 'hires', 'master', 'direct'] as const;
-export type Quality = (typeof QUALITIES)[number];
+export { QUALITIES, type Quality } from './qualities';
 
 /** SPEC limit: a bot start whose handshake takes longer is torn down and answers 500. */
 export const BOT_START_DEADLINE_MS = 15_000;

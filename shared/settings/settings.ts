@@ -12,6 +12,9 @@ import {
   PLATFORMS,
   type Platform,
 } from '../domain/constants';
+import { type JellyfinSettings, jellyfinSettings } from '../sources/jellyfin/jellyfin-settings';
+import { type SpotifySettingsBlock, spotifySettings } from '../sources/spotify/spotify-settings';
+import { streamSettings } from '../sources/stream/stream-settings-slice';
 import { type GuestModeSettings, normalizeGuestMode } from './guest-mode';
 import { parseStoredValue } from './stored-value';
 
@@ -29,19 +32,18 @@ export interface StoredSettings {
   enabledProviders: Platform[];
   defaultPlatform: Platform | null;
   guestMode: GuestModeSettings;
-  /** Platform `stream` may reach loopback, private and link-local hosts (a radio server on the LAN). */
+  /** Addresses people give may reach loopback, private and link-local hosts (a radio server on the LAN). */
   streamAllowPrivateHosts: boolean;
-  spotify: {
-    enabled: boolean;
-    clientId: string;
-    clientSecret: string;
-    backend: 'librespot';
-    bitrate: 96 | 160 | 320;
-    deviceName: string;
-  };
-  jellyfin: { serverUrl: string; authMode: 'password' | 'apikey'; username: string; password: string };
+  spotify: SpotifySettingsBlock;
+  jellyfin: JellyfinSettings;
 }
 export type SettingsKey = keyof StoredSettings;
+
+/** The settings slices of the platforms that keep settings; their modules name the same slices. */
+export const PLATFORM_SETTINGS = [streamSettings, spotifySettings, jellyfinSettings] as const;
+const sliceReaders = Object.fromEntries(PLATFORM_SETTINGS.map((slice) => [slice.key, slice.reader])) as {
+  [S in (typeof PLATFORM_SETTINGS)[number] as S['key']]: S['reader'];
+};
 
 const platform = z.enum(PLATFORMS);
 /** SPEC rule 3: only a stored `true` is true. */
@@ -62,32 +64,8 @@ const readers: { [K in SettingsKey]: z.ZodType<StoredSettings[K]> } = {
   enabledProviders: z.array(platform).catch([...DEFAULT_ENABLED_PROVIDERS]),
   defaultPlatform: platform.nullable().catch(null),
   guestMode: z.unknown().transform(normalizeGuestMode),
-  streamAllowPrivateHosts: strictBoolean,
-  spotify: z
-    .object({
-      enabled: z.boolean().catch(false),
-      clientId: z.string().catch(''),
-      clientSecret: z.string().catch(''),
-      backend: z.enum(['librespot']).catch('librespot'),
-      bitrate: z.union([z.literal(96), z.literal(160), z.literal(320)]).catch(320),
-      deviceName: z.string().catch('TS3 Music Bot'),
-    })
-    .catch({
-      enabled: false,
-      clientId: '',
-      clientSecret: '',
-      backend: 'librespot',
-      bitrate: 320,
-      deviceName: 'TS3 Music Bot',
-    }),
-  jellyfin: z
-    .object({
-      serverUrl: z.string().catch(''),
-      authMode: z.enum(['password', 'apikey']).catch('password'),
-      username: z.string().catch(''),
-      password: z.string().catch(''),
-    })
-    .catch({ serverUrl: '', authMode: 'password', username: '', password: '' }),
+  // The platforms' own slices (each declared in its folder, named by its module).
+  ...sliceReaders,
 };
 export const SETTINGS_KEYS = Object.keys(readers) as SettingsKey[];
 

@@ -1,12 +1,13 @@
 /**
  * How a platform's shared login is made (SPEC "Platform accounts"): a QR code scanned in the platform's
  * app, a pasted cookie, or an SMS code. Each platform that supports a way implements it in its own
- * folder and names it in its platform-table row (`login`); the /api/auth and /api/me/music routes drive
+ * folder and names it in its platform module (`login`); the /api/auth and /api/me/music routes drive
  * them without knowing the platform. The credential (a cookie or token) is a secret: it is stored
  * server-side only (`platform_accounts`, or `personal_links` for a user's own account), never returned
  * and never logged.
  */
 import type { Result } from '../result';
+import type { AccountStatus } from './song-catalog';
 
 export type QrStatus = 'waiting' | 'scanned' | 'confirmed' | 'expired';
 
@@ -49,6 +50,11 @@ export interface CookieLogin {
 }
 
 export interface SmsLogin {
+  /**
+   * The sentence `send` and `verify` fail with when the platform refuses SMS logins outright (its own
+   * failure, unlike a wrong code).
+   */
+  readonly refusedOutright: string;
   send(phone: string): Promise<Result<void>>;
   verify(phone: string, code: string): Promise<Result<{ credential: string; profile: LoginProfile }>>;
 }
@@ -70,4 +76,9 @@ export interface PlatformLogin {
    * reached or refused in some other way; then nothing changes and the old credential stays.
    */
   refresh?(credential: string): Promise<Result<RefreshOutcome>>;
+  /**
+   * Who a stored credential logs in as, asked of the platform (a user's own linked account): `loggedIn:
+   * false` when the platform no longer accepts it, an error sentence when it cannot be asked.
+   */
+  status?(credential: string): Promise<Result<AccountStatus>>;
 }

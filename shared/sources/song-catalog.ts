@@ -1,7 +1,7 @@
 /**
  * The look-up side of a music source: finding songs by text or id, listing collections, lyrics and the
  * personal pages (recommendations, daily songs, FM, the account's playlists). One catalog per platform,
- * made by the platform table; the api asks it and never switches on the platform. Playing (stream
+ * made by the platform's module; the api asks it and never switches on the platform. Playing (stream
  * resolution) is the daemon's side of a source (music-source.ts).
  *
  * Only `search` and `song` are required; every other method is optional and a platform that lacks it
@@ -19,7 +19,7 @@ export interface SongList {
   songs: Song[];
   totalCount?: number;
   /**
-   * Set by a source that shows every song but plays only some (SPEC Player rule 7, `music_b`):
+   * Set by a source that shows every song but plays only some (SPEC Player rule 7, QQ Music):
    * the songs that play for its login. Browsing shows `songs`; playing the collection loads these.
    */
   playable?: Song[];

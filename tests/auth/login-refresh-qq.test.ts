@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { cookieValues } from '../../shared/sources/http/cookies';
-import { PLATFORM_TABLE } from '../../shared/sources/platform-table';
+import { PLATFORM_MODULES } from '../../shared/sources/platform-modules';
 import { refreshQqMusicLogin } from '../../shared/sources/qq-music/qq-music-login-refresh';
 import { qqMusicQrLogin } from '../../shared/sources/qq-music/qq-music-qr-login';
 import { QQ_MUSIC_KEY, useQqMusicLoginApi } from '../helpers/qq-music-login-api';
@@ -35,7 +35,7 @@ const SECRETS = ['Q_H_L_storedkey', 'stored_access_token', 'stored_refresh_token
 
 describe('QQ Music login refresh', () => {
   it('is offered by the music_b login', () => {
-    const login = PLATFORM_TABLE.music_b.login();
+    const login = PLATFORM_MODULES.music_b.login();
     expect(login.refresh).toBe(refreshQqMusicLogin);
   });
 

@@ -15,7 +15,8 @@ import { type Db, migrateDb, openDb } from '../../shared/db/client';
 import { personalLinks, platformAccounts, users } from '../../shared/db/schema';
 import { logger } from '../../shared/logger';
 import { ok } from '../../shared/result';
-import { PLATFORM_TABLE, type PlatformEntry } from '../../shared/sources/platform-table';
+import type { PlatformModule } from '../../shared/sources/platform-module';
+import { PLATFORM_MODULES } from '../../shared/sources/platform-modules';
 import { useBilibiliRefreshApi } from '../helpers/bilibili-refresh-api';
 import { useKugouRefreshApi } from '../helpers/kugou-refresh-api';
 import { useNeteaseRefreshApi } from '../helpers/netease-refresh-api';
@@ -214,7 +215,7 @@ describe('the login refresher', () => {
 
   it('uses the refresh of the platforms whose login allows it', () => {
     const ctx = { db, dataDir: dir };
-    const entries: [string, PlatformEntry][] = Object.entries(PLATFORM_TABLE);
+    const entries: [string, PlatformModule][] = Object.entries(PLATFORM_MODULES);
     const refreshable = entries
       .filter(([, entry]) => entry.login?.(ctx).refresh)
       .map(([platform]) => platform);

@@ -16,6 +16,7 @@ import { type Db, migrateDb, openDb } from '../../shared/db/client';
 import { bots, settings } from '../../shared/db/schema';
 import { type BotStatus, BotStatusSchema, type QueuedSong, type Song } from '../../shared/domain/schemas';
 import { LocalSource, UPLOADS_DIR } from '../../shared/sources/local/local-source';
+import { sourceContextOf } from '../../shared/sources/platform-modules';
 import { SourceRegistry } from '../../shared/sources/source-registry';
 import { FFMPEG_LOCATION } from '../helpers/audio-signals';
 import { addToneUpload, type Tone } from '../helpers/tone-uploads';
@@ -69,7 +70,7 @@ export class DaemonHarness {
       db: this.db,
       bus: this.bus,
       daemonId: 'e2e',
-      dataDir: this.dataDir,
+      sourceContext: sourceContextOf(this.db, { dataDir: this.dataDir, ffmpeg: this.ffmpeg }),
       ts3: this.ts3,
       ffmpeg: this.ffmpeg,
       sources,

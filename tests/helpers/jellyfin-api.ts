@@ -340,7 +340,7 @@ export function useJellyfinApi() {
 
 /**
  * A migrated database for one test file whose settings hold `login` at the start of every test, with
- * no kept token; its clients read both, as the platform table's factories will.
+ * no kept token; its clients read both, as the platform module's factories will.
  */
 export function useJellyfinSettings(login: StoredSettings['jellyfin']) {
   let db: Db | undefined;

@@ -19,6 +19,7 @@ import type { Bus } from '../../shared/bus/bus';
 import { InProcessBus } from '../../shared/bus/in-process-bus';
 import { type AppConfig, loadConfig } from '../../shared/config';
 import { type Db, migrateDb, openDb } from '../../shared/db/client';
+import { sourceContextOf } from '../../shared/sources/platform-modules';
 import { checkingAnswers } from './checked-answers';
 import { CookieJar, sendingCookies } from './cookie-jar';
 
@@ -87,7 +88,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
           db,
           bus,
           daemonId: 'test-daemon',
-          dataDir,
+          sourceContext: sourceContextOf(db, config),
           chat,
           ts3: options.ts3 ?? {},
           ffmpeg: config.ffmpeg,

@@ -1,7 +1,7 @@
 /**
  * The `music_c` login side against an msw stand-in for Kugou Music: who the stored login is (an
  * expired token is "logged out", not an error), personal FM, the QR login through all four states and
- * the pasted-cookie check, plus the stored login and the platform-table factory.
+ * the pasted-cookie check, plus the stored login and the platform module's login factory.
  */
 import { HttpResponse } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

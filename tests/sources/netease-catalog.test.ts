@@ -3,7 +3,8 @@ import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { NeteaseCatalog } from '../../shared/sources/netease/netease-catalog';
 import { NeteaseClient } from '../../shared/sources/netease/netease-client';
-import { type NeteaseLogin, parseNeteaseCookie } from '../../shared/sources/netease/netease-login';
+import { parseNeteaseCookie } from '../../shared/sources/netease/netease-login';
+import type { NeteaseLogin } from '../../shared/sources/netease/netease-login-shape';
 import { musicUOf, neteaseFixture, useNeteaseApi } from '../helpers/netease-api';
 
 const api = useNeteaseApi();

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_ANSWER_BYTES } from '../../shared/sources/http/fetch-json';
 import { NeteaseClient, RISKY_NETWORK } from '../../shared/sources/netease/netease-client';
-import { type NeteaseLogin, parseNeteaseCookie } from '../../shared/sources/netease/netease-login';
+import { parseNeteaseCookie } from '../../shared/sources/netease/netease-login';
+import type { NeteaseLogin } from '../../shared/sources/netease/netease-login-shape';
 import { NeteaseSource } from '../../shared/sources/netease/netease-source';
 import { useAudioHosts } from '../helpers/audio-request';
 import { neteaseFixture, useNeteaseApi } from '../helpers/netease-api';

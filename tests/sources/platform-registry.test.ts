@@ -2,7 +2,7 @@
  * The platform registry (shared/domain/platforms.ts) is the one place a platform's facts live: every
  * list derived from it — the OpenAPI enums in the committed document, the chat flags, the defaults of
  * a fresh installation, the fallback order, the quality lists, the login ways, the UI's labels in both
- * languages — says what the rows say, and each platform's adapters (platform-table.ts) have exactly the
+ * languages — says what the rows say, and each platform's adapters (platform-modules.ts) have exactly the
  * capabilities its row claims, so the UI offers only what a platform has.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -23,12 +23,8 @@ import { platformName } from '../../shared/i18n/phrases';
 import { readQualityMap } from '../../shared/settings/quality';
 import { readSettings } from '../../shared/settings/settings';
 import { choosePlatform } from '../../shared/sources/platform-choice';
-import {
-  Catalogs,
-  PLATFORM_TABLE,
-  type PlatformEntry,
-  type SourceContext,
-} from '../../shared/sources/platform-table';
+import type { PlatformModule } from '../../shared/sources/platform-module';
+import { Catalogs, PLATFORM_MODULES, type SourceContext } from '../../shared/sources/platform-modules';
 import { en } from '../../web/src/i18n/en';
 import { zh } from '../../web/src/i18n/zh';
 
@@ -149,8 +145,8 @@ describe("each platform's adapters have what its row says", () => {
     for (const [shelf, method] of Object.entries(SHELF_METHODS))
       expect({ shelf, has: has(method) }).toEqual({ shelf, has: facts.shelves.includes(shelf as ShelfKind) });
 
-    const entry: PlatformEntry = PLATFORM_TABLE[platform];
-    const login = entry.login?.(ctx);
+    const module: PlatformModule = PLATFORM_MODULES[platform];
+    const login = module.login?.(ctx);
     expect(AUTH_LOGIN_KINDS.filter((kind) => login?.[kind] !== undefined)).toEqual(
       AUTH_LOGIN_KINDS.filter((kind) => facts.logins.includes(kind)),
     );

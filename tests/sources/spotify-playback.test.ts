@@ -11,6 +11,7 @@ import { FRAME_SECONDS } from '../../daemon/audio/pcm-format';
 import { Daemon } from '../../daemon/daemon';
 import { parseLicenseRoot } from '../../daemon/ts3';
 import type { Song } from '../../shared/domain/schemas';
+import { sourceContextOf } from '../../shared/sources/platform-modules';
 import { SourceRegistry } from '../../shared/sources/source-registry';
 import { storedSpotifyClient } from '../../shared/sources/spotify/spotify-client';
 import { SpotifySource } from '../../shared/sources/spotify/spotify-source';
@@ -54,7 +55,7 @@ beforeAll(async () => {
     db: t.db,
     bus: t.bus,
     daemonId: 'spotify-daemon',
-    dataDir: t.dataDir,
+    sourceContext: sourceContextOf(t.db, t.config),
     ts3: { licenseRoot: root.value },
     ffmpeg: FFMPEG_LOCATION,
     sources: new SourceRegistry([source]),

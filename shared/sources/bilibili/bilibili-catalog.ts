@@ -10,6 +10,7 @@
  */
 import type { Song } from '../../domain/schemas';
 import { ok, type Result } from '../../result';
+import type { VideoParts, VideoShelves } from '../shelf-catalogs';
 import type { AccountStatus, SongCatalog } from '../song-catalog';
 import type { BilibiliClient } from './bilibili-client';
 import { PopularDataSchema, SearchDataSchema, type ViewData } from './bilibili-schemas';
@@ -17,25 +18,7 @@ import { httpsUrl, partToSong, searchRowToSong, videoToSong } from './bilibili-v
 import { parseSongId, partSongId, videoQuery } from './video-ids';
 import { fetchView } from './video-view';
 
-/** One part of a video as the parts route lists it. */
-export interface VideoPart {
-  /** The part's song id, `<bvid>?p=<page>`. */
-  id: string;
-  page: number;
-  title: string;
-  /** Seconds. */
-  duration: number;
-}
-
-export interface VideoParts {
-  bvid: string;
-  title: string;
-  coverUrl: string;
-  artist: string;
-  parts: VideoPart[];
-}
-
-export class BilibiliCatalog implements SongCatalog {
+export class BilibiliCatalog implements SongCatalog, VideoShelves {
   constructor(private readonly client: BilibiliClient) {}
 
   async search(query: string, limit: number, offset = 0): Promise<Result<Song[]>> {

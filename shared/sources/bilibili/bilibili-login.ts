@@ -6,10 +6,9 @@
  * Cookie names from SocialSisterYi/bilibili-API-collect (docs/login/login_info.md: `SESSDATA` is the
  * login; docs/misc/buvid3_4.md: `buvid3` names the browser, which guests get from `finger/spi`).
  */
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { platformAccounts } from '../../db/schema';
 import { cookieValues } from '../http/cookies';
+import { type LoginLookup as StoredLoginLookup, storedLogin } from '../login/stored-login';
 
 export interface BilibiliLogin {
   /** The whole cookie, sent as-is to Bilibili hosts. */
@@ -18,7 +17,7 @@ export interface BilibiliLogin {
   hasBuvid: boolean;
 }
 
-export type LoginLookup = () => Promise<BilibiliLogin | undefined>;
+export type LoginLookup = StoredLoginLookup<BilibiliLogin>;
 
 /** Reads a login from a cookie string; undefined when it has no `SESSDATA` (not logged in). */
 export function parseBilibiliCookie(cookie: string): BilibiliLogin | undefined {
@@ -28,10 +27,5 @@ export function parseBilibiliCookie(cookie: string): BilibiliLogin | undefined {
 }
 
 export function storedBilibiliLogin(db: Db): LoginLookup {
-  return async () => {
-    const row = await db.query.platformAccounts.findFirst({
-      where: eq(platformAccounts.platform, 'video_a'),
-    });
-    return row ? parseBilibiliCookie(row.credential) : undefined;
-  };
+  return storedLogin(db, 'video_a', parseBilibiliCookie);
 }

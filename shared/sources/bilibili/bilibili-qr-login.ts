@@ -12,7 +12,8 @@ import { err, ok } from '../../result';
 import { BROWSER_USER_AGENT } from '../http/browser';
 import { setCookies } from '../http/cookies';
 import { fetchJson, fetchResponse, readJson } from '../http/fetch-json';
-import type { QrLogin, QrStatus } from '../platform-login';
+import { QrLoginMachine } from '../login/qr-login-machine';
+import type { QrLogin } from '../platform-login';
 import { BILIBILI_REFERER } from './bilibili-client';
 import { bilibiliCookieLogin } from './bilibili-cookie-login';
 import { SERVICE } from './bilibili-errors';
@@ -34,14 +35,9 @@ const PolledSchema = z.object({
   }),
 });
 
-const STATES: Record<number, Exclude<QrStatus, 'confirmed'>> = {
-  86101: 'waiting',
-  86090: 'scanned',
-  86038: 'expired',
-};
-const CONFIRMED = 0;
+type Polled = z.infer<typeof PolledSchema>['data'] & { cookie: string };
 
-export const bilibiliQrLogin: QrLogin = {
+export const bilibiliQrLogin: QrLogin = new QrLoginMachine<Polled>({
   async start() {
     const json = await fetchJson(SERVICE, `${PASSPORT}/generate`, init);
     if (!json.ok) return json;
@@ -50,28 +46,30 @@ export const bilibiliQrLogin: QrLogin = {
     const { url, qrcode_key } = generated.data.data;
     return ok({ qrUrl: url, state: { qrcodeKey: qrcode_key } });
   },
-
-  async poll(state) {
-    if (!state.qrcodeKey) return err(`the ${SERVICE} QR attempt has no key`);
-    const query = new URLSearchParams({ qrcode_key: state.qrcodeKey });
+  needs: ['qrcodeKey'],
+  incomplete: `the ${SERVICE} QR attempt has no key`,
+  async ask(state) {
+    const query = new URLSearchParams({ qrcode_key: state.qrcodeKey ?? '' });
     const response = await fetchResponse(SERVICE, `${PASSPORT}/poll?${query}`, init);
     if (!response.ok) return response;
     const json = await readJson(SERVICE, response.value);
     if (!json.ok) return json;
     const polled = PolledSchema.safeParse(json.value);
     if (!polled.success) return err(`${SERVICE} answered the QR login poll in an unexpected shape`);
-    const { code, message, refresh_token } = polled.data.data;
-    const status = STATES[code];
-    if (status) return ok({ status });
-    if (code !== CONFIRMED)
-      return err(`${SERVICE} refused the QR login (code ${code}${message ? `: ${message}` : ''})`);
-    const login = await bilibiliCookieLogin.check(setCookies(response.value));
+    return ok({ ...polled.data.data, cookie: setCookies(response.value) });
+  },
+  codeOf: (polled) => polled.code,
+  pending: { 86101: 'waiting', 86090: 'scanned', 86038: 'expired' },
+  confirmed: 0,
+  refused: ({ code, message }) =>
+    `${SERVICE} refused the QR login (code ${code}${message ? `: ${message}` : ''})`,
+  async confirm({ cookie, refresh_token }) {
+    const login = await bilibiliCookieLogin.check(cookie);
     if (!login.ok) return login;
     const { credential, profile } = login.value;
     return ok({
-      status: 'confirmed',
       credential: refresh_token ? withRefreshToken(credential, refresh_token) : credential,
       profile,
     });
   },
-};
+});

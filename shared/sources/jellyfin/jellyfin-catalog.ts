@@ -12,6 +12,7 @@
 import type { Album, Playlist, PlaylistDetail, Song } from '../../domain/schemas';
 import { type Phrase, say } from '../../i18n/phrases';
 import { ok, type Result } from '../../result';
+import type { Genre, LibraryShelves } from '../shelf-catalogs';
 import type { AccountStatus, SongCatalog, SongList } from '../song-catalog';
 import type { JellyfinClient } from './jellyfin-client';
 import { NOT_CONFIGURED } from './jellyfin-config';
@@ -27,11 +28,6 @@ import { type Item, ItemsSchema, LyricsSchema, UserSchema } from './jellyfin-sch
 export const COLLECTION_LIMIT = 1000;
 /** Songs in one Instant Mix batch of personal FM. */
 export const FM_BATCH = 30;
-
-export interface Genre {
-  id: string;
-  name: string;
-}
 
 const SONGS = { IncludeItemTypes: 'Audio', Recursive: true } as const;
 const ALBUMS = { IncludeItemTypes: 'MusicAlbum', Recursive: true, Fields: 'ChildCount' } as const;
@@ -57,7 +53,7 @@ const LOGGED_OUT_REASONS = new Map<string, () => Phrase>([
   [INVALID_API_KEY, say.jellyfinInvalidApiKey],
 ]);
 
-export class JellyfinCatalog implements SongCatalog {
+export class JellyfinCatalog implements SongCatalog, LibraryShelves {
   constructor(private readonly client: JellyfinClient) {}
 
   search(query: string, limit: number, offset = 0): Promise<Result<Song[]>> {

@@ -121,7 +121,7 @@ export class JellyfinClient {
   }
 }
 
-/** The client of the platform table: the settings' server and login, the token kept in the database. */
+/** The client of the platform module: the settings' server and login, the token kept in the database. */
 export function storedJellyfinClient(db: Db): JellyfinClient {
   return new JellyfinClient(storedJellyfinConfig(db), storedJellyfinSessions(db));
 }

@@ -12,10 +12,9 @@
  * characters of 0-9 and A-Z).
  */
 import { randomInt, randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { platformAccounts } from '../../db/schema';
 import { cookieValues } from '../http/cookies';
+import { type LoginLookup as StoredLoginLookup, storedLogin } from '../login/stored-login';
 import { deviceMid } from './kugou-signing';
 
 /** The device a request says it comes from. A pasted cookie without a `dfid` sends "-" as its own. */
@@ -30,7 +29,7 @@ export interface KugouLogin extends KugouDevice {
   userid: string;
 }
 
-export type LoginLookup = () => Promise<KugouLogin | undefined>;
+export type LoginLookup = StoredLoginLookup<KugouLogin>;
 
 export const UNREGISTERED_DFID = '-';
 const DFID_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -65,10 +64,5 @@ export const kugouCookie = (login: KugouLogin): string =>
   `token=${login.token}; userid=${login.userid}; KUGOU_API_MID=${login.mid}; dfid=${login.dfid}`;
 
 export function storedKugouLogin(db: Db): LoginLookup {
-  return async () => {
-    const row = await db.query.platformAccounts.findFirst({
-      where: eq(platformAccounts.platform, 'music_c'),
-    });
-    return row ? parseKugouCookie(row.credential) : undefined;
-  };
+  return storedLogin(db, 'music_c', parseKugouCookie);
 }

@@ -9,9 +9,11 @@
  * `qrcode`, status 0 expired, 1 waiting, 2 scanned, 4 confirmed with `token` and `userid`) and the
  * nickname/avatar MoeKoeMusic/MoeKoeMusic shows from the same answer (src/views/Login.vue).
  */
+import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import { err, ok, type Result } from '../../result';
-import type { CookieLogin, LoginProfile, PlatformLogin, QrLogin, QrPoll, QrStart } from '../platform-login';
+import { type QrFlow, QrLoginMachine } from '../login/qr-login-machine';
+import type { CookieLogin, LoginProfile, PlatformLogin } from '../platform-login';
 import { readAccount } from './kugou-account';
 import { KugouClient, LOGIN_ORIGIN } from './kugou-client';
 import { type KugouDevice, kugouCookie, newDevice, parseKugouCookie, storedKugouLogin } from './kugou-login';
@@ -21,68 +23,72 @@ import { APP_ID, SRC_APP_ID } from './kugou-signing';
 /** The app the QR key is made for (the login host's own id for app logins). */
 const QR_APP_ID = 1001;
 const QR_PAGE = 'https://h5.kugou.com/apps/loginQRCode/html/index.html';
-const QR_STATUS: Record<number, 'expired' | 'waiting' | 'scanned'> = {
-  0: 'expired',
-  1: 'waiting',
-  2: 'scanned',
-};
-const CONFIRMED = 4;
 
 export function kugouLogin(db: Db): Required<Pick<PlatformLogin, 'qr' | 'cookie'>> {
   const client = new KugouClient(storedKugouLogin(db));
   return { qr: new KugouQrLogin(client), cookie: new KugouCookieLogin(client) };
 }
 
-export class KugouQrLogin implements QrLogin {
-  constructor(private readonly client: KugouClient) {}
+/** An answer to a poll, with the device the attempt logs in with. */
+type Polled = z.output<typeof QrStatusDataSchema> & { device: KugouDevice };
 
-  async start(): Promise<Result<QrStart>> {
-    const device = newDevice();
-    const answer = await this.client.call(
-      {
-        origin: LOGIN_ORIGIN,
-        path: '/v2/qrcode',
-        signing: 'web',
-        query: {
-          appid: QR_APP_ID,
-          type: 1,
-          plat: 4,
-          qrcode_txt: `${QR_PAGE}?appid=${APP_ID}&`,
-          srcappid: SRC_APP_ID,
+/** Kugou's QR login: the shared machine with Kugou's requests, made with the client it asks through. */
+export class KugouQrLogin extends QrLoginMachine<Polled> {
+  constructor(client: KugouClient) {
+    super(kugouQrFlow(client));
+  }
+}
+
+function kugouQrFlow(client: KugouClient): QrFlow<Polled> {
+  return {
+    async start() {
+      const device = newDevice();
+      const answer = await client.call(
+        {
+          origin: LOGIN_ORIGIN,
+          path: '/v2/qrcode',
+          signing: 'web',
+          query: {
+            appid: QR_APP_ID,
+            type: 1,
+            plat: 4,
+            qrcode_txt: `${QR_PAGE}?appid=${APP_ID}&`,
+            srcappid: SRC_APP_ID,
+          },
         },
-      },
-      QrKeyDataSchema,
-      device,
-    );
-    if (!answer.ok) return answer;
-    const key = answer.value.qrcode;
-    return ok({ qrUrl: `${QR_PAGE}?qrcode=${key}`, state: { key, mid: device.mid, dfid: device.dfid } });
-  }
-
-  async poll(state: Record<string, string>): Promise<Result<QrPoll>> {
-    const { key, mid, dfid } = state;
-    if (!key || !mid || !dfid) return err('this Kugou Music QR login is incomplete; start again');
-    const device: KugouDevice = { mid, dfid };
-    const answer = await this.client.call(
-      {
-        origin: LOGIN_ORIGIN,
-        path: '/v2/get_userinfo_qrcode',
-        signing: 'web',
-        query: { plat: 4, appid: APP_ID, srcappid: SRC_APP_ID, qrcode: key },
-      },
-      QrStatusDataSchema,
-      device,
-    );
-    if (!answer.ok) return answer;
-    const { status, token, userid, nickname, pic } = answer.value;
-    const waiting = QR_STATUS[status];
-    if (waiting) return ok({ status: waiting });
-    if (status !== CONFIRMED)
-      return err(`Kugou Music answered the QR login with an unknown state (${status})`);
-    const login = parseKugouCookie(kugouCookie({ token, userid, ...device }));
-    if (!login) return err('Kugou Music confirmed the QR login but sent no token');
-    return ok({ status: 'confirmed', credential: kugouCookie(login), profile: profileOf(nickname, pic) });
-  }
+        QrKeyDataSchema,
+        device,
+      );
+      if (!answer.ok) return answer;
+      const key = answer.value.qrcode;
+      return ok({ qrUrl: `${QR_PAGE}?qrcode=${key}`, state: { key, mid: device.mid, dfid: device.dfid } });
+    },
+    needs: ['key', 'mid', 'dfid'],
+    incomplete: 'this Kugou Music QR login is incomplete; start again',
+    async ask({ key = '', mid = '', dfid = '' }) {
+      const device: KugouDevice = { mid, dfid };
+      const answer = await client.call(
+        {
+          origin: LOGIN_ORIGIN,
+          path: '/v2/get_userinfo_qrcode',
+          signing: 'web',
+          query: { plat: 4, appid: APP_ID, srcappid: SRC_APP_ID, qrcode: key },
+        },
+        QrStatusDataSchema,
+        device,
+      );
+      return answer.ok ? ok({ ...answer.value, device }) : answer;
+    },
+    codeOf: (answer) => answer.status,
+    pending: { 0: 'expired', 1: 'waiting', 2: 'scanned' },
+    confirmed: 4,
+    refused: ({ status }) => `Kugou Music answered the QR login with an unknown state (${status})`,
+    async confirm({ token, userid, nickname, pic, device }) {
+      const login = parseKugouCookie(kugouCookie({ token, userid, ...device }));
+      if (!login) return err('Kugou Music confirmed the QR login but sent no token');
+      return ok({ credential: kugouCookie(login), profile: profileOf(nickname, pic) });
+    },
+  };
 }
 
 export class KugouCookieLogin implements CookieLogin {

@@ -7,7 +7,7 @@
  */
 import { ok, type Result } from '../../result';
 import type { NeteaseClient } from './netease-client';
-import type { NeteaseLogin } from './netease-login';
+import type { NeteaseLogin } from './netease-login-shape';
 import { AccountSchema } from './netease-schemas';
 
 export interface NeteaseAccount {

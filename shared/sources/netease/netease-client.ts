@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { err, ok, type Result } from '../../result';
 import { refusal as refused } from '../http/refusals';
 import { anonymousDevice } from './netease-device';
-import type { LoginLookup, NeteaseLogin } from './netease-login';
+import type { LoginLookup, NeteaseLogin } from './netease-login-shape';
 import { SERVICE, send } from './netease-transport';
 
 const OK_CODE = 200;

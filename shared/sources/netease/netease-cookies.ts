@@ -13,7 +13,7 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { cookieValues } from '../http/cookies';
-import type { NeteaseLogin } from './netease-login';
+import type { NeteaseLogin } from './netease-login-shape';
 
 /** The device calls come from: its id, and the anonymous token NetEase registered for it (if any). */
 export interface AnonymousDevice {

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { err, ok, type Result } from '../../result';
 import { anonymousDevice } from './netease-device';
-import type { NeteaseLogin } from './netease-login';
+import type { NeteaseLogin } from './netease-login-shape';
 import { SERVICE, send } from './netease-transport';
 
 /** What every login answer carries. */

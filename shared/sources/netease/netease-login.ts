@@ -6,20 +6,11 @@
  * Cookie names from NeteaseCloudMusicApiEnhanced/api-enhanced (util/request.js: `MUSIC_U` is the login,
  * `__csrf` becomes the weapi payload's `csrf_token` and the eapi header's `__csrf`).
  */
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { platformAccounts } from '../../db/schema';
 import { cookieValues } from '../http/cookies';
+import { storedLogin } from '../login/stored-login';
 import { keepDeviceIn } from './netease-device';
-
-export interface NeteaseLogin {
-  /** The whole cookie, sent as-is to NetEase hosts. */
-  cookie: string;
-  /** The `__csrf` value the web player also puts in every weapi payload; empty when absent. */
-  csrf: string;
-}
-
-export type LoginLookup = () => Promise<NeteaseLogin | undefined>;
+import type { LoginLookup, NeteaseLogin } from './netease-login-shape';
 
 /** Reads a login from a cookie string; undefined when it has no `MUSIC_U` (not logged in). */
 export function parseNeteaseCookie(cookie: string): NeteaseLogin | undefined {
@@ -34,10 +25,5 @@ export function parseNeteaseCookie(cookie: string): NeteaseLogin | undefined {
  */
 export function storedNeteaseLogin(db: Db): LoginLookup {
   keepDeviceIn(db);
-  return async () => {
-    const row = await db.query.platformAccounts.findFirst({
-      where: eq(platformAccounts.platform, 'music_a'),
-    });
-    return row ? parseNeteaseCookie(row.credential) : undefined;
-  };
+  return storedLogin(db, 'music_a', parseNeteaseCookie);
 }

@@ -10,22 +10,17 @@
  */
 import { z } from 'zod';
 import { err, ok } from '../../result';
-import type { QrLogin, QrStatus } from '../platform-login';
+import { QrLoginMachine } from '../login/qr-login-machine';
+import type { QrLogin } from '../platform-login';
 import { refusal } from './netease-client';
 import { neteaseCookieLogin } from './netease-cookie-login';
-import { LoginAnswerSchema, loginCall } from './netease-login-call';
+import { type LoginAnswer, LoginAnswerSchema, loginCall } from './netease-login-call';
 import { SERVICE } from './netease-transport';
 
 const QR_TYPE = 3;
 const UnikeySchema = LoginAnswerSchema.extend({ unikey: z.string().nullish() });
-const WAITING: Record<number, Exclude<QrStatus, 'confirmed'>> = {
-  800: 'expired',
-  801: 'waiting',
-  802: 'scanned',
-};
-const CONFIRMED = 803;
 
-export const neteaseQrLogin: QrLogin = {
+export const neteaseQrLogin: QrLogin = new QrLoginMachine<LoginAnswer<z.output<typeof LoginAnswerSchema>>>({
   async start() {
     const key = await loginCall('/eapi/login/qrcode/unikey', { type: QR_TYPE }, UnikeySchema);
     if (!key.ok) return key;
@@ -33,20 +28,17 @@ export const neteaseQrLogin: QrLogin = {
     if (key.value.answer.code !== 200 || !unikey) return err(refusal('a QR login key', key.value.answer));
     return ok({ qrUrl: `https://music.163.com/login?codekey=${unikey}`, state: { unikey } });
   },
-
-  async poll(state) {
-    if (!state.unikey) return err(`the ${SERVICE} QR attempt has no key`);
-    const asked = await loginCall(
+  needs: ['unikey'],
+  incomplete: `the ${SERVICE} QR attempt has no key`,
+  ask: (state) =>
+    loginCall(
       '/eapi/login/qrcode/client/login',
-      { key: state.unikey, type: QR_TYPE },
+      { key: state.unikey ?? '', type: QR_TYPE },
       LoginAnswerSchema,
-    );
-    if (!asked.ok) return asked;
-    const { answer, cookie } = asked.value;
-    const status = WAITING[answer.code];
-    if (status) return ok({ status });
-    if (answer.code !== CONFIRMED) return err(refusal('the QR login', answer));
-    const login = await neteaseCookieLogin.check(cookie);
-    return login.ok ? ok({ status: 'confirmed', ...login.value }) : login;
-  },
-};
+    ),
+  codeOf: ({ answer }) => answer.code,
+  pending: { 800: 'expired', 801: 'waiting', 802: 'scanned' },
+  confirmed: 803,
+  refused: ({ answer }) => refusal('the QR login', answer),
+  confirm: ({ cookie }) => neteaseCookieLogin.check(cookie),
+});

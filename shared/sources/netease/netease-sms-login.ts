@@ -20,12 +20,14 @@ import { SERVICE } from './netease-transport';
 const COUNTRY_CODE = '86';
 /** NetEase wants a behaviour captcha before it lets this login through. */
 const NEEDS_CAPTCHA = 8821;
-export const SMS_REFUSED = `${SERVICE} refuses SMS login for now: it wants a behaviour captcha (code 8821) that this server cannot show; log in with the QR code instead`;
+const SMS_REFUSED = `${SERVICE} refuses SMS login for now: it wants a behaviour captcha (code 8821) that this server cannot show; log in with the QR code instead`;
 
 const smsRefusal = (what: string, answer: { code: number; message?: string | null; msg?: string | null }) =>
   answer.code === NEEDS_CAPTCHA ? SMS_REFUSED : refusal(what, answer);
 
 export const neteaseSmsLogin: SmsLogin = {
+  refusedOutright: SMS_REFUSED,
+
   async send(phone) {
     const sent = await loginCall(
       '/weapi/sms/captcha/sent',

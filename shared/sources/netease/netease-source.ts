@@ -22,7 +22,7 @@ import { BROWSER_USER_AGENT } from '../http/browser';
 import { refusal as refused } from '../http/refusals';
 import type { MusicSource, ResolvedStream, StreamRequest } from '../music-source';
 import type { NeteaseClient } from './netease-client';
-import type { NeteaseLogin } from './netease-login';
+import type { NeteaseLogin } from './netease-login-shape';
 import { SongUrlSchema } from './netease-schemas';
 import { isVipFee, neteaseId } from './netease-tracks';
 import { NETEASE_REFERER, SERVICE } from './netease-transport';

@@ -17,7 +17,7 @@ import { setCookies } from '../http/cookies';
 import { fetchResponse, readBytes, readJson } from '../http/fetch-json';
 import { eapi } from './eapi';
 import { type AnonymousDevice, appHeaders, desktopHeader, headerCookie, webCookie } from './netease-cookies';
-import type { NeteaseLogin } from './netease-login';
+import type { NeteaseLogin } from './netease-login-shape';
 import { weapi } from './weapi';
 import {
   type KeyState,

@@ -6,10 +6,9 @@
  * Cookie names from public clients: jsososo/QQMusicApi (routes/song.js: `uin`, `qqmusic_key` as
  * `comm.authst`) and L-1124/QQMusicApi (qqmusic_api/models/request.py: `qm_keyst` as the same key).
  */
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { platformAccounts } from '../../db/schema';
 import { cookieValues } from '../http/cookies';
+import { type LoginLookup as StoredLoginLookup, storedLogin } from '../login/stored-login';
 
 export interface QqLogin {
   /** The account number, digits only. */
@@ -20,7 +19,7 @@ export interface QqLogin {
   cookie: string;
 }
 
-export type LoginLookup = () => Promise<QqLogin | undefined>;
+export type LoginLookup = StoredLoginLookup<QqLogin>;
 
 /** Reads the login from a cookie string; undefined when it lacks the account number or key. */
 export function parseQqCookie(cookie: string): QqLogin | undefined {
@@ -32,10 +31,5 @@ export function parseQqCookie(cookie: string): QqLogin | undefined {
 }
 
 export function storedQqLogin(db: Db): LoginLookup {
-  return async () => {
-    const row = await db.query.platformAccounts.findFirst({
-      where: eq(platformAccounts.platform, 'music_b'),
-    });
-    return row ? parseQqCookie(row.credential) : undefined;
-  };
+  return storedLogin(db, 'music_b', parseQqCookie);
 }

@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { err, ok, type Result } from '../../result';
 import { cookieValues, setCookies } from '../http/cookies';
 import { fetchResponse } from '../http/fetch-json';
+import { QrLoginMachine } from '../login/qr-login-machine';
 import type { QrLogin } from '../platform-login';
 import { loginlessMusicu, qqCookieLogin } from './qq-music-cookie-login';
 import { MusicLoginSchema, QQ_ACCOUNT_LOGIN_TYPE, renewalCookie } from './qq-music-login-cookie';
@@ -22,6 +23,7 @@ import {
   LOGIN_JUMP,
   PTLOGIN_DOMAIN_ID,
   PTLOGIN_SERVICE,
+  type PtloginState,
   ptloginHeaders,
   QQ_CONNECT_APPID,
   QQ_MUSIC_APPID,
@@ -116,22 +118,25 @@ async function musicLoginCookie(uin: string, ptsigx: string): Promise<Result<str
   return ok(`${account}; ${renewalCookie(login.value, QQ_ACCOUNT_LOGIN_TYPE)}`);
 }
 
-export const qqMusicQrLogin: QrLogin = {
+export const qqMusicQrLogin: QrLogin = new QrLoginMachine<PtloginState>({
   async start() {
     const shown = await showQrCode();
     if (!shown.ok) return shown;
     const { picture, qrsig } = shown.value;
     return ok({ qrUrl: picture, qrImg: picture, state: { qrsig } });
   },
-
-  async poll(state) {
-    if (!state.qrsig) return err('the QQ Music QR attempt has no qrsig');
-    const asked = await askQrState(state.qrsig);
-    if (!asked.ok) return asked;
-    if (asked.value.status !== 'confirmed') return ok({ status: asked.value.status });
-    const cookie = await musicLoginCookie(asked.value.uin, asked.value.ptsigx);
+  needs: ['qrsig'],
+  incomplete: 'the QQ Music QR attempt has no qrsig',
+  ask: (state) => askQrState(state.qrsig ?? ''),
+  // Tencent's own codes are already read into SPEC's states (qq-ptlogin.ts).
+  codeOf: (asked) => asked.status,
+  pending: { waiting: 'waiting', scanned: 'scanned', expired: 'expired' },
+  confirmed: 'confirmed',
+  refused: (asked) => `${PTLOGIN_SERVICE} answered the QR login with an unknown state (${asked.status})`,
+  async confirm(asked) {
+    if (asked.status !== 'confirmed') return err(`${PTLOGIN_SERVICE} did not confirm the QR login`);
+    const cookie = await musicLoginCookie(asked.uin, asked.ptsigx);
     if (!cookie.ok) return cookie;
-    const login = await qqCookieLogin.check(cookie.value);
-    return login.ok ? ok({ status: 'confirmed', ...login.value }) : login;
+    return qqCookieLogin.check(cookie.value);
   },
-};
+});

@@ -166,7 +166,7 @@ export class SpotifyClient {
   }
 }
 
-/** The client of the platform table: the settings' app, the tokens kept in the database. */
+/** The client of the platform module: the settings' app, the tokens kept in the database. */
 export function storedSpotifyClient(db: Db): SpotifyClient {
   return new SpotifyClient(storedSpotifySettings(db), storedSpotifyTokens(db));
 }

@@ -1,6 +1,7 @@
 /**
- * /api/spotify: connecting the Spotify account the `streaming_a` source plays with. The routes answer
- * 404 while the `spotify` settings are not configured (see the contracts for why they always exist).
+ * /api/spotify: the app authorization (login kind `oauth`) of the Spotify account Spotify's source
+ * plays with. The routes answer 404 while the `spotify` settings are not configured (see the
+ * contracts for why they always exist).
  * Tokens are kept server-side only; a failed login is logged with Spotify's reason and shown to the
  * browser as a short code.
  */
@@ -14,7 +15,7 @@ import { finishSpotifyLogin, startSpotifyLogin } from '../../shared/sources/spot
 import { storedSpotifyTokens } from '../../shared/sources/spotify/spotify-token-store';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
-import { settingsPage, spotifyRedirectUri } from './redirect-uri';
+import { settingsPage, spotifyRedirectUri } from './oauth-redirect-uri';
 
 const log = logger('api.spotify');
 

@@ -1,21 +1,29 @@
 /**
  * Personal music account (SPEC.md "Personal music account: /api/me/music"): the caller links their own
- * `music_a` account by QR code; FM the caller starts through the API then plays as that account. The
- * stored cookie never leaves the server and never replaces the bots' shared login.
+ * account of the platform whose facts allow a personal login, by QR code; FM the caller starts through
+ * the API then plays as that account. The stored cookie never leaves the server and never replaces the
+ * bots' shared login.
  */
 import { z } from '@hono/zod-openapi';
+import { PERSONAL_LOGIN_PLATFORMS } from '../../shared/domain/platforms';
 import { errors, jsonResponse } from '../errors';
 import { defineRoute } from '../policy';
-import { QrCodeSchema, QrKeySchema, QrStatusSchema } from './platform-auth';
+import { QrCodeSchema, QrKeySchema, QrStatusSchema } from './platform-logins';
+
+/** SPEC has one personal account, that of the one platform whose facts offer it. */
+const [platform] = PERSONAL_LOGIN_PLATFORMS;
+if (!platform || PERSONAL_LOGIN_PLATFORMS.length > 1)
+  throw new Error('SPEC has exactly one personal login platform');
+export const PERSONAL_LOGIN_PLATFORM = platform;
 
 const tags = ['Personal music account'];
 const policy = { access: 'authenticated', nonGuest: true } as const;
 
 export const getPersonalLink = defineRoute({
   method: 'get',
-  path: '/api/me/music/music_a/status',
+  path: `/api/me/music/${PERSONAL_LOGIN_PLATFORM}/status`,
   tags,
-  summary: 'Whether you have linked your own music_a account, and whether it still logs in',
+  summary: `Whether you have linked your own ${PERSONAL_LOGIN_PLATFORM} account, and whether it still logs in`,
   description: '502 when NetEase cannot be reached to check a linked account.',
   policy,
   responses: {
@@ -36,9 +44,9 @@ export const getPersonalLink = defineRoute({
 
 export const startPersonalQr = defineRoute({
   method: 'post',
-  path: '/api/me/music/music_a/qrcode',
+  path: `/api/me/music/${PERSONAL_LOGIN_PLATFORM}/qrcode`,
   tags,
-  summary: 'Start linking your own music_a account by QR code',
+  summary: `Start linking your own ${PERSONAL_LOGIN_PLATFORM} account by QR code`,
   description: 'Scan the code with the NetEase app, then poll `qrcode/status` with the key.',
   policy,
   responses: {
@@ -49,7 +57,7 @@ export const startPersonalQr = defineRoute({
 
 export const pollPersonalQr = defineRoute({
   method: 'get',
-  path: '/api/me/music/music_a/qrcode/status',
+  path: `/api/me/music/${PERSONAL_LOGIN_PLATFORM}/qrcode/status`,
   tags,
   summary: 'The state of your linking attempt',
   description:
@@ -65,9 +73,9 @@ export const pollPersonalQr = defineRoute({
 
 export const deletePersonalLink = defineRoute({
   method: 'delete',
-  path: '/api/me/music/music_a',
+  path: `/api/me/music/${PERSONAL_LOGIN_PLATFORM}`,
   tags,
-  summary: 'Unlink your own music_a account',
+  summary: `Unlink your own ${PERSONAL_LOGIN_PLATFORM} account`,
   policy,
   responses: {
     200: jsonResponse(z.object({ ok: z.literal(true) }), 'Unlinked (also when nothing was linked)'),

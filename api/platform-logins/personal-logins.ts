@@ -1,23 +1,23 @@
 /**
- * /api/me/music/music_a: the caller's own NetEase account, linked by QR code into `personal_links`
- * (SPEC Player rule 8: FM the caller starts through the API plays as it). Each account sees and
- * changes only its own link; the linked cookie never leaves the server.
+ * /api/me/music/<platform>: the caller's own account of the platform whose facts offer a personal
+ * login, linked by QR code into `personal_links` (SPEC Player rule 8: FM the caller starts through the
+ * API plays as it). Each account sees and changes only its own link; the linked credential never
+ * leaves the server.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { and, eq } from 'drizzle-orm';
-import * as routes from '../../openapi/routes/me-music';
+import * as routes from '../../openapi/routes/personal-logins';
 import { personalLinks } from '../../shared/db/schema';
-import { neteaseCookieStatus } from '../../shared/sources/netease/netease-cookie-login';
 import type { LoginProfile } from '../../shared/sources/platform-login';
-import type { SourceContext } from '../../shared/sources/platform-table';
+import { platformLogin, type SourceContext } from '../../shared/sources/platform-modules';
 import { type Principal, principalOf } from '../auth/principal';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
 import { platformFailure } from '../music/platform-failure';
-import { loginWay } from '../platform-auth/platform-logins';
-import { QrAttempts } from '../platform-auth/qr-attempts';
+import { loginWay } from './login-ways';
+import { QrAttempts } from './qr-attempts';
 
-const PLATFORM = 'music_a';
+const PLATFORM = routes.PERSONAL_LOGIN_PLATFORM;
 
 /** Links belong to accounts; the chat service acts for voice-server users, who have none. */
 function ownerOf(principal: Principal): string {
@@ -25,8 +25,7 @@ function ownerOf(principal: Principal): string {
   return principal.userId;
 }
 
-export function meMusicRoutes({ db, config }: AppDeps) {
-  const ctx: SourceContext = { db, dataDir: config.dataDir, ytDlpPath: config.ytDlpPath };
+export function personalLoginRoutes({ db }: AppDeps, ctx: SourceContext) {
   const attempts = new QrAttempts(db);
   const ownLink = (userId: string) =>
     and(eq(personalLinks.userId, userId), eq(personalLinks.platform, PLATFORM));
@@ -44,11 +43,18 @@ export function meMusicRoutes({ db, config }: AppDeps) {
       .onConflictDoUpdate({ target: [personalLinks.userId, personalLinks.platform], set: linked });
   };
 
+  /** Who a linked credential logs in as, asked of the platform. */
+  const statusOf = (credential: string) => {
+    const status = platformLogin(PLATFORM, ctx)?.status;
+    if (!status) throw new ApiError(501, `the status of a ${PLATFORM} login is not available in this build`);
+    return status(credential);
+  };
+
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
     .openapi(routes.getPersonalLink, async (c) => {
       const row = await db.query.personalLinks.findFirst({ where: ownLink(ownerOf(principalOf(c))) });
       if (!row) return c.json({ linked: false, loggedIn: false }, 200);
-      const status = await neteaseCookieStatus(row.credential);
+      const status = await statusOf(row.credential);
       if (!status.ok) throw platformFailure(PLATFORM, status.error);
       return c.json({ linked: true, ...status.value }, 200);
     })

@@ -1,27 +1,29 @@
 /**
  * /api/auth: the platform logins every bot shares. Status comes from each platform's catalog; logins
- * are made through the platform table's login ways (QR, cookie, SMS) and stored in `platform_accounts`.
- * The credential never appears in an answer or a log line.
+ * are made through the platform modules' login ways (QR, cookie, SMS), each platform chosen by the
+ * login kinds its facts name, and stored in `platform_accounts`. The credential never appears in an
+ * answer or a log line.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
-import * as routes from '../../openapi/routes/platform-auth';
+import * as routes from '../../openapi/routes/platform-logins';
 import type { Platform } from '../../shared/domain/constants';
-import { logsInBy } from '../../shared/domain/platforms';
+import { logsInBy, PLATFORMS } from '../../shared/domain/platforms';
 import { renderPhrase } from '../../shared/i18n/phrases';
 import { readSettings } from '../../shared/settings/settings';
 import { testJellyfinConnection } from '../../shared/sources/jellyfin/jellyfin-connection-test';
-import { SMS_REFUSED } from '../../shared/sources/netease/netease-sms-login';
-import type { Catalogs, SourceContext } from '../../shared/sources/platform-table';
+import type { Catalogs, SourceContext } from '../../shared/sources/platform-modules';
 import type { AccountStatus } from '../../shared/sources/song-catalog';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
 import { requestLocale } from '../locale';
 import { platformFailure } from '../music/platform-failure';
-import { loginWay, storeSharedLogin } from './platform-logins';
+import { loginWay, storeSharedLogin } from './login-ways';
 import { QrAttempts } from './qr-attempts';
 
-export function platformAuthRoutes({ db, config }: AppDeps, catalogs: Catalogs) {
-  const ctx: SourceContext = { db, dataDir: config.dataDir, ytDlpPath: config.ytDlpPath };
+/** The platform whose shared login may be made by SMS: the SMS routes take no platform. */
+const SMS_PLATFORM = PLATFORMS.find((p) => logsInBy(p, 'sms'));
+
+export function platformLoginRoutes({ db }: AppDeps, ctx: SourceContext, catalogs: Catalogs) {
   const attempts = new QrAttempts(db);
 
   const accountStatus = async (platform: Platform): Promise<AccountStatus> => {
@@ -63,17 +65,21 @@ export function platformAuthRoutes({ db, config }: AppDeps, catalogs: Catalogs) 
     })
 
     .openapi(routes.sendSmsCode, async (c) => {
-      const sent = await loginWay('music_a', 'sms', ctx).send(c.req.valid('json').phone);
-      if (!sent.ok) throw platformFailure('music_a', sent.error);
+      const platform = smsPlatform();
+      const sent = await loginWay(platform, 'sms', ctx).send(c.req.valid('json').phone);
+      if (!sent.ok) throw platformFailure(platform, sent.error);
       return c.json({ success: true as const }, 200);
     })
 
     .openapi(routes.verifySmsCode, async (c) => {
       const { phone, code } = c.req.valid('json');
-      const login = await loginWay('music_a', 'sms', ctx).verify(phone, code);
-      // A wrong code is the caller's mistake (400); NetEase refusing SMS logins outright is its own (502).
-      if (!login.ok) throw new ApiError(login.error === SMS_REFUSED ? 502 : 400, `music_a: ${login.error}`);
-      await storeSharedLogin(db, 'music_a', login.value.credential, login.value.profile);
+      const platform = smsPlatform();
+      const sms = loginWay(platform, 'sms', ctx);
+      const login = await sms.verify(phone, code);
+      // A wrong code is the caller's mistake (400); the platform refusing SMS logins outright is its own (502).
+      if (!login.ok)
+        throw new ApiError(login.error === sms.refusedOutright ? 502 : 400, `${platform}: ${login.error}`);
+      await storeSharedLogin(db, platform, login.value.credential, login.value.profile);
       return c.json({ success: true as const }, 200);
     })
 
@@ -89,4 +95,10 @@ export function platformAuthRoutes({ db, config }: AppDeps, catalogs: Catalogs) 
     .openapi(routes.testJellyfin, async (c) =>
       c.json(await testJellyfinConnection(c.req.valid('json'), (await readSettings(db)).jellyfin), 200),
     );
+}
+
+/** The SMS platform, or the 501 of a build without one. */
+function smsPlatform() {
+  if (!SMS_PLATFORM) throw new ApiError(501, 'SMS login is not available in this build');
+  return SMS_PLATFORM;
 }

@@ -1,5 +1,5 @@
 /**
- * The login ways of each platform, from the platform table's `login` factories, and where a login that
+ * The login ways of each platform, from the platform modules' `login` factories, and where a login that
  * worked is kept: the shared account of every bot (`platform_accounts`). A platform whose row has no
  * login way of the kind asked for is a 501.
  */
@@ -8,10 +8,10 @@ import { platformAccounts } from '../../shared/db/schema';
 import type { Platform } from '../../shared/domain/constants';
 import { logger } from '../../shared/logger';
 import type { LoginProfile, PlatformLogin } from '../../shared/sources/platform-login';
-import { PLATFORM_TABLE, type PlatformEntry, type SourceContext } from '../../shared/sources/platform-table';
+import { platformLogin, type SourceContext } from '../../shared/sources/platform-modules';
 import { ApiError } from '../errors';
 
-const log = logger('api.platform-auth');
+const log = logger('api.platform-logins');
 
 const LOGIN_WAYS = { qr: 'QR', cookie: 'cookie', sms: 'SMS' } as const;
 
@@ -21,8 +21,7 @@ export function loginWay<W extends keyof typeof LOGIN_WAYS>(
   way: W,
   ctx: SourceContext,
 ): NonNullable<PlatformLogin[W]> {
-  const entry: PlatformEntry = PLATFORM_TABLE[platform];
-  const login = entry.login?.(ctx)[way];
+  const login = platformLogin(platform, ctx)?.[way];
   if (!login)
     throw new ApiError(501, `${LOGIN_WAYS[way]} login for ${platform} is not available in this build`);
   return login;

@@ -1,0 +1,22 @@
+/**
+ * Bilibili's facts (shared/domain/platform-facts.ts): plain data the web UI reads too, so nothing here
+ * may import adapter code.
+ */
+import type { PlatformFacts } from '../../domain/platform-facts';
+
+export const BILIBILI_FACTS = {
+  name: 'Bilibili',
+  chatFlag: '-b',
+  priority: 5,
+  enabledByDefault: true,
+  switchedBy: 'enabledProviders',
+  logins: ['qr', 'cookie'],
+  qualities: ['exhigh', 'standard', 'higher', 'lossless'],
+  qualityReported: true,
+  searchKinds: ['songs'],
+  inSearchAll: true,
+  personalFm: false,
+  lyrics: false,
+  shelves: ['popularVideos'],
+  probeUrl: 'https://api.bilibili.com/',
+} as const satisfies PlatformFacts;

@@ -1,0 +1,21 @@
+/**
+ * Jellyfin's facts (shared/domain/platform-facts.ts): plain data the web UI reads too, so nothing here
+ * may import adapter code.
+ */
+import { CATALOG_SEARCH, type PlatformFacts } from '../../domain/platform-facts';
+
+export const JELLYFIN_FACTS = {
+  name: 'Jellyfin',
+  chatFlag: '-j',
+  priority: 4,
+  enabledByDefault: false,
+  switchedBy: 'enabledProviders',
+  logins: ['server'],
+  qualities: ['direct', 'standard', 'higher', 'exhigh'],
+  qualityReported: true,
+  searchKinds: CATALOG_SEARCH,
+  inSearchAll: true,
+  personalFm: true,
+  lyrics: true,
+  shelves: ['latestAlbums', 'mostPlayed', 'genres'],
+} as const satisfies PlatformFacts;

@@ -1,0 +1,19 @@
+/**
+ * Uploaded files's facts (shared/domain/platform-facts.ts): plain data the web UI reads too, so nothing here
+ * may import adapter code.
+ */
+import type { PlatformFacts } from '../../domain/platform-facts';
+
+export const LOCAL_FACTS = {
+  name: 'Uploaded files',
+  enabledByDefault: false,
+  switchedBy: 'localAudioEnabled',
+  logins: [],
+  qualities: ['direct'],
+  qualityReported: true,
+  searchKinds: ['songs'],
+  inSearchAll: true,
+  personalFm: false,
+  lyrics: true,
+  shelves: [],
+} as const satisfies PlatformFacts;

@@ -1,0 +1,9 @@
+/** Uploaded files on the server (platform-module.ts): kept under DATA_DIR, listed in the database. */
+import type { PlatformModule } from '../platform-module';
+import { LocalCatalog } from './local-catalog';
+import { LocalSource } from './local-source';
+
+export const localModule = {
+  catalog: ({ db }) => new LocalCatalog(db),
+  source: ({ db, dataDir }) => new LocalSource(db, dataDir),
+} satisfies PlatformModule;

@@ -1,0 +1,105 @@
+/**
+ * The server's list of platform modules, one line per platform (shared/sources/platform-module.ts says
+ * what a module holds): both processes derive their catalogs, sources, login ways and the platforms'
+ * configuration from here. The list's type asks for exactly one module per registry row
+ * (shared/domain/platforms.ts), with a login factory giving exactly the ways the row's `logins` name.
+ */
+import type { z } from 'zod';
+import type { Db } from '../db/client';
+import { PLATFORMS, type Platform, platformFacts } from '../domain/platforms';
+import { bilibiliModule } from './bilibili/bilibili-module';
+import { jellyfinModule } from './jellyfin/jellyfin-module';
+import { kugouModule } from './kugou/kugou-module';
+import { localModule } from './local/local-module';
+import type { MusicSource } from './music-source';
+import { neteaseModule } from './netease/netease-module';
+import type { CommonContext, ModuleOf, PlatformModule } from './platform-module';
+import { qqMusicModule } from './qq-music/qq-music-module';
+import type { ShelfCatalogs } from './shelf-catalogs';
+import type { SongCatalog } from './song-catalog';
+import { spotifyModule } from './spotify/spotify-module';
+import { streamModule } from './stream/stream-module';
+import { youtubeModule } from './youtube/youtube-module';
+
+export const PLATFORM_MODULES = {
+  music_a: neteaseModule,
+  music_b: qqMusicModule,
+  video_a: bilibiliModule,
+  video_b: youtubeModule,
+  music_c: kugouModule,
+  library_a: jellyfinModule,
+  local: localModule,
+  streaming_a: spotifyModule,
+  stream: streamModule,
+} satisfies { [P in Platform]: ModuleOf<P> };
+
+type Modules = typeof PLATFORM_MODULES;
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void
+  ? I
+  : never;
+
+/** The options the platforms' configuration slices make, all together (part of the process configuration). */
+export type PlatformOptions = UnionToIntersection<
+  { [P in Platform]: Modules[P] extends { config: { options(env: never): infer O } } ? O : object }[Platform]
+>;
+
+/** What a platform's factories are given: the common context and every platform's options. */
+export type SourceContext = CommonContext & Partial<PlatformOptions>;
+
+const modules = Object.entries(PLATFORM_MODULES) as [Platform, PlatformModule][];
+const slices = modules.flatMap(([, module]) => (module.config ? [module.config] : []));
+
+/** The environment variables the platforms read, for the entries' loadConfig to check with the rest. */
+export const PLATFORM_ENV: z.ZodRawShape = Object.assign({}, ...slices.map((slice) => slice.env));
+
+/** The platforms' options made of the checked environment. */
+export function platformOptions(env: Record<string, unknown>): PlatformOptions {
+  return Object.assign({}, ...slices.map((slice) => slice.options(env))) as PlatformOptions;
+}
+
+/**
+ * The one context of a process, made at its entry from its configuration: every factory gets the same.
+ * `config` carries the platforms' options with the common fields (the process configuration does).
+ */
+export function sourceContextOf(
+  db: Db,
+  config: Pick<CommonContext, 'dataDir' | 'ffmpeg'> & Partial<PlatformOptions>,
+): SourceContext {
+  return { ...config, db };
+}
+
+/** The api's side: one catalog per platform, made once per process. */
+export class Catalogs {
+  private readonly catalogs = new Map<Platform, SongCatalog>();
+
+  constructor(ctx: SourceContext) {
+    for (const [platform, module] of modules) this.catalogs.set(platform, module.catalog(ctx));
+  }
+
+  get(platform: Platform): SongCatalog | undefined {
+    return this.catalogs.get(platform);
+  }
+
+  /**
+   * The platform whose facts name `shelf` and its catalog with that shelf's methods (the modules' type
+   * checks it has them), for the routes of that shelf; undefined in a build without one.
+   */
+  withShelf<S extends keyof ShelfCatalogs>(
+    shelf: S,
+  ): { platform: Platform; catalog: ShelfCatalogs[S] } | undefined {
+    const platform = PLATFORMS.find((p) => platformFacts(p).shelves.includes(shelf));
+    const catalog = platform && this.catalogs.get(platform);
+    return platform && catalog ? { platform, catalog: catalog as SongCatalog & ShelfCatalogs[S] } : undefined;
+  }
+}
+
+/** The daemon's side: every source this build can play. */
+export function createSources(ctx: SourceContext): MusicSource[] {
+  return modules.map(([, module]) => module.source(ctx));
+}
+
+/** A platform's login ways, where its module has them. */
+export function platformLogin(platform: Platform, ctx: SourceContext) {
+  const module: PlatformModule = PLATFORM_MODULES[platform];
+  return module.login?.(ctx);
+}

@@ -1,0 +1,17 @@
+/**
+ * Spotify on the server (platform-module.ts): the catalog asks Spotify's Web API; the audio comes
+ * from librespot on this machine (LIBRESPOT_PATH, spotify-options.ts).
+ */
+import type { PlatformModule } from '../platform-module';
+import { SpotifyCatalog } from './spotify-catalog';
+import { storedSpotifyClient } from './spotify-client';
+import { type SpotifyOptions, spotifyOptions } from './spotify-options';
+import { spotifySettings } from './spotify-settings';
+import { SpotifySource } from './spotify-source';
+
+export const spotifyModule = {
+  config: spotifyOptions,
+  settings: spotifySettings,
+  catalog: ({ db }) => new SpotifyCatalog(storedSpotifyClient(db)),
+  source: ({ db, librespotPath }) => new SpotifySource(storedSpotifyClient(db), { path: librespotPath }),
+} satisfies PlatformModule<Partial<SpotifyOptions>>;

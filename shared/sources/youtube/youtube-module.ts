@@ -1,0 +1,18 @@
+/**
+ * YouTube on the server (platform-module.ts): yt-dlp on this machine does the work, configured by
+ * YTDLP_PATH, YTDLP_COOKIES and YTDLP_ARGS (youtube-config.ts).
+ */
+import type { PlatformModule } from '../platform-module';
+import { YoutubeCatalog } from './youtube-catalog';
+import { type YoutubeOptions, youtubeConfig } from './youtube-config';
+import { YoutubeSource } from './youtube-source';
+import { YtDlp } from './yt-dlp';
+
+const ytDlpOf = ({ ytDlpPath, ytDlpCookies, ytDlpArgs }: Partial<YoutubeOptions>): YtDlp =>
+  new YtDlp(ytDlpPath, {}, { cookies: ytDlpCookies, args: ytDlpArgs });
+
+export const youtubeModule = {
+  config: youtubeConfig,
+  catalog: (ctx) => new YoutubeCatalog(ytDlpOf(ctx)),
+  source: (ctx) => new YoutubeSource(ytDlpOf(ctx)),
+} satisfies PlatformModule<Partial<YoutubeOptions>>;
