@@ -6,7 +6,7 @@
 import type { Bus } from '../shared/bus/bus';
 import type { AppConfig } from '../shared/config';
 import type { Db } from '../shared/db/client';
-import type { Principal } from './auth/principal';
+import type { Principal } from './access/principal';
 import type { GatewayOptions } from './ws/gateway';
 
 export interface AppDeps {

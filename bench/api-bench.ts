@@ -19,7 +19,7 @@
  */
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { MEMBER_SESSION_COOKIE } from '../api/auth/sessions';
+import { MEMBER_SESSION_COOKIE } from '../api/access/sessions';
 import { configureLogging } from '../shared/logger';
 import { SERVICE_TOKEN_HEADER } from '../shared/service-headers';
 import { createKey, createMember, insertBot, setupAdmin } from '../tests/helpers/accounts';

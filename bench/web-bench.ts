@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
-import { WEB_DIST_DIR } from '../api/web/static';
+import { WEB_DIST_DIR } from '../api/ui-bundle/static';
 import { ensureWebBuild } from '../scripts/build-web';
 import { configureLogging } from '../shared/logger';
 import { setupAdmin } from '../tests/helpers/accounts';

@@ -22,7 +22,7 @@ const describePolicy = (p: RoutePolicy): string => {
 };
 
 /**
- * The refusals the authorization layer (api/auth/authorize.ts) answers under a policy, and the unknown
+ * The refusals the authorization layer (api/access/authorize.ts) answers under a policy, and the unknown
  * bot of a route that names one: documented from the policy, so no route can forget them.
  */
 export function policyErrorStatuses(p: RoutePolicy): ErrorStatus[] {

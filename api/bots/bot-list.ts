@@ -6,7 +6,7 @@
 
 import { canReachBot } from '../../shared/access/route-access';
 import type { BotStatus } from '../../shared/domain/schemas';
-import { actorOf, type Principal } from '../auth/principal';
+import { actorOf, type Principal } from '../access/principal';
 import type { AppDeps } from '../env';
 import type { BotStatusView } from './status-view';
 import { storedBots } from './stored-bots';

@@ -15,7 +15,7 @@ import { BOTS_EVENTS } from '../../shared/bus/subjects';
 import { botAvatars, bots } from '../../shared/db/schema';
 import { DEFAULT_SERVER_PORT } from '../../shared/domain/constants';
 import type { BotStatus } from '../../shared/domain/schemas';
-import { actorOf, type Principal, principalOf } from '../auth/principal';
+import { actorOf, type Principal, principalOf } from '../access/principal';
 import type { AppDeps, AppEnv } from '../env';
 import { validationHook } from '../errors';
 import { requestLocale } from '../locale';

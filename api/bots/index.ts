@@ -1,7 +1,7 @@
 /** Bot routes (SPEC.md "Bots: /api/bot"). */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { getBot, listBots } from '../../openapi/routes/bots';
-import { actorOf, principalOf } from '../auth/principal';
+import { actorOf, principalOf } from '../access/principal';
 import type { AppEnv } from '../env';
 import { validationHook } from '../errors';
 import type { BotClient } from './bot-client';

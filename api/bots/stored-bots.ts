@@ -2,14 +2,14 @@
  * The stored bots a listing shows, oldest first, with what a bot no daemon answers for is shown with
  * (offlineStatus), and no other column: the identity, passwords and profile of a bot are never read
  * for a list. One prepared read, given again while the database is unchanged
- * (api/auth/prepared-json-read.ts).
+ * (api/access/prepared-json-read.ts).
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../shared/db/client';
 import { bots } from '../../shared/db/schema';
 import { PlayModeSchema } from '../../shared/domain/schemas';
-import { prepareJsonRead } from '../auth/prepared-json-read';
+import { prepareJsonRead } from '../access/prepared-json-read';
 
 const ListedBotSchema = z.object({
   id: z.string(),

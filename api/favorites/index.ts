@@ -4,7 +4,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { and, desc, eq } from 'drizzle-orm';
 import { addFavorite, checkFavorite, deleteFavorite, listFavorites } from '../../openapi/routes/favorites';
 import { favorites } from '../../shared/db/schema';
-import { type Principal, principalOf } from '../auth/principal';
+import { type Principal, principalOf } from '../access/principal';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
 

@@ -8,10 +8,10 @@ import { mayDeleteApiKey, mayListAllApiKeys } from '../../shared/access/object-r
 import { apiKeys, users } from '../../shared/db/schema';
 import { say } from '../../shared/i18n/phrases';
 import { recordAudit } from '../audit/audit-log';
-import { announceAccountsChanged } from '../auth/accounts-changed';
-import { API_KEYS_PER_USER, generateApiKey } from '../auth/api-key';
-import type { KeyUses } from '../auth/key-uses';
-import { principalOf } from '../auth/principal';
+import { announceAccountsChanged } from '../access/accounts-changed';
+import { API_KEYS_PER_USER, generateApiKey } from '../access/api-key';
+import type { KeyUses } from '../access/key-uses';
+import { principalOf } from '../access/principal';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
 

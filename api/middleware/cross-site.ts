@@ -5,7 +5,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { say } from '../../shared/i18n/phrases';
-import { hasAnySessionCookie } from '../auth/sessions';
+import { hasAnySessionCookie } from '../access/sessions';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { ownHosts, type ProxyTrust } from './client-view';

@@ -15,7 +15,7 @@ import { readSettings } from '../../shared/settings/settings';
 import { choosePlatform, isPlatformEnabled } from '../../shared/sources/platform-choice';
 import type { Catalogs } from '../../shared/sources/platform-modules';
 import type { ShelfCatalogs } from '../../shared/sources/shelf-catalogs';
-import { principalOf } from '../auth/principal';
+import { principalOf } from '../access/principal';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
 import { platformFailure } from './platform-failure';

@@ -10,7 +10,7 @@ import * as routes from '../../openapi/routes/personal-logins';
 import { personalLinks } from '../../shared/db/schema';
 import type { LoginProfile } from '../../shared/sources/platform-login';
 import { platformLogin, type SourceContext } from '../../shared/sources/platform-modules';
-import { type Principal, principalOf } from '../auth/principal';
+import { type Principal, principalOf } from '../access/principal';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
 import { platformFailure } from '../music/platform-failure';

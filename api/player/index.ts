@@ -10,7 +10,7 @@ import { DEFAULT_PROFILE_CONFIG, PLATFORMS, type Platform } from '../../shared/d
 import type { Song } from '../../shared/domain/schemas';
 import { type Locale, type Phrase, renderPhrase, say } from '../../shared/i18n/phrases';
 import type { SongList } from '../../shared/sources/song-catalog';
-import { actorOf, type Principal, principalOf, requesterOf } from '../auth/principal';
+import { actorOf, type Principal, principalOf, requesterOf } from '../access/principal';
 import type { BotClient } from '../bots/bot-client';
 import { findBot } from '../bots/find-bot';
 import type { BotStatusView } from '../bots/status-view';

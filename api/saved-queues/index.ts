@@ -17,7 +17,7 @@ import { SHARED_QUEUE_OWNER } from '../../shared/domain/constants';
 import { type Song, SongSchema } from '../../shared/domain/schemas';
 import { say } from '../../shared/i18n/phrases';
 import { readSettings } from '../../shared/settings/settings';
-import { actorOf, type Principal, principalOf, requesterOf } from '../auth/principal';
+import { actorOf, type Principal, principalOf, requesterOf } from '../access/principal';
 import type { BotClient } from '../bots/bot-client';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';

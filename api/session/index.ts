@@ -18,12 +18,12 @@ import { CAPABILITIES, GUEST_PRINCIPAL_ID } from '../../shared/domain/constants'
 import { say } from '../../shared/i18n/phrases';
 import { readGuestMode } from '../../shared/settings/guest-mode';
 import { recordAudit } from '../audit/audit-log';
-import { adminCount, findUserByName, revokeCredentials } from '../auth/accounts';
-import { announceAccountsChanged } from '../auth/accounts-changed';
-import { decoyPasswordHash, hashPassword, verifyPassword } from '../auth/password';
-import { ownSessionId, principalOf } from '../auth/principal';
-import { clientAddress, consumeAttempt, LOGIN_LIMIT, SETUP_LIMIT } from '../auth/rate-limit';
-import type { SessionStores } from '../auth/sessions';
+import { adminCount, findUserByName, revokeCredentials } from '../access/accounts';
+import { announceAccountsChanged } from '../access/accounts-changed';
+import { decoyPasswordHash, hashPassword, verifyPassword } from '../access/password';
+import { ownSessionId, principalOf } from '../access/principal';
+import { clientAddress, consumeAttempt, LOGIN_LIMIT, SETUP_LIMIT } from '../access/rate-limit';
+import type { SessionStores } from '../access/sessions';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
 import { sessionRotation } from './rotation';

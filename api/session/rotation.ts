@@ -12,14 +12,14 @@
 import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { sessions } from '../../shared/db/schema';
-import { announceAccountsChanged } from '../auth/accounts-changed';
+import { announceAccountsChanged } from '../access/accounts-changed';
 import {
   clearSessionCookie,
   readSessionCookie,
   type SessionKind,
   type SessionStores,
   writeSessionCookie,
-} from '../auth/sessions';
+} from '../access/sessions';
 import type { AppDeps, AppEnv } from '../env';
 
 export interface SessionRotation {

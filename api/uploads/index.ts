@@ -20,7 +20,7 @@ import {
   type ReferencedUploadIds,
   uploadsInQueueSnapshots,
 } from '../../shared/sources/local/upload-retention';
-import { principalOf } from '../auth/principal';
+import { principalOf } from '../access/principal';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
 

@@ -22,10 +22,10 @@ import {
   findManagedUser,
   findUserByName,
   revokeCredentials,
-} from '../auth/accounts';
-import { announceAccountsChanged } from '../auth/accounts-changed';
-import { hashPassword } from '../auth/password';
-import { ownSessionId, type Principal, principalOf } from '../auth/principal';
+} from '../access/accounts';
+import { announceAccountsChanged } from '../access/accounts-changed';
+import { hashPassword } from '../access/password';
+import { ownSessionId, type Principal, principalOf } from '../access/principal';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
 

@@ -25,8 +25,8 @@ import { AccountsChangedEventSchema, type BotStateEvent, BotsEventSchema } from 
 import { ACCOUNTS_CHANGED, BOTS_EVENTS, GUEST_MODE_EVENTS } from '../../shared/bus/subjects';
 import { logger } from '../../shared/logger';
 import { WS_CLOSE_SIGNED_OUT, type WsMessage } from '../../shared/ws-messages';
-import type { Principal } from '../auth/principal';
-import type { PrincipalReloader } from '../auth/reload-principal';
+import type { Principal } from '../access/principal';
+import type { PrincipalReloader } from '../access/reload-principal';
 import type { BotLister } from '../bots/bot-list';
 import type { BotStatusView } from '../bots/status-view';
 

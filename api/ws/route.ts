@@ -7,8 +7,8 @@
 import type { NodeWebSocket } from '@hono/node-ws';
 import { Hono } from 'hono';
 import { say } from '../../shared/i18n/phrases';
-import type { Authenticator } from '../auth/authenticate';
-import { principalOf } from '../auth/principal';
+import type { Authenticator } from '../access/authenticate';
+import { principalOf } from '../access/principal';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import type { ProxyTrust } from '../middleware/client-view';

@@ -1,6 +1,6 @@
 /**
  * Authentication reads the whole principal in one statement, again whenever anything was committed to
- * the database since (api/auth/load-principal.ts), so nothing about a principal can go stale: these
+ * the database since (api/access/load-principal.ts), so nothing about a principal can go stale: these
  * tests count the reads, change accounts behind the api's back (plain SQL on the app's connection and
  * on a connection of its own, cascades) and check the very next request, and check lucia's session
  * rules that the one-statement path re-implements.
@@ -9,7 +9,7 @@ import { createClient } from '@libsql/client';
 import { eq } from 'drizzle-orm';
 import Database from 'libsql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SESSION_LIFETIME_MS, SESSION_REFRESH_STEP_MS, sessionState } from '../../api/auth/sessions';
+import { SESSION_LIFETIME_MS, SESSION_REFRESH_STEP_MS, sessionState } from '../../api/access/sessions';
 import { botGrants, bots, sessions, settings, users } from '../../shared/db/schema';
 import { GUEST_PRINCIPAL_ID } from '../../shared/domain/constants';
 import { createKey, createMember, insertBot, type Session, setupAdmin } from '../helpers/accounts';
@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-/** libSQL's native statement, which the request-path reads run on (api/auth/prepared-json-read.ts). */
+/** libSQL's native statement, which the request-path reads run on (api/access/prepared-json-read.ts). */
 const nativeStatement = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1'));
 
 /** The database statements one call makes, through drizzle or on the native read connection. */

@@ -7,7 +7,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_LIFETIME_MS } from '../../api/auth/sessions';
+import { SESSION_LIFETIME_MS } from '../../api/access/sessions';
 import { sessions } from '../../shared/db/schema/accounts';
 import { WS_CLOSE_SIGNED_OUT } from '../../shared/ws-messages';
 import { createKey, createMember, type Session, setupAdmin } from '../helpers/accounts';

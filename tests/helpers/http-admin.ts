@@ -2,7 +2,7 @@
  * The first admin of a service reached over HTTP (a `make run` process, a bench's service), set up as
  * the setup wizard does: its session cookie, the credential a browser then sends.
  */
-import { MEMBER_SESSION_COOKIE } from '../../api/auth/sessions';
+import { MEMBER_SESSION_COOKIE } from '../../api/access/sessions';
 
 export async function setupAdminOverHttp(base: string, password: string): Promise<string> {
   const answer = await fetch(`${base}/api/session/setup`, {

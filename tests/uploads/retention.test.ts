@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Principal } from '../../api/auth/principal';
+import type { Principal } from '../../api/access/principal';
 import type { AppEnv } from '../../api/env';
 import { errorHandler } from '../../api/errors';
 import { uploadRoutes } from '../../api/uploads';

@@ -28,7 +28,7 @@ export const isGuest = (): boolean => session.me?.user.role === 'guest';
 
 /**
  * Whether the server said, when it served this page, that the browser has no session cookie
- * (api/web/static.ts): then asking who is signed in would only log a 401. Known for the first load only.
+ * (api/ui-bundle/static.ts): then asking who is signed in would only log a 401. Known for the first load only.
  */
 let knownSignedOut = document.documentElement.hasAttribute('data-signed-out');
 

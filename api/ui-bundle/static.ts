@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { SETUP_WIZARD_COOKIE } from '../../shared/setup-wizard';
-import { GUEST_SESSION_COOKIE, MEMBER_SESSION_COOKIE } from '../auth/sessions';
+import { GUEST_SESSION_COOKIE, MEMBER_SESSION_COOKIE } from '../access/sessions';
 import type { AppEnv } from '../env';
 import { CompressedCopies, chooseEncoding, isCompressible } from './compressed';
 
