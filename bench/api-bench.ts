@@ -22,8 +22,8 @@ import { Hono } from 'hono';
 import { MEMBER_SESSION_COOKIE } from '../api/access/sessions';
 import { configureLogging } from '../shared/logger';
 import { SERVICE_TOKEN_HEADER } from '../shared/service-headers';
-import { createKey, createMember, insertBot, setupAdmin } from '../tests/helpers/accounts';
-import { startTestApp } from '../tests/helpers/test-app';
+import { createKey, createMember, insertBot, setupAdmin } from '../testkit/accounts';
+import { startTestApp } from '../testkit/test-app';
 import { type LoadResult, loadFromAnotherProcess } from './http-load';
 
 const CONNECTIONS = 50;

@@ -42,7 +42,7 @@ const { OPUS, opusEncoderModule } = await import('../daemon/audio/encode/opus-wa
 const { FRAME_BYTES, FRAME_SECONDS, SAMPLES_PER_CHANNEL_PER_FRAME, SAMPLES_PER_FRAME } = await import(
   '../daemon/audio/pcm-format'
 );
-const { FFMPEG, makeTempDir, OPUS_DELAY_SAMPLES } = await import('../tests/helpers/audio-signals');
+const { FFMPEG, makeTempDir, OPUS_DELAY_SAMPLES } = await import('../testkit/audio-signals');
 
 const ENCODE_SECONDS = 10;
 const COMPLEXITIES = [10, 8, 5] as const;

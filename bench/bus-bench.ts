@@ -22,10 +22,10 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'nats';
-import { botRow } from '../tests/helpers/bot-row';
-import { CookieJar } from '../tests/helpers/cookie-jar';
-import { startNatsServer } from '../tests/helpers/nats-server';
-import { preparedDataDir, runDaemon, runService } from '../tests/helpers/run-service';
+import { botRow } from '../testkit/bot-row';
+import { CookieJar } from '../testkit/cookie-jar';
+import { startNatsServer } from '../testkit/nats-server';
+import { preparedDataDir, runDaemon, runService } from '../testkit/run-service';
 import { p50p99 } from './runtime/percentiles';
 
 const REQUESTS_PER_TARGET = 3000;

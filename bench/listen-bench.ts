@@ -16,7 +16,7 @@ import { LISTEN_BATCH_MS } from '../daemon/bots/listen/listen-feed';
 import { InProcessBus } from '../shared/bus/in-process-bus';
 import { botCommandSubject, botListenSubject } from '../shared/bus/subjects';
 import type { Db } from '../shared/db/client';
-import { sineFrames } from '../tests/helpers/audio-signals';
+import { sineFrames } from '../testkit/audio-signals';
 
 const LISTENERS = 100;
 const MEASURE_MS = 10_000;

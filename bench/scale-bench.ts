@@ -15,11 +15,11 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createApiClient } from '../openapi/client';
-import { PASSWORD } from '../tests/helpers/accounts';
-import { CookieJar, sendingCookies } from '../tests/helpers/cookie-jar';
-import { startNatsServer } from '../tests/helpers/nats-server';
-import { preparedDataDir, type RunningService, runDaemon, runService } from '../tests/helpers/run-service';
-import { watchLeaseOwners } from '../tests/scale/lease-owners';
+import { PASSWORD } from '../testkit/accounts';
+import { CookieJar, sendingCookies } from '../testkit/cookie-jar';
+import { watchLeaseOwners } from '../testkit/lease-owners';
+import { startNatsServer } from '../testkit/nats-server';
+import { preparedDataDir, type RunningService, runDaemon, runService } from '../testkit/run-service';
 import { type LoadResult, loadFromAnotherProcess } from './http-load';
 
 const BOTS = 8;

@@ -12,7 +12,7 @@ import { PacketType, parsePacket, writeMeta } from '../daemon/ts3/packet';
 import { PacketHandler } from '../daemon/ts3/packet-handler';
 import { raiseSecurityLevel } from '../daemon/ts3/raise-security-level';
 import { configureLogging, logger } from '../shared/logger';
-import { Ts3TestServer } from '../tests/ts3-server/ts3-test-server';
+import { Ts3TestServer } from '../testkit/ts3-server/ts3-test-server';
 
 const HANDSHAKES = 10;
 const PACKETS = 20_000;

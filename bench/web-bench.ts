@@ -10,9 +10,9 @@ import type { Browser } from 'playwright-core';
 import { WEB_DIST_DIR } from '../api/ui-bundle/static';
 import { ensureWebBuild } from '../scripts/build-web';
 import { configureLogging } from '../shared/logger';
-import { setupAdmin } from '../tests/helpers/accounts';
-import { launchBrowser } from '../tests/helpers/browser';
-import { startTestApp } from '../tests/helpers/test-app';
+import { setupAdmin } from '../testkit/accounts';
+import { launchBrowser } from '../testkit/browser';
+import { startTestApp } from '../testkit/test-app';
 
 const RUNS = 7;
 

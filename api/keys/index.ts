@@ -7,11 +7,11 @@ import { createKey, deleteKey, listKeys } from '../../openapi/routes/keys';
 import { mayDeleteApiKey, mayListAllApiKeys } from '../../shared/access/object-rules';
 import { apiKeys, users } from '../../shared/db/schema';
 import { say } from '../../shared/i18n/phrases';
-import { recordAudit } from '../audit/audit-log';
 import { announceAccountsChanged } from '../access/accounts-changed';
 import { API_KEYS_PER_USER, generateApiKey } from '../access/api-key';
 import type { KeyUses } from '../access/key-uses';
 import { principalOf } from '../access/principal';
+import { recordAudit } from '../audit/audit-log';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
 

@@ -15,7 +15,6 @@ import { startingPermissions } from '../../shared/access/object-rules';
 import { passesEveryCheck } from '../../shared/access/route-access';
 import { botGrants, bots, savedQueues, users } from '../../shared/db/schema';
 import { CAPABILITIES } from '../../shared/domain/constants';
-import { recordAudit } from '../audit/audit-log';
 import {
   changeUserRole,
   deleteUserRow,
@@ -26,6 +25,7 @@ import {
 import { announceAccountsChanged } from '../access/accounts-changed';
 import { hashPassword } from '../access/password';
 import { ownSessionId, type Principal, principalOf } from '../access/principal';
+import { recordAudit } from '../audit/audit-log';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
 

@@ -11,8 +11,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Db } from '../../shared/db/client';
 import type { Song } from '../../shared/domain/schemas';
-import { FFMPEG, makeTempDir } from '../../tests/helpers/audio-signals';
-import { addUpload } from '../../tests/helpers/tone-uploads';
+import { FFMPEG, makeTempDir } from '../../testkit/audio-signals';
+import { addUpload } from '../../testkit/tone-uploads';
 
 export const SEGMENT_SECONDS = 10;
 /** Prime, so start and stride give 13 · 12 = 156 different orders. */

@@ -32,7 +32,7 @@ import {
   raiseClockThreadPriority,
   requestRealtimeClock,
 } from '../../shared/thread-priority';
-import { botRow } from '../../tests/helpers/bot-row';
+import { botRow } from '../../testkit/bot-row';
 import { epochMs } from './epoch-clock';
 import type { LatenessSummary } from './lateness';
 import { ObservedScheduler } from './observed-scheduler';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FRAME_SECONDS } from '../../daemon/audio/pcm-format';
 import { type Db, openDb } from '../../shared/db/client';
-import { preparedDataDir } from '../../tests/helpers/run-service';
+import { preparedDataDir } from '../../testkit/run-service';
 import type { BenchMedia } from './bench-media';
 import { type LatencyFigures, measureLatency } from './latency-run';
 import type { LatenessSummary } from './lateness';

@@ -5,7 +5,7 @@
  * its decoded second, after the decoder has settled, is louder than −50 dBFS.
  */
 import { OpusDecoder } from '../../daemon/audio/encode/opus-decoder';
-import { leftChannel } from '../../tests/helpers/audio-signals';
+import { leftChannel } from '../../testkit/audio-signals';
 
 export const TURN_PACKETS = 50;
 /** Packets decoded before the loudness counts: the decoder's band energies start from nothing. */

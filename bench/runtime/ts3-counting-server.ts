@@ -3,7 +3,7 @@
  * protocol to every bot but keeps no audio, counting packets and their lateness per client and
  * decoding only a sample (voice-counter.ts). Driven by the bench over IPC (protocol.ts).
  */
-import { Ts3TestServer } from '../../tests/ts3-server/ts3-test-server';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { COUNTING_SERVER_OPS } from './protocol';
 import { serveRpc } from './rpc';
 import { VoiceCounter } from './voice-counter';

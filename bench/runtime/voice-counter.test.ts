@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { OpusEncoder } from '../../daemon/audio/encode/encoder';
 import { OPUS_SILENCE_FRAME } from '../../daemon/audio/encode/opus-silence-frame';
-import { sineFrames } from '../../tests/helpers/audio-signals';
-import type { VoicePacket } from '../../tests/ts3-server/ts3-test-server';
+import { sineFrames } from '../../testkit/audio-signals';
+import type { VoicePacket } from '../../testkit/ts3-server/ts3-test-server';
 import { epochMs } from './epoch-clock';
 import { TURN_PACKETS } from './stream-sampler';
 import { VoiceCounter } from './voice-counter';

@@ -5,8 +5,8 @@
  * on: the first audio after a `play`, the first packet of the new tone after a `seek`.
  */
 import { OpusDecoder } from '../../daemon/audio/encode/opus-decoder';
-import { isSilenceFrame, leftChannel, tonePower } from '../../tests/helpers/audio-signals';
-import type { VoicePacket } from '../../tests/ts3-server/ts3-test-server';
+import { isSilenceFrame, leftChannel, tonePower } from '../../testkit/audio-signals';
+import type { VoicePacket } from '../../testkit/ts3-server/ts3-test-server';
 import { ArrivalLateness } from './arrival-lateness';
 import { epochMs } from './epoch-clock';
 import { type LatenessSummary, summarizeLateness } from './lateness';

@@ -12,7 +12,7 @@ import {
   type TempDir,
   toDb,
   tonePower,
-} from '../../tests/helpers/audio-signals';
+} from '../../testkit/audio-signals';
 import { AudioPlayer } from './audio-player';
 import type { TrackEnd } from './audio-player-state';
 import { FrameScheduler } from './clock/frame-scheduler';

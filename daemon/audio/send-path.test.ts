@@ -20,7 +20,7 @@ import {
   rms,
   type TempDir,
   worstSineMisfit,
-} from '../../tests/helpers/audio-signals';
+} from '../../testkit/audio-signals';
 import { AudioPlayer } from './audio-player';
 import type { TrackEnd } from './audio-player-state';
 import { FrameScheduler } from './clock/frame-scheduler';

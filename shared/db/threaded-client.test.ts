@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import type { Client, ResultSet } from '@libsql/client';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { botRow } from '../../tests/helpers/bot-row';
+import { botRow } from '../../testkit/bot-row';
 import { type Db, migrateDb, openDb } from './client';
 import { openDaemonDb } from './daemon-db';
 import { dbFaultOf } from './db-faults';

@@ -17,11 +17,18 @@ import { type Method, pageAllows, pageCaller, type SignedIn } from '../../shared
 import { type Caller, type Refusal, refusalOf } from '../../shared/access/route-access';
 import { CAPABILITIES, GUEST_PERMISSIONS } from '../../shared/domain/constants';
 import type { PhraseCode } from '../../shared/i18n/phrases';
+import {
+  createKey,
+  createMember,
+  insertBot,
+  login,
+  type Session,
+  withAdminApp,
+} from '../../testkit/accounts';
+import type { CookieJar } from '../../testkit/cookie-jar';
+import { TEST_ORIGIN, type TestApp } from '../../testkit/test-app';
 import { type OpenApiDocument, routePoliciesOf } from '../../web/build/route-policies';
-import { createKey, createMember, insertBot, login, type Session, withAdminApp } from '../helpers/accounts';
-import type { CookieJar } from '../helpers/cookie-jar';
 import { useMswServer } from '../helpers/msw-server';
-import { TEST_ORIGIN, type TestApp } from '../helpers/test-app';
 
 // No platform answers: calls that reach a platform fail at once instead of going out.
 useMswServer();

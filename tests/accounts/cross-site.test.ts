@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, type Session, setupAdmin } from '../helpers/accounts';
-import { startTestApp, TEST_ORIGIN, type TestApp } from '../helpers/test-app';
+import { createKey, type Session, setupAdmin } from '../../testkit/accounts';
+import { startTestApp, TEST_ORIGIN, type TestApp } from '../../testkit/test-app';
 
 let t: TestApp;
 let admin: Session;

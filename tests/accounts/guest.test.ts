@@ -4,8 +4,8 @@ import type { GuestModeEvent } from '../../shared/bus/messages';
 import { GUEST_MODE_EVENTS } from '../../shared/bus/subjects';
 import { sessions, users } from '../../shared/db/schema';
 import { GUEST_PRINCIPAL_ID } from '../../shared/domain/constants';
-import { insertBot, type Session, setupAdmin } from '../helpers/accounts';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { insertBot, type Session, setupAdmin } from '../../testkit/accounts';
+import { startTestApp, type TestApp } from '../../testkit/test-app';
 
 let t: TestApp;
 afterEach(() => t?.close());

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { apiKeys } from '../../shared/db/schema';
-import { createKey, createMember, type Session, withAdminApp } from '../helpers/accounts';
-import type { TestApp } from '../helpers/test-app';
+import { createKey, createMember, type Session, withAdminApp } from '../../testkit/accounts';
+import type { TestApp } from '../../testkit/test-app';
 
 let t: TestApp;
 let admin: Session;

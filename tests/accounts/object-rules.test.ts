@@ -19,8 +19,8 @@ import {
 import { pageActor } from '../../shared/access/page-access';
 import { savedQueues } from '../../shared/db/schema';
 import { BASIC_MEMBER_CAPABILITIES, CAPABILITIES, SHARED_QUEUE_OWNER } from '../../shared/domain/constants';
-import { createKey, createMember, type Session, withAdminApp } from '../helpers/accounts';
-import type { TestApp } from '../helpers/test-app';
+import { createKey, createMember, type Session, withAdminApp } from '../../testkit/accounts';
+import type { TestApp } from '../../testkit/test-app';
 
 describe('the object rules', () => {
   const member: Actor = { userId: 'm1', role: 'member' };

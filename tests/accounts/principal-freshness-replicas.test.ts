@@ -8,11 +8,11 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../openapi/client';
-import { PASSWORD, uniqueName } from '../helpers/accounts';
-import { botRow } from '../helpers/bot-row';
-import { CookieJar } from '../helpers/cookie-jar';
-import { type NatsServerHandle, startNatsServer } from '../helpers/nats-server';
-import { preparedDataDir, type RunningService, runService, serviceClient } from '../helpers/run-service';
+import { PASSWORD, uniqueName } from '../../testkit/accounts';
+import { botRow } from '../../testkit/bot-row';
+import { CookieJar } from '../../testkit/cookie-jar';
+import { type NatsServerHandle, startNatsServer } from '../../testkit/nats-server';
+import { preparedDataDir, type RunningService, runService, serviceClient } from '../../testkit/run-service';
 
 let nats: NatsServerHandle;
 let apiA: RunningService;

@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SESSION_LIFETIME_MS, SESSION_REFRESH_STEP_MS, sessionState } from '../../api/access/sessions';
 import { botGrants, bots, sessions, settings, users } from '../../shared/db/schema';
 import { GUEST_PRINCIPAL_ID } from '../../shared/domain/constants';
-import { createKey, createMember, insertBot, type Session, setupAdmin } from '../helpers/accounts';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { createKey, createMember, insertBot, type Session, setupAdmin } from '../../testkit/accounts';
+import { startTestApp, type TestApp } from '../../testkit/test-app';
 
 let t: TestApp;
 let admin: Session;

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sessions } from '../../shared/db/schema';
-import { createKey, createMember, login, PASSWORD, setupAdmin } from '../helpers/accounts';
-import { startTestApp, TEST_ORIGIN, type TestApp } from '../helpers/test-app';
+import { createKey, createMember, login, PASSWORD, setupAdmin } from '../../testkit/accounts';
+import { startTestApp, TEST_ORIGIN, type TestApp } from '../../testkit/test-app';
 
 let t: TestApp;
 afterEach(() => t?.close());

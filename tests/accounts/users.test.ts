@@ -11,8 +11,8 @@ import {
   type Session,
   setupAdmin,
   withAdminApp,
-} from '../helpers/accounts';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+} from '../../testkit/accounts';
+import { startTestApp, type TestApp } from '../../testkit/test-app';
 
 let t: TestApp;
 let admin: Session;

@@ -2,9 +2,9 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { BOTS_EVENTS } from '../../shared/bus/subjects';
 import { botGrants, bots } from '../../shared/db/schema';
-import { createMember, type Session, withAdminApp } from '../helpers/accounts';
+import { createMember, type Session, withAdminApp } from '../../testkit/accounts';
+import type { TestApp } from '../../testkit/test-app';
 import { PNG_1X1 } from '../helpers/png';
-import type { TestApp } from '../helpers/test-app';
 
 let t: TestApp;
 let admin: Session;

@@ -16,8 +16,8 @@ import { ApiError } from '../../api/errors';
 import { InProcessBus } from '../../shared/bus/in-process-bus';
 import { botStateSubject } from '../../shared/bus/subjects';
 import type { BotStatus } from '../../shared/domain/schemas';
-import { insertBot, setupAdmin } from '../helpers/accounts';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { insertBot, setupAdmin } from '../../testkit/accounts';
+import { startTestApp, type TestApp } from '../../testkit/test-app';
 
 /** The in-process bus, counting status probes and able to hold their replies back on the way. */
 class WatchedBus extends InProcessBus {

@@ -2,9 +2,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NatsBus } from '../../shared/bus/nats-bus';
 import { bots } from '../../shared/db/schema';
-import { createMember, insertBot, type Session, setupAdmin } from '../helpers/accounts';
-import { type NatsServerHandle, startNatsServer } from '../helpers/nats-server';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { createMember, insertBot, type Session, setupAdmin } from '../../testkit/accounts';
+import { type NatsServerHandle, startNatsServer } from '../../testkit/nats-server';
+import { startTestApp, type TestApp } from '../../testkit/test-app';
 
 describe('GET /api/bot through the daemon (in-process bus)', () => {
   let t: TestApp;

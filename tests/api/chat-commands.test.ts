@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploads } from '../../shared/db/schema';
-import { insertBot, type Session, setupAdmin } from '../helpers/accounts';
+import { insertBot, type Session, setupAdmin } from '../../testkit/accounts';
+import { startTestApp, TEST_ORIGIN, type TestApp } from '../../testkit/test-app';
 import { chatFor } from '../helpers/chat';
-import { startTestApp, TEST_ORIGIN, type TestApp } from '../helpers/test-app';
 
 let t: TestApp;
 let admin: Session;

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../api/middleware/body-size-limit';
-import { startTestApp, TEST_ORIGIN, type TestApp } from '../helpers/test-app';
+import { startTestApp, TEST_ORIGIN, type TestApp } from '../../testkit/test-app';
 
 let t: TestApp;
 beforeAll(async () => {

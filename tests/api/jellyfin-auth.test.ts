@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { WRONG_PASSWORD } from '../../shared/sources/jellyfin/jellyfin-login';
-import { type Session, withAdminApp } from '../helpers/accounts';
+import { type Session, withAdminApp } from '../../testkit/accounts';
 import { ALICE_LOGIN, useJellyfinApi } from '../helpers/jellyfin-api';
 
 useJellyfinApi();

@@ -3,8 +3,8 @@
  * LOCALE) and sends the phrase beside the text: `code` and `params`, the same whatever the language.
  */
 import { describe, expect, it } from 'vitest';
-import { insertBot, type Session, uniqueName, withAdminApp } from '../helpers/accounts';
-import { TEST_ORIGIN, type TestApp } from '../helpers/test-app';
+import { insertBot, type Session, uniqueName, withAdminApp } from '../../testkit/accounts';
+import { TEST_ORIGIN, type TestApp } from '../../testkit/test-app';
 
 let t: TestApp;
 let admin: Session;

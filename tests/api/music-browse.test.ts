@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { receipts } from '../../shared/receipts';
-import { type Session, withAdminApp } from '../helpers/accounts';
+import { type Session, withAdminApp } from '../../testkit/accounts';
 import { useBilibiliApi } from '../helpers/bilibili-api';
 import { useNeteaseApi } from '../helpers/netease-api';
 import { failedWith, useQqMusicApi } from '../helpers/qq-music-api';

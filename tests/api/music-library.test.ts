@@ -9,10 +9,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ENABLED_PROVIDERS } from '../../shared/domain/constants';
 import { receipts } from '../../shared/receipts';
-import { type Session, withAdminApp } from '../helpers/accounts';
-import type { CookieJar } from '../helpers/cookie-jar';
+import { type Session, withAdminApp } from '../../testkit/accounts';
+import type { CookieJar } from '../../testkit/cookie-jar';
+import { TEST_ORIGIN, type TestApp } from '../../testkit/test-app';
 import { ALICE_LOGIN, useJellyfinApi } from '../helpers/jellyfin-api';
-import { TEST_ORIGIN, type TestApp } from '../helpers/test-app';
 
 const jellyfin = useJellyfinApi();
 let t: TestApp;

@@ -7,9 +7,9 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { personalLinks, platformAccounts } from '../../shared/db/schema';
-import { type Session, withAdminApp } from '../helpers/accounts';
+import { type Session, withAdminApp } from '../../testkit/accounts';
+import type { TestApp } from '../../testkit/test-app';
 import { musicUOf, neteaseFixture, useNeteaseApi } from '../helpers/netease-api';
-import type { TestApp } from '../helpers/test-app';
 
 const netease = useNeteaseApi();
 let t: TestApp;

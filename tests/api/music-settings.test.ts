@@ -13,8 +13,8 @@ import { settings } from '../../shared/db/schema';
 import { DEFAULT_ENABLED_PROVIDERS } from '../../shared/domain/constants';
 import { receipts } from '../../shared/receipts';
 import { QUALITY_SETTING } from '../../shared/settings/quality';
-import { createMember, login, type Session, withAdminApp } from '../helpers/accounts';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { createMember, login, type Session, withAdminApp } from '../../testkit/accounts';
+import { startTestApp, type TestApp } from '../../testkit/test-app';
 
 let t: TestApp;
 let admin: Session;

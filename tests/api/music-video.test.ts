@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { receipts } from '../../shared/receipts';
-import { insertBot, type Session, withAdminApp } from '../helpers/accounts';
+import { insertBot, type Session, withAdminApp } from '../../testkit/accounts';
+import type { TestApp } from '../../testkit/test-app';
 import { failedWith, useBilibiliApi } from '../helpers/bilibili-api';
-import type { TestApp } from '../helpers/test-app';
 
 const bilibili = useBilibiliApi();
 let t: TestApp;

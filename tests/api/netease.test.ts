@@ -8,10 +8,10 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { settings } from '../../shared/db/schema';
 import { receipts } from '../../shared/receipts';
-import { insertBot, type Session, withAdminApp } from '../helpers/accounts';
+import { insertBot, type Session, withAdminApp } from '../../testkit/accounts';
+import type { TestApp } from '../../testkit/test-app';
 import { useNeteaseApi } from '../helpers/netease-api';
 import { FIXTURE_MUSIC_A } from '../helpers/netease-protocol';
-import type { TestApp } from '../helpers/test-app';
 
 const api = useNeteaseApi();
 let t: TestApp;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { botCommandSubject } from '../../shared/bus/subjects';
 import type { Song } from '../../shared/domain/schemas';
 import { receipts } from '../../shared/receipts';
-import { addToneUpload } from '../helpers/tone-uploads';
+import { addToneUpload } from '../../testkit/tone-uploads';
 import { startVoiceApp, type VoiceApp } from '../helpers/voice-app';
 
 let app: VoiceApp;

@@ -7,8 +7,8 @@ import { playableSong } from '../../daemon/bots/playable-song';
 import { recordPlay } from '../../daemon/bots/stores/play-history-store';
 import { playHistory } from '../../shared/db/schema';
 import { DEFAULT_PROFILE_CONFIG } from '../../shared/domain/constants';
-import { insertBot, type Session, setupAdmin } from '../helpers/accounts';
-import { startTestApp, TEST_ORIGIN, type TestApp } from '../helpers/test-app';
+import { insertBot, type Session, setupAdmin } from '../../testkit/accounts';
+import { startTestApp, TEST_ORIGIN, type TestApp } from '../../testkit/test-app';
 
 let t: TestApp;
 let admin: Session;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { receipts } from '../../shared/receipts';
-import { insertBot, type Session, withAdminApp } from '../helpers/accounts';
+import { insertBot, type Session, withAdminApp } from '../../testkit/accounts';
 import { failedWith, useQqMusicApi } from '../helpers/qq-music-api';
 
 const api = useQqMusicApi();

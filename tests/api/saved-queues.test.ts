@@ -14,8 +14,8 @@ import { SAVED_QUEUE_MAX_SONGS, SAVED_QUEUES_PER_OWNER } from '../../api/saved-q
 import { queueSnapshots, savedQueues } from '../../shared/db/schema';
 import { SHARED_QUEUE_OWNER } from '../../shared/domain/constants';
 import type { Song } from '../../shared/domain/schemas';
-import { createMember, insertBot, type Session, withAdminApp } from '../helpers/accounts';
-import type { TestApp } from '../helpers/test-app';
+import { createMember, insertBot, type Session, withAdminApp } from '../../testkit/accounts';
+import type { TestApp } from '../../testkit/test-app';
 
 let t: TestApp;
 let admin: Session;

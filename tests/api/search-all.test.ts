@@ -6,11 +6,11 @@
 import { delay, HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { SEARCH_ALL_SOURCE_TIMEOUT_MS } from '../../api/music/song-finder';
-import { type Session, withAdminApp } from '../helpers/accounts';
+import { type Session, withAdminApp } from '../../testkit/accounts';
+import type { TestApp } from '../../testkit/test-app';
+import { addToneUpload } from '../../testkit/tone-uploads';
 import { useMswServer } from '../helpers/msw-server';
 import { spotifySettings, storeSpotifySettings, useSpotifyApi } from '../helpers/spotify-api';
-import type { TestApp } from '../helpers/test-app';
-import { addToneUpload } from '../helpers/tone-uploads';
 
 let asked: string[] = [];
 useMswServer(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { settings } from '../../shared/db/schema';
-import { createMember, type Session, withAdminApp } from '../helpers/accounts';
-import type { TestApp } from '../helpers/test-app';
+import { createMember, type Session, withAdminApp } from '../../testkit/accounts';
+import type { TestApp } from '../../testkit/test-app';
 
 let t: TestApp;
 let admin: Session;

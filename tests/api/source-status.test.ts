@@ -7,9 +7,9 @@
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { PLATFORM_REGISTRY } from '../../shared/domain/platforms';
-import { createMember, type Session, withAdminApp } from '../helpers/accounts';
+import { createMember, type Session, withAdminApp } from '../../testkit/accounts';
+import type { TestApp } from '../../testkit/test-app';
 import { useMswServer } from '../helpers/msw-server';
-import type { TestApp } from '../helpers/test-app';
 
 const probes = { music_a: 0, music_b: 0 };
 useMswServer(

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { platformAccounts, qrLogins } from '../../shared/db/schema';
 import { SCOPES } from '../../shared/sources/spotify/spotify-oauth';
-import { createMember, type Session, withAdminApp } from '../helpers/accounts';
+import { createMember, type Session, withAdminApp } from '../../testkit/accounts';
+import { TEST_ORIGIN, type TestApp } from '../../testkit/test-app';
 import {
   CLIENT_ID,
   CLIENT_SECRET,
@@ -17,7 +18,6 @@ import {
   storeSpotifySettings,
   useSpotifyApi,
 } from '../helpers/spotify-api';
-import { TEST_ORIGIN, type TestApp } from '../helpers/test-app';
 
 const spotify = useSpotifyApi();
 let t: TestApp;

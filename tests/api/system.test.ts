@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import packageJson from '../../package.json' with { type: 'json' };
-import { insertBot, setupAdmin } from '../helpers/accounts';
+import { insertBot, setupAdmin } from '../../testkit/accounts';
+import { startTestApp, type TestApp } from '../../testkit/test-app';
 import { PNG_1X1 } from '../helpers/png';
-import { startTestApp, type TestApp } from '../helpers/test-app';
 
 let t: TestApp | undefined;
 afterEach(async () => {

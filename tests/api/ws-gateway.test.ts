@@ -11,8 +11,8 @@ import type { BotStateEvent } from '../../shared/bus/messages';
 import { botStateSubject } from '../../shared/bus/subjects';
 import type { BotStatus } from '../../shared/domain/schemas';
 import { WS_CLOSE_SIGNED_OUT } from '../../shared/ws-messages';
-import { createKey, createMember, insertBot, type Session, setupAdmin } from '../helpers/accounts';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { createKey, createMember, insertBot, type Session, setupAdmin } from '../../testkit/accounts';
+import { startTestApp, type TestApp } from '../../testkit/test-app';
 import { connect } from '../helpers/ws-client';
 
 /** Counts live subscriptions, to show sockets share them. */

@@ -23,9 +23,9 @@ import {
   PASSWORD,
   type Session,
   setupAdmin,
-} from '../helpers/accounts';
-import { type NatsServerHandle, startNatsServer } from '../helpers/nats-server';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+} from '../../testkit/accounts';
+import { type NatsServerHandle, startNatsServer } from '../../testkit/nats-server';
+import { startTestApp, type TestApp } from '../../testkit/test-app';
 import { connect, type Socket } from '../helpers/ws-client';
 
 /** How soon a socket must follow a change, after the change's HTTP answer. */

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_LIFETIME_MS } from '../../api/access/sessions';
 import { sessions } from '../../shared/db/schema/accounts';
 import { WS_CLOSE_SIGNED_OUT } from '../../shared/ws-messages';
-import { createKey, createMember, type Session, setupAdmin } from '../helpers/accounts';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { createKey, createMember, type Session, setupAdmin } from '../../testkit/accounts';
+import { startTestApp, type TestApp } from '../../testkit/test-app';
 import { connect, type Socket } from '../helpers/ws-client';
 
 const SWEEP_MS = 100;

@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../shared/config';
+import { setupAdmin } from '../../testkit/accounts';
+import { runService } from '../../testkit/run-service';
+import { startTestApp, type TestApp } from '../../testkit/test-app';
 import { FAKE_YTDLP, useFakeYtDlp, writeYoutubeCookies } from '../fakes/fake-yt-dlp';
-import { setupAdmin } from '../helpers/accounts';
-import { runService } from '../helpers/run-service';
-import { startTestApp, type TestApp } from '../helpers/test-app';
 
 const fake = useFakeYtDlp();
 const dir = mkdtempSync(join(tmpdir(), 'youtube-settings-'));

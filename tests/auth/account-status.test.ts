@@ -4,7 +4,7 @@
  * catalog logged out. No platform is asked: nothing is stored to ask with.
  */
 import { describe, expect, it } from 'vitest';
-import { type Session, withAdminApp } from '../helpers/accounts';
+import { type Session, withAdminApp } from '../../testkit/accounts';
 import { useMswServer } from '../helpers/msw-server';
 
 // No handlers: any request to a platform fails the test file.

@@ -6,9 +6,9 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { platformAccounts } from '../../shared/db/schema';
-import { type Session, withAdminApp } from '../helpers/accounts';
+import { type Session, withAdminApp } from '../../testkit/accounts';
+import type { TestApp } from '../../testkit/test-app';
 import { refusedWith, useKugouApi } from '../helpers/kugou-api';
-import type { TestApp } from '../helpers/test-app';
 
 const kugou = useKugouApi();
 let t: TestApp;

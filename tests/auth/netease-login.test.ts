@@ -7,11 +7,11 @@ import { eq } from 'drizzle-orm';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { platformAccounts, qrLogins } from '../../shared/db/schema';
-import { createMember, type Session, withAdminApp } from '../helpers/accounts';
+import { createMember, type Session, withAdminApp } from '../../testkit/accounts';
+import type { TestApp } from '../../testkit/test-app';
 import { useMswServer } from '../helpers/msw-server';
 import { neteaseFixture } from '../helpers/netease-api';
 import { LISTENER, useNeteaseLoginApi } from '../helpers/netease-login-api';
-import type { TestApp } from '../helpers/test-app';
 
 const SECRET = vi.hoisted(() => 'PinnedLoginKey16');
 vi.mock(import('../../shared/sources/netease/weapi'), async (importOriginal) =>

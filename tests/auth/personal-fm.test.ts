@@ -7,12 +7,12 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { platformAccounts } from '../../shared/db/schema';
 import { cookieValues } from '../../shared/sources/http/cookies';
-import { createMember, type Session } from '../helpers/accounts';
+import { createMember, type Session } from '../../testkit/accounts';
+import type { TestApp } from '../../testkit/test-app';
 import { chatFor } from '../helpers/chat';
 import { fmSongUrls } from '../helpers/fm-song-urls';
 import { useNeteaseApi } from '../helpers/netease-api';
 import { LISTENER, useNeteaseLoginApi } from '../helpers/netease-login-api';
-import type { TestApp } from '../helpers/test-app';
 import { useVoicePlayback } from '../helpers/voice-app';
 
 const SECRET = vi.hoisted(() => 'PinnedFmLinking1');

@@ -5,9 +5,9 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { personalLinks, platformAccounts } from '../../shared/db/schema';
-import { createMember, type Session, withAdminApp } from '../helpers/accounts';
+import { createMember, type Session, withAdminApp } from '../../testkit/accounts';
+import type { TestApp } from '../../testkit/test-app';
 import { LISTENER, useNeteaseLoginApi } from '../helpers/netease-login-api';
-import type { TestApp } from '../helpers/test-app';
 
 const SECRET = vi.hoisted(() => 'PinnedPersonal16');
 vi.mock(import('../../shared/sources/netease/weapi'), async (importOriginal) =>

@@ -7,10 +7,10 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { platformAccounts } from '../../shared/db/schema';
 import { cookieValues } from '../../shared/sources/http/cookies';
-import { type Session, withAdminApp } from '../helpers/accounts';
+import { type Session, withAdminApp } from '../../testkit/accounts';
+import type { TestApp } from '../../testkit/test-app';
 import { useBilibiliLoginApi } from '../helpers/bilibili-login-api';
 import { QQ_MUSIC_KEY, useQqMusicLoginApi } from '../helpers/qq-music-login-api';
-import type { TestApp } from '../helpers/test-app';
 
 const qq = useQqMusicLoginApi();
 const bilibili = useBilibiliLoginApi();

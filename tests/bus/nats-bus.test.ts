@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BusError } from '../../shared/bus/bus';
 import { NatsBus } from '../../shared/bus/nats-bus';
-import { type NatsServerHandle, startNatsServer } from '../helpers/nats-server';
+import { type NatsServerHandle, startNatsServer } from '../../testkit/nats-server';
 import { runBusContract } from './bus.case';
 
 let server: NatsServerHandle;

@@ -1,6 +1,6 @@
 /** Twenty bots on one daemon, each in its own channel with its own tone: every stream stays its own. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { DaemonHarness } from './harness';
 import { frequencyOf, heard } from './heard';
 

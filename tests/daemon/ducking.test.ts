@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { volumeToAmplitude } from '../../daemon/audio/encode/gain';
 import type { Ts3Client } from '../../daemon/ts3';
-import { toDb } from '../helpers/audio-signals';
+import { toDb } from '../../testkit/audio-signals';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { makeClient, opusSine, sendPaced } from '../ts3/helpers';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
 import { DaemonHarness } from './harness';
 import { heard, samplesBetween, soundingLevel } from './heard';
 

@@ -18,9 +18,9 @@ import { type BotStatus, BotStatusSchema, type QueuedSong, type Song } from '../
 import { LocalSource, UPLOADS_DIR } from '../../shared/sources/local/local-source';
 import { sourceContextOf } from '../../shared/sources/platform-modules';
 import { SourceRegistry } from '../../shared/sources/source-registry';
-import { FFMPEG_LOCATION } from '../helpers/audio-signals';
-import { addToneUpload, type Tone } from '../helpers/tone-uploads';
-import type { Ts3TestServer } from '../ts3-server/ts3-test-server';
+import { FFMPEG_LOCATION } from '../../testkit/audio-signals';
+import { addToneUpload, type Tone } from '../../testkit/tone-uploads';
+import type { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 
 export type { Tone };
 

@@ -1,8 +1,8 @@
 /** What the test server heard from one bot, lined up with when each packet arrived. */
 
 import { PCM_FORMAT, SAMPLES_PER_CHANNEL_PER_FRAME } from '../../daemon/audio/pcm-format';
-import { dominantFrequencyHz, leftChannel, rms } from '../helpers/audio-signals';
-import type { Ts3TestServer } from '../ts3-server/ts3-test-server';
+import { dominantFrequencyHz, leftChannel, rms } from '../../testkit/audio-signals';
+import type { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 
 export interface Heard {
   /** Left channel, one 20 ms frame per packet, in arrival order. */

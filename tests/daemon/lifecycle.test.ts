@@ -12,9 +12,9 @@ import { PROFILE_DISABLED } from '../../daemon/bots/profile/profile-updater';
 import type { Ts3Client } from '../../daemon/ts3';
 import type { ProfileConfigRow } from '../../shared/db/schema';
 import { queueSnapshots } from '../../shared/db/schema';
-import { FFMPEG } from '../helpers/audio-signals';
+import { FFMPEG } from '../../testkit/audio-signals';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { makeClient } from '../ts3/helpers';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
 import { DaemonHarness } from './harness';
 import { frequencyOf, heard, samplesBetween } from './heard';
 

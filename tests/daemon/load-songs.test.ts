@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Song } from '../../shared/domain/schemas';
 import { receipts } from '../../shared/receipts';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { DaemonHarness } from './harness';
 import { frequencyOf, heard, samplesBetween } from './heard';
 

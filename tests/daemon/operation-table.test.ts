@@ -10,7 +10,7 @@ import { BOT_OP_NAMES, BOT_OPS, type BotOp, type BotOpArgs } from '../../shared/
 import { BotReplySchema } from '../../shared/bus/messages';
 import { botCommandSubject } from '../../shared/bus/subjects';
 import type { Song } from '../../shared/domain/schemas';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { ACTOR, DaemonHarness } from './harness';
 
 describe('the operation table on a connected bot', () => {

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFfmpegArgs, type FfmpegInput } from '../../daemon/audio/decode/ffmpeg-args';
 import { PCM_FORMAT } from '../../daemon/audio/pcm-format';
-import { FFMPEG, FFMPEG_LOCATION, makeTempDir, type TempDir } from '../helpers/audio-signals';
+import { FFMPEG, FFMPEG_LOCATION, makeTempDir, type TempDir } from '../../testkit/audio-signals';
 
 const DECODER = FFMPEG_LOCATION.decoderPath ?? '';
 const BYTES_PER_SAMPLE = 2 * PCM_FORMAT.channels;

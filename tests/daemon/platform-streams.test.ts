@@ -2,7 +2,7 @@
  * Platform streams as a connected bot plays them: the daemon's stream relay fetches each song from a
  * loopback CDN stand-in with the headers its source resolved. Stand-in sources answer as the adapters
  * do (NetEase's and Bilibili's Referer, QQ Music's and YouTube's User-Agent, Jellyfin's token header;
- * tests/sources/audio-request-headers.test.ts pins what each real adapter sends). While each plays, no
+ * each adapter's own `*-source.test.ts` pins what it sends). While each plays, no
  * process below this one shows a header value on its command line, as `ps` would show it to any local
  * user; a seek still
  * plays. A stream that stalls mid-file ends its track with the localized note in the channel, and the
@@ -15,10 +15,10 @@ import { receipts } from '../../shared/receipts';
 import { ok } from '../../shared/result';
 import type { MusicSource, StreamHeaders } from '../../shared/sources/music-source';
 import { SourceRegistry } from '../../shared/sources/source-registry';
+import { DECODER_NAME } from '../../testkit/audio-signals';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { descendantCommandLines } from '../hardening/child-processes';
 import { type AudioCdn, startAudioCdn } from '../helpers/audio-cdn';
-import { DECODER_NAME } from '../helpers/audio-signals';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
 import { DaemonHarness } from './harness';
 
 /** Each platform's kind of stream, with a header value it must keep off every command line. */

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { playHistory } from '../../shared/db/schema';
 import type { Song } from '../../shared/domain/schemas';
 import { receipts } from '../../shared/receipts';
-import { toDb } from '../helpers/audio-signals';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
+import { toDb } from '../../testkit/audio-signals';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { DaemonHarness } from './harness';
 import { frequencyOf, heard, samplesBetween, samplesOfPackets, soundingLevel } from './heard';
 

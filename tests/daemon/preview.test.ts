@@ -10,7 +10,7 @@ import { err, type Result } from '../../shared/result';
 import { LocalSource } from '../../shared/sources/local/local-source';
 import type { MusicSource, ResolvedStream, StreamRequest } from '../../shared/sources/music-source';
 import { SourceRegistry } from '../../shared/sources/source-registry';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { DaemonHarness } from './harness';
 import { frequencyOf, heard, samplesBetween } from './heard';
 

@@ -11,7 +11,7 @@ import { QUALITY_SETTING, readQualityMap, writeQuality } from '../../shared/sett
 import { LocalSource } from '../../shared/sources/local/local-source';
 import type { MusicSource, StreamRequest } from '../../shared/sources/music-source';
 import { SourceRegistry } from '../../shared/sources/source-registry';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { DaemonHarness } from './harness';
 
 describe('audio quality in the daemon', () => {

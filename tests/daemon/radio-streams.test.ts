@@ -12,8 +12,8 @@ import type { MusicSource } from '../../shared/sources/music-source';
 import { SourceRegistry } from '../../shared/sources/source-registry';
 import { STREAM_USER_AGENT } from '../../shared/sources/stream/stream-probe';
 import { StreamSource } from '../../shared/sources/stream/stream-source';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { type RadioServer, STATION_NAME, startRadioServer, stationSong } from '../helpers/radio-server';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
 import { DaemonHarness } from './harness';
 
 let server: Ts3TestServer;

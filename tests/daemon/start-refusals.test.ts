@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PhraseCode, renderPhrase } from '../../shared/i18n/phrases';
-import { type TestServerOptions, Ts3TestServer } from '../ts3-server/ts3-test-server';
+import { type TestServerOptions, Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { type BotSpec, DaemonHarness } from './harness';
 
 /** One license root for every server, so the one daemon trusts them all. */

@@ -4,7 +4,7 @@
  */
 import { createSocket, type Socket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { DaemonHarness } from './harness';
 
 describe('starting a bot against a server that never answers', () => {

@@ -17,8 +17,8 @@ import type { Song } from '../../shared/domain/schemas';
 import { logger } from '../../shared/logger';
 import { UPLOADS_DIR } from '../../shared/sources/local/local-source';
 import { markUploadPlayed } from '../../shared/sources/local/upload-retention';
-import { botRow } from '../helpers/bot-row';
-import { addToneUpload } from '../helpers/tone-uploads';
+import { botRow } from '../../testkit/bot-row';
+import { addToneUpload } from '../../testkit/tone-uploads';
 
 let dataDir: string;
 let db: Db;

@@ -10,13 +10,13 @@
 import { rmSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD } from '../helpers/accounts';
-import { launchBrowser } from '../helpers/browser';
-import { freePort } from '../helpers/free-port';
-import { type NatsServerHandle, startNatsServer } from '../helpers/nats-server';
+import { PASSWORD } from '../../testkit/accounts';
+import { launchBrowser } from '../../testkit/browser';
+import { freePort } from '../../testkit/free-port';
+import { type NatsServerHandle, startNatsServer } from '../../testkit/nats-server';
+import { preparedDataDir, type RunningService, runDaemon, runService } from '../../testkit/run-service';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { KIT_SERVER_NAME, nginxInstalled, startKitNginx } from '../helpers/nginx';
-import { preparedDataDir, type RunningService, runDaemon, runService } from '../helpers/run-service';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
 
 const SUB_PATH = '/music-bot';
 

@@ -15,16 +15,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type WebSocket from 'ws';
 import { type Db, openDb } from '../../shared/db/client';
+import { PASSWORD } from '../../testkit/accounts';
+import { freePort } from '../../testkit/free-port';
+import { type LeaseOwners, watchLeaseOwners } from '../../testkit/lease-owners';
+import { type NatsServerHandle, startNatsServer } from '../../testkit/nats-server';
+import { preparedDataDir, type RunningService, runDaemon, runService } from '../../testkit/run-service';
+import { addToneUpload } from '../../testkit/tone-uploads';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { recordMeasurement, recordTally } from '../hardening/tally';
-import { PASSWORD } from '../helpers/accounts';
-import { freePort } from '../helpers/free-port';
 import { type KitClient, kitClient } from '../helpers/kit-client';
-import { type NatsServerHandle, startNatsServer } from '../helpers/nats-server';
 import { type KitNginx, nginxInstalled, startKitNginx } from '../helpers/nginx';
-import { preparedDataDir, type RunningService, runDaemon, runService } from '../helpers/run-service';
-import { addToneUpload } from '../helpers/tone-uploads';
-import { type LeaseOwners, watchLeaseOwners } from '../scale/lease-owners';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
 
 const SUITE = 'rolling upgrade';
 /** Issue 26: every WebSocket is back within this after its api process went away. */

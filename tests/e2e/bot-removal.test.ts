@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BotStatus } from '../../shared/domain/schemas';
+import { addToneUpload } from '../../testkit/tone-uploads';
 import { type RunLayout, startRunLayout } from '../helpers/run-layout';
-import { addToneUpload } from '../helpers/tone-uploads';
 
 const ROUNDS = 40;
 

@@ -7,9 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseLicenseRoot } from '../../daemon/ts3';
-import { type Session, setupAdmin } from '../helpers/accounts';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
+import { type Session, setupAdmin } from '../../testkit/accounts';
+import { startTestApp, type TestApp } from '../../testkit/test-app';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 
 let before: Ts3TestServer;
 let after: Ts3TestServer;

@@ -13,8 +13,8 @@ import type { TextMessage } from '../../daemon/ts3';
 import type { Song } from '../../shared/domain/schemas';
 import { receipts } from '../../shared/receipts';
 import { API_NICENESS, lowerThreadPriority } from '../../shared/thread-priority';
+import { addToneUpload } from '../../testkit/tone-uploads';
 import { type RunLayout, startRunLayout } from '../helpers/run-layout';
-import { addToneUpload } from '../helpers/tone-uploads';
 import { makeClient, nextEvent } from '../ts3/helpers';
 
 const BOTS = 3;

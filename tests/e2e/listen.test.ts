@@ -9,11 +9,11 @@ import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BUFFERED_BYTES } from '../../api/listen/listen-hub';
 import type { Song } from '../../shared/domain/schemas';
-import { createKey, type Session } from '../helpers/accounts';
-import { dominantFrequencyHz, FFMPEG, makeTempDir } from '../helpers/audio-signals';
+import { createKey, type Session } from '../../testkit/accounts';
+import { dominantFrequencyHz, FFMPEG, makeTempDir } from '../../testkit/audio-signals';
+import { TEST_ORIGIN } from '../../testkit/test-app';
+import { addToneUpload } from '../../testkit/tone-uploads';
 import { readLive, readOggPages } from '../helpers/ogg-reader';
-import { TEST_ORIGIN } from '../helpers/test-app';
-import { addToneUpload } from '../helpers/tone-uploads';
 import { startVoiceApp, type VoiceApp } from '../helpers/voice-app';
 
 let app: VoiceApp;

@@ -7,11 +7,11 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser';
-import { checkedFetch } from '../helpers/checked-answers';
-import { CookieJar } from '../helpers/cookie-jar';
+import { launchBrowser } from '../../testkit/browser';
+import { checkedFetch } from '../../testkit/checked-answers';
+import { CookieJar } from '../../testkit/cookie-jar';
+import { type RunningService, runService, serviceClient } from '../../testkit/run-service';
 import { readLive, readOggPages } from '../helpers/ogg-reader';
-import { type RunningService, runService, serviceClient } from '../helpers/run-service';
 
 const SCREENSHOT_DIR = join(tmpdir(), 'tsmb-screenshots');
 

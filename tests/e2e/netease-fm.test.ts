@@ -8,11 +8,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { personalLinks, platformAccounts } from '../../shared/db/schema';
 import { receipts } from '../../shared/receipts';
-import type { Session } from '../helpers/accounts';
+import type { Session } from '../../testkit/accounts';
+import type { TestApp } from '../../testkit/test-app';
 import { chatFor } from '../helpers/chat';
 import { FM_IDS, fmSongUrls } from '../helpers/fm-song-urls';
 import { musicUOf, useNeteaseApi } from '../helpers/netease-api';
-import type { TestApp } from '../helpers/test-app';
 import { useVoicePlayback } from '../helpers/voice-app';
 
 const api = useNeteaseApi();

@@ -13,12 +13,12 @@ import { savedQueues } from '../../shared/db/schema';
 import type { Song } from '../../shared/domain/schemas';
 import { receipts } from '../../shared/receipts';
 import { type WsMessage, WsMessageSchema } from '../../shared/ws-messages';
-import type { Session } from '../helpers/accounts';
-import type { TestApp } from '../helpers/test-app';
-import { addToneUpload } from '../helpers/tone-uploads';
+import type { Session } from '../../testkit/accounts';
+import type { TestApp } from '../../testkit/test-app';
+import { addToneUpload } from '../../testkit/tone-uploads';
+import type { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { startVoiceApp, type VoiceApp } from '../helpers/voice-app';
 import { makeClient, nextEvent } from '../ts3/helpers';
-import type { Ts3TestServer } from '../ts3-server/ts3-test-server';
 
 let app: VoiceApp;
 let server: Ts3TestServer;

@@ -10,10 +10,10 @@ import { savedQueues } from '../../shared/db/schema';
 import { GUEST_PERMISSION_DEFAULTS, type GuestPermission } from '../../shared/domain/constants';
 import type { Song } from '../../shared/domain/schemas';
 import { receipts } from '../../shared/receipts';
-import type { Session } from '../helpers/accounts';
-import type { CookieJar } from '../helpers/cookie-jar';
-import { TEST_ORIGIN, type TestApp } from '../helpers/test-app';
-import { addToneUpload } from '../helpers/tone-uploads';
+import type { Session } from '../../testkit/accounts';
+import type { CookieJar } from '../../testkit/cookie-jar';
+import { TEST_ORIGIN, type TestApp } from '../../testkit/test-app';
+import { addToneUpload } from '../../testkit/tone-uploads';
 import { startVoiceApp, type VoiceApp } from '../helpers/voice-app';
 
 /** The app, its TS3 test server and the bot under test (Rules Bot), set up once for the file. */

@@ -7,7 +7,7 @@
 import { HttpResponse } from 'msw';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { receipts } from '../../shared/receipts';
-import type { Session } from '../helpers/accounts';
+import type { Session } from '../../testkit/accounts';
 import { chatFor } from '../helpers/chat';
 import { failedWith, qqFixture, useQqMusicApi } from '../helpers/qq-music-api';
 import { useVoicePlayback } from '../helpers/voice-app';

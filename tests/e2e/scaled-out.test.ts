@@ -5,17 +5,17 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { botRow } from '../helpers/bot-row';
-import { CookieJar } from '../helpers/cookie-jar';
-import { type NatsServerHandle, startNatsServer } from '../helpers/nats-server';
-import { readLive, readOggPages } from '../helpers/ogg-reader';
+import { botRow } from '../../testkit/bot-row';
+import { CookieJar } from '../../testkit/cookie-jar';
+import { type NatsServerHandle, startNatsServer } from '../../testkit/nats-server';
 import {
   preparedDataDir,
   type RunningService,
   runDaemon,
   runService,
   serviceClient,
-} from '../helpers/run-service';
+} from '../../testkit/run-service';
+import { readLive, readOggPages } from '../helpers/ogg-reader';
 
 describe('api and daemon as separate processes over NATS', () => {
   let nats: NatsServerHandle;

@@ -7,7 +7,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { queueSnapshots } from '../../shared/db/schema';
-import { addToneUpload } from '../helpers/tone-uploads';
+import { addToneUpload } from '../../testkit/tone-uploads';
 import { startVoiceApp, type VoiceApp } from '../helpers/voice-app';
 
 let app: VoiceApp;

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { FRAME_SECONDS, SAMPLES_PER_CHANNEL_PER_FRAME } from '../../daemon/audio/pcm-format';
 import { SongSchema } from '../../shared/domain/schemas';
+import { FFMPEG, makeTempDir, type TempDir } from '../../testkit/audio-signals';
 import { frequencyOf, heard, rms, samplesOfPackets } from '../daemon/heard';
-import { FFMPEG, makeTempDir, type TempDir } from '../helpers/audio-signals';
 import { startVoiceApp, type VoiceApp } from '../helpers/voice-app';
 
 const SECONDS = 4;

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TextMessage, Ts3Client } from '../../daemon/ts3';
 import type { Song } from '../../shared/domain/schemas';
 import { receipts } from '../../shared/receipts';
-import type { Session } from '../helpers/accounts';
-import { addToneUpload } from '../helpers/tone-uploads';
+import type { Session } from '../../testkit/accounts';
+import { addToneUpload } from '../../testkit/tone-uploads';
 import { startVoiceApp, type VoiceApp } from '../helpers/voice-app';
 import { makeClient, nextEvent } from '../ts3/helpers';
 

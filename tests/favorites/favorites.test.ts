@@ -1,7 +1,7 @@
 /** /api/favorites: own data only, duplicates 409, bad input 400, guests refused. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, type Session, setupAdmin } from '../helpers/accounts';
-import { startTestApp, TEST_ORIGIN, type TestApp } from '../helpers/test-app';
+import { createMember, type Session, setupAdmin } from '../../testkit/accounts';
+import { startTestApp, TEST_ORIGIN, type TestApp } from '../../testkit/test-app';
 
 let t: TestApp;
 let alice: Session;

@@ -6,10 +6,10 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { receipts } from '../../shared/receipts';
+import { DECODER_NAME } from '../../testkit/audio-signals';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { DaemonHarness } from '../daemon/harness';
 import { frequencyOf, heard, samplesBetween } from '../daemon/heard';
-import { DECODER_NAME } from '../helpers/audio-signals';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
 import { descendantsRunning } from './child-processes';
 import { useFaultTally } from './fault-tally';
 

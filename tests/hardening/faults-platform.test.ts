@@ -9,7 +9,7 @@
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { Platform } from '../../shared/domain/constants';
-import { type Session, withAdminApp } from '../helpers/accounts';
+import { type Session, withAdminApp } from '../../testkit/accounts';
 import { useBilibiliApi } from '../helpers/bilibili-api';
 import { useKugouApi } from '../helpers/kugou-api';
 import { useNeteaseApi } from '../helpers/netease-api';

@@ -13,11 +13,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { bots as botsTable, queueSnapshots, savedQueues } from '../../shared/db/schema';
 import { SHARED_QUEUE_OWNER } from '../../shared/domain/constants';
 import { receipts } from '../../shared/receipts';
+import { insertBot, type Session, withAdminApp } from '../../testkit/accounts';
+import { botRow } from '../../testkit/bot-row';
+import type { TestApp } from '../../testkit/test-app';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { DaemonHarness } from '../daemon/harness';
-import { insertBot, type Session, withAdminApp } from '../helpers/accounts';
-import { botRow } from '../helpers/bot-row';
-import type { TestApp } from '../helpers/test-app';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
 import { useFaultTally } from './fault-tally';
 
 const tally = useFaultTally('faults-saved-queue');

@@ -11,9 +11,9 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { reconnectDelayMs } from '../../daemon/bots/connection/reconnect-backoff';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { type DaemonHarness, DaemonHarness as Harness } from '../daemon/harness';
 import { heard, samplesBetween } from '../daemon/heard';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
 import { useFaultTally } from './fault-tally';
 
 const logLines = vi.hoisted((): string[] => []);

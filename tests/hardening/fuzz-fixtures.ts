@@ -8,8 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { savedQueues, uploads } from '../../shared/db/schema';
-import { insertBot, PASSWORD, setupAdmin } from '../helpers/accounts';
-import { TEST_ORIGIN, type TestApp } from '../helpers/test-app';
+import { insertBot, PASSWORD, setupAdmin } from '../../testkit/accounts';
+import { TEST_ORIGIN, type TestApp } from '../../testkit/test-app';
 import type { Operation } from './fuzz-inputs';
 import { createPrincipals, credentialHeaders, type PrincipalSet } from './principals';
 import { type SecretScanner, sessionIdsIn } from './secret-scan';

@@ -12,9 +12,9 @@ import type { RoutePolicy } from '../../shared/access/route-access';
 import { apiKeys } from '../../shared/db/schema';
 import { CAPABILITIES, GUEST_PERMISSION_DEFAULTS, type GuestPermission } from '../../shared/domain/constants';
 import { SERVICE_TOKEN_HEADER } from '../../shared/service-headers';
-import { createKey, createMember, type Session } from '../helpers/accounts';
-import type { CookieJar } from '../helpers/cookie-jar';
-import type { TestApp } from '../helpers/test-app';
+import { createKey, createMember, type Session } from '../../testkit/accounts';
+import type { CookieJar } from '../../testkit/cookie-jar';
+import type { TestApp } from '../../testkit/test-app';
 
 export type Outcome = 'allow' | 401 | 403;
 

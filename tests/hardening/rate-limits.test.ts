@@ -7,10 +7,10 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD } from '../helpers/accounts';
-import { checkedFetch } from '../helpers/checked-answers';
-import { type NatsServerHandle, startNatsServer } from '../helpers/nats-server';
-import { preparedDataDir, type RunningService, runService } from '../helpers/run-service';
+import { PASSWORD } from '../../testkit/accounts';
+import { checkedFetch } from '../../testkit/checked-answers';
+import { type NatsServerHandle, startNatsServer } from '../../testkit/nats-server';
+import { preparedDataDir, type RunningService, runService } from '../../testkit/run-service';
 import { recordTally } from './tally';
 
 let nats: NatsServerHandle;

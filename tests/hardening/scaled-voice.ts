@@ -9,13 +9,13 @@ import { rmSync } from 'node:fs';
 import { expect } from 'vitest';
 import { NatsBus } from '../../shared/bus/nats-bus';
 import type { BotStatus, Song } from '../../shared/domain/schemas';
-import { type Session, setupAdmin } from '../helpers/accounts';
-import { botRow } from '../helpers/bot-row';
-import { type NatsServerHandle, startNatsServer } from '../helpers/nats-server';
-import { preparedDataDir, type RunningService, runDaemon } from '../helpers/run-service';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import { addToneUpload } from '../helpers/tone-uploads';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
+import { type Session, setupAdmin } from '../../testkit/accounts';
+import { botRow } from '../../testkit/bot-row';
+import { type NatsServerHandle, startNatsServer } from '../../testkit/nats-server';
+import { preparedDataDir, type RunningService, runDaemon } from '../../testkit/run-service';
+import { startTestApp, type TestApp } from '../../testkit/test-app';
+import { addToneUpload } from '../../testkit/tone-uploads';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 
 export const BOT_NAME = 'Faulty';
 

@@ -5,9 +5,9 @@
  * registered as secrets as soon as they are seen.
  */
 import { type ApiClient, createApiClient } from '../../openapi/client';
-import { CookieJar } from '../helpers/cookie-jar';
+import { CookieJar } from '../../testkit/cookie-jar';
+import { TEST_ORIGIN, type TestApp } from '../../testkit/test-app';
 import { isEndlessStream } from '../helpers/ogg-reader';
-import { TEST_ORIGIN, type TestApp } from '../helpers/test-app';
 import { type SecretScanner, sessionIdsIn } from './secret-scan';
 
 export interface ScannedClients {

@@ -10,11 +10,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { SERVICE_TOKEN_HEADER } from '../../shared/service-headers';
 import { cookieValues } from '../../shared/sources/http/cookies';
-import { PASSWORD, type Session, withAdminApp } from '../helpers/accounts';
+import { PASSWORD, type Session, withAdminApp } from '../../testkit/accounts';
+import { TEST_ORIGIN, type TestApp } from '../../testkit/test-app';
 import { useBilibiliLoginApi } from '../helpers/bilibili-login-api';
 import { LISTENER, useNeteaseLoginApi } from '../helpers/netease-login-api';
 import { useQqMusicLoginApi } from '../helpers/qq-music-login-api';
-import { TEST_ORIGIN, type TestApp } from '../helpers/test-app';
 import { type ScannedClients, scannedClients } from './scanned-client';
 import { SecretScanner } from './secret-scan';
 import { recordTally } from './tally';

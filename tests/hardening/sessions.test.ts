@@ -9,9 +9,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ApiClient } from '../../openapi/client';
-import { PASSWORD, uniqueName } from '../helpers/accounts';
-import type { CookieJar } from '../helpers/cookie-jar';
-import { startTestApp, TEST_ORIGIN, type TestApp } from '../helpers/test-app';
+import { PASSWORD, uniqueName } from '../../testkit/accounts';
+import type { CookieJar } from '../../testkit/cookie-jar';
+import { startTestApp, TEST_ORIGIN, type TestApp } from '../../testkit/test-app';
 import { type ScannedClients, scannedClients } from './scanned-client';
 import { SecretScanner } from './secret-scan';
 import { recordTally } from './tally';

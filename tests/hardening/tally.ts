@@ -25,7 +25,7 @@ export interface HardeningTally {
   dataChanged: number;
   /** Stored secrets found in a body, header or log line. Must stay 0. */
   secretsSeen: number;
-  /** Answers of every suite checked against the OpenAPI document (tests/helpers/checked-answers.ts). */
+  /** Answers of every suite checked against the OpenAPI document (testkit/checked-answers.ts). */
   answersValidated: number;
   /** Checked answers the document does not describe. Must stay 0. */
   answerMismatches: number;

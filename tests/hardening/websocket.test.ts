@@ -11,8 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { SERVICE_TOKEN_HEADER } from '../../shared/service-headers';
-import { createKey, createMember, type Session, setupAdmin } from '../helpers/accounts';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { createKey, createMember, type Session, setupAdmin } from '../../testkit/accounts';
+import { startTestApp, type TestApp } from '../../testkit/test-app';
 import { recordTally } from './tally';
 
 interface Upgrade {

@@ -4,9 +4,9 @@
  * test file adds its checked answers to the hardening table.
  */
 import { afterAll, afterEach } from 'vitest';
+import { fileLedger } from '../../testkit/checked-answers';
+import { describeMismatch } from '../../testkit/openapi-answers';
 import { recordTally } from '../hardening/tally';
-import { fileLedger } from './checked-answers';
-import { describeMismatch } from './openapi-answers';
 
 function failOnMismatches(): void {
   const mismatches = fileLedger.takeUnreported();

@@ -14,7 +14,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FFMPEG } from './audio-signals';
+import { FFMPEG } from '../../testkit/audio-signals';
 import { loopbackTlsCredentials } from './loopback-tls';
 
 export interface AudioCdn {

@@ -1,7 +1,7 @@
 /** A chat dispatcher for a test app: commands reach the app through the typed client as the chat service. */
 import { chatApiFactory } from '../../daemon/chat/chat-api';
 import { ChatDispatcher } from '../../daemon/chat/chat-dispatcher';
-import { TEST_ORIGIN, type TestApp } from './test-app';
+import { TEST_ORIGIN, type TestApp } from '../../testkit/test-app';
 
 export function chatFor(t: TestApp, botId: string, adminGroups: number[] = []): ChatDispatcher {
   return new ChatDispatcher({

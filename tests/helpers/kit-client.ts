@@ -6,7 +6,7 @@
 import { Agent, request } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import WebSocket from 'ws';
-import { CookieJar } from './cookie-jar';
+import { CookieJar } from '../../testkit/cookie-jar';
 
 /** Every name is 127.0.0.1 (net.connect asks for one address or, with autoSelectFamily, for all). */
 const toLoopback: LookupFunction = (_hostname, options, callback) => {

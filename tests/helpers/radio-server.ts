@@ -12,7 +12,7 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_ENABLED_PROVIDERS } from '../../shared/domain/constants';
 import type { Song } from '../../shared/domain/schemas';
-import type { Session } from './accounts';
+import type { Session } from '../../testkit/accounts';
 import { renderTone } from './audio-cdn';
 
 export const METAINT = 8000;

@@ -8,9 +8,9 @@ import { type ApiProcess, startApi } from '../../api/process';
 import { type DaemonThread, startDaemonThread } from '../../daemon/thread/daemon-thread-host';
 import { type AppConfig, loadConfig } from '../../shared/config';
 import { type Backends, openBackends } from '../../shared/process';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
-import { setupAdminOverHttp } from './http-admin';
-import { preparedDataDir } from './run-service';
+import { setupAdminOverHttp } from '../../testkit/http-admin';
+import { preparedDataDir } from '../../testkit/run-service';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 
 export interface RunLayout {
   server: Ts3TestServer;

@@ -4,10 +4,10 @@
  */
 import { afterAll, beforeAll } from 'vitest';
 import { parseLicenseRoot } from '../../daemon/ts3';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
-import { type Session, setupAdmin } from './accounts';
+import { type Session, setupAdmin } from '../../testkit/accounts';
+import { startTestApp, type TestApp } from '../../testkit/test-app';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { type AudioCdn, startAudioCdn } from './audio-cdn';
-import { startTestApp, type TestApp } from './test-app';
 
 export interface VoiceApp {
   server: Ts3TestServer;

@@ -1,18 +1,18 @@
 /**
- * The answer validator of the test helpers (tests/helpers/openapi-answers.ts, checked-answers.ts) must
+ * The answer validator of the test helpers (testkit/openapi-answers.ts, checked-answers.ts) must
  * catch what it is there for, or every suite would pass whatever the app answers: a status, a field or
  * a content type the document does not describe.
  */
 import { readFileSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020';
 import { describe, expect, it } from 'vitest';
-import { AnswerLedger, checkingAnswers, fileLedger } from '../helpers/checked-answers';
+import { AnswerLedger, checkingAnswers, fileLedger } from '../../testkit/checked-answers';
 import {
   AnswerValidator,
   COMMITTED_DOCUMENT_PATH,
   committedDocumentValidator,
   type OpenApiDocument,
-} from '../helpers/openapi-answers';
+} from '../../testkit/openapi-answers';
 
 const error = {
   description: 'Error',

@@ -1,5 +1,5 @@
 /** What a process's shutdown (shared/shutdown.ts) logged, read from its output. */
-import type { RunningService } from '../helpers/run-service';
+import type { RunningService } from '../../testkit/run-service';
 
 /**
  * The `shutdown` logger's lines: a step as `<step>: <message>`, any other line by its message. Sorted:

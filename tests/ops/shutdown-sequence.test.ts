@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { SHUTDOWN_DEADLINE_MS } from '../../shared/shutdown';
-import { type RunningService, runEntry } from '../helpers/run-service';
+import { type RunningService, runEntry } from '../../testkit/run-service';
 import { shutdownLog } from './shutdown-log';
 
 const started: RunningService[] = [];

@@ -28,20 +28,20 @@ import { type Db, openDb } from '../../shared/db/client';
 import { bots, queueSnapshots } from '../../shared/db/schema';
 import type { Song } from '../../shared/domain/schemas';
 import { WS_CLOSE_GOING_AWAY, WsMessageSchema } from '../../shared/ws-messages';
-import { holdWriteLock } from '../hardening/db-lock';
-import { PASSWORD } from '../helpers/accounts';
-import { botRow } from '../helpers/bot-row';
-import { CookieJar, sendingCookies } from '../helpers/cookie-jar';
-import { type NatsServerHandle, startNatsServer } from '../helpers/nats-server';
+import { PASSWORD } from '../../testkit/accounts';
+import { botRow } from '../../testkit/bot-row';
+import { CookieJar, sendingCookies } from '../../testkit/cookie-jar';
+import { type NatsServerHandle, startNatsServer } from '../../testkit/nats-server';
 import {
   type ProcessEnd,
   preparedDataDir,
   type RunningService,
   runDaemon,
   runService,
-} from '../helpers/run-service';
-import { addToneUpload } from '../helpers/tone-uploads';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
+} from '../../testkit/run-service';
+import { addToneUpload } from '../../testkit/tone-uploads';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
+import { holdWriteLock } from '../hardening/db-lock';
 import { shutdownLog } from './shutdown-log';
 
 /** What operators are promised. */

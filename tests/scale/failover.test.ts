@@ -18,19 +18,19 @@ import type { ApiClient } from '../../openapi/client';
 import { type Db, openDb } from '../../shared/db/client';
 import type { Song } from '../../shared/domain/schemas';
 import { type WsMessage, WsMessageSchema } from '../../shared/ws-messages';
-import { PASSWORD } from '../helpers/accounts';
-import { CookieJar } from '../helpers/cookie-jar';
-import { type NatsServerHandle, startNatsServer } from '../helpers/nats-server';
+import { PASSWORD } from '../../testkit/accounts';
+import { CookieJar } from '../../testkit/cookie-jar';
+import { type LeaseOwners, watchLeaseOwners } from '../../testkit/lease-owners';
+import { type NatsServerHandle, startNatsServer } from '../../testkit/nats-server';
 import {
   preparedDataDir,
   type RunningService,
   runDaemon,
   runService,
   serviceClient,
-} from '../helpers/run-service';
-import { addToneUpload } from '../helpers/tone-uploads';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
-import { type LeaseOwners, watchLeaseOwners } from './lease-owners';
+} from '../../testkit/run-service';
+import { addToneUpload } from '../../testkit/tone-uploads';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 
 const BOTS = 4;
 const BUS_TIMEOUT_MS = 4000;

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { JetStreamLeaseStore } from '../../daemon/ownership/jetstream-lease-store';
 import { botLeaseKey, daemonKey, readBotLease, writeBotLease } from '../../daemon/ownership/lease-records';
 import { DEFAULT_LEASE_TIMING } from '../../daemon/ownership/lease-timing';
-import { type NatsServerHandle, startNatsServer } from '../helpers/nats-server';
+import { type NatsServerHandle, startNatsServer } from '../../testkit/nats-server';
 import { LeaseCluster } from './lease-harness';
 
 const { ttlMs, renewIntervalMs, safetyMarginMs, tickMs } = DEFAULT_LEASE_TIMING;

@@ -12,7 +12,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { STREAM_USER_AGENT } from '../../shared/sources/stream/stream-probe';
-import { type Session, withAdminApp } from '../helpers/accounts';
+import { type Session, withAdminApp } from '../../testkit/accounts';
 import { type AudioCdn, renderTone, startAudioCdn } from '../helpers/audio-cdn';
 import {
   enableStreamSource,

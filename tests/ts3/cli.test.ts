@@ -17,7 +17,7 @@ describe('ts3-test-server CLI', () => {
     // node --import tsx rather than npx: npm's start-up would compete with the timing-sensitive suites.
     child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'tests/ts3-server/cli.ts', '--port', '0', '--root-secret', secret],
+      ['--import', 'tsx', 'testkit/ts3-server/cli.ts', '--port', '0', '--root-secret', secret],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
       },

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ts3Client } from '../../daemon/ts3';
 import { avatarFileName } from '../../daemon/ts3/avatar';
 import type { TextMessage } from '../../daemon/ts3/notifications';
-import { dominantFrequencyHz, leftChannel } from '../helpers/audio-signals';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
+import { dominantFrequencyHz, leftChannel } from '../../testkit/audio-signals';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { makeClient, nextEvent, opusSine, sendPaced } from './helpers';
 
 describe('TS3 client against the test server over loopback', () => {

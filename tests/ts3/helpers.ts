@@ -3,7 +3,7 @@ import type { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OpusEncoder } from '../../daemon/audio/encode/encoder';
 import { parseLicenseRoot, Ts3Client, type Ts3ClientOptions } from '../../daemon/ts3';
-import { sineFrames } from '../helpers/audio-signals';
+import { sineFrames } from '../../testkit/audio-signals';
 
 /** What TS3AudioBot sends ("Opus Music" at 32 768 bit/s), rather than the daemon's 96 kbps. */
 const TS3AUDIOBOT_BITRATE_BPS = 32_768;

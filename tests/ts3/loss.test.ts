@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { makeClient, nextEvent } from './helpers';
 import { LossyProxy } from './lossy-proxy';
 

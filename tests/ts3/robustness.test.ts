@@ -3,7 +3,7 @@ import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ts3ConnectError } from '../../daemon/ts3';
 import type { TextMessage } from '../../daemon/ts3/notifications';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { makeClient, nextEvent } from './helpers';
 import { LossyProxy } from './lossy-proxy';
 

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, request, type Server } from 'node:h
 import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { PASSWORD } from '../helpers/accounts';
+import { PASSWORD } from '../../testkit/accounts';
 import { screenshot, startUiHarness, type UiHarness } from './ui-harness';
 
 const PREFIX = '/music-bot';

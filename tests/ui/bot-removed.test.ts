@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Session, setupAdmin } from '../helpers/accounts';
+import { type Session, setupAdmin } from '../../testkit/accounts';
 import { screenshot, signedInPage, startUiHarness, type UiHarness } from './ui-harness';
 
 let ui: UiHarness;

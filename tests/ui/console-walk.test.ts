@@ -6,8 +6,8 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, login, type Session, setupAdmin } from '../helpers/accounts';
-import { addToneUpload } from '../helpers/tone-uploads';
+import { createMember, login, type Session, setupAdmin } from '../../testkit/accounts';
+import { addToneUpload } from '../../testkit/tone-uploads';
 import { connectedBot, consoleErrors, signedInPage, startUiHarness, type UiHarness } from './ui-harness';
 
 let ui: UiHarness;

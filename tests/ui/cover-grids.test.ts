@@ -10,7 +10,7 @@
 import { delay, HttpResponse } from 'msw';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { setupAdmin } from '../helpers/accounts';
+import { setupAdmin } from '../../testkit/accounts';
 import { ALICE_LOGIN, useJellyfinApi } from '../helpers/jellyfin-api';
 import { neteaseFixture, useNeteaseApi } from '../helpers/netease-api';
 import {

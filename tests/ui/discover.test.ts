@@ -11,7 +11,7 @@
 import { HttpResponse } from 'msw';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createMember, login, type Session, setupAdmin } from '../helpers/accounts';
+import { createMember, login, type Session, setupAdmin } from '../../testkit/accounts';
 import { type AudioCdn, startAudioCdn } from '../helpers/audio-cdn';
 import { ALICE_LOGIN, useJellyfinApi } from '../helpers/jellyfin-api';
 import { neteaseFixture, useNeteaseApi } from '../helpers/netease-api';

@@ -6,8 +6,8 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, createMember, login, PASSWORD, type Session, setupAdmin } from '../helpers/accounts';
-import { addToneUpload } from '../helpers/tone-uploads';
+import { createKey, createMember, login, PASSWORD, type Session, setupAdmin } from '../../testkit/accounts';
+import { addToneUpload } from '../../testkit/tone-uploads';
 import {
   connectedBot,
   fieldError,

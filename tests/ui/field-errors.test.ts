@@ -9,7 +9,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { login, PASSWORD, type Session } from '../helpers/accounts';
+import { login, PASSWORD, type Session } from '../../testkit/accounts';
 import {
   axeViolations,
   fieldError,

@@ -7,8 +7,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Song } from '../../shared/domain/schemas';
-import { PASSWORD } from '../helpers/accounts';
-import { addToneUpload } from '../helpers/tone-uploads';
+import { PASSWORD } from '../../testkit/accounts';
+import { addToneUpload } from '../../testkit/tone-uploads';
 import {
   resumeSetupWizard,
   screenshot,

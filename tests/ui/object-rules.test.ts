@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { savedQueues } from '../../shared/db/schema';
 import { SHARED_QUEUE_OWNER } from '../../shared/domain/constants';
-import { createMember, type Session, setupAdmin } from '../helpers/accounts';
+import { createMember, type Session, setupAdmin } from '../../testkit/accounts';
 import { signedInPage, startUiHarness, type UiHarness } from './ui-harness';
 
 let ui: UiHarness;

@@ -10,7 +10,7 @@
 import { HttpResponse, http } from 'msw';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { createMember, type Session, setupAdmin } from '../helpers/accounts';
+import { createMember, type Session, setupAdmin } from '../../testkit/accounts';
 import { ALICE_LOGIN, useJellyfinApi } from '../helpers/jellyfin-api';
 import { useMswServer } from '../helpers/msw-server';
 import { axeViolations, screenshot, signedInPage, startUiHarness, type UiHarness } from './ui-harness';

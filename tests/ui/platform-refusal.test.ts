@@ -7,7 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setupAdmin } from '../helpers/accounts';
+import { setupAdmin } from '../../testkit/accounts';
 import { useNeteaseApi } from '../helpers/netease-api';
 import { axeViolations, screenshot, signedInPage, startUiHarness, type UiHarness } from './ui-harness';
 

@@ -8,8 +8,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Song } from '../../shared/domain/schemas';
-import { type Session, setupAdmin } from '../helpers/accounts';
-import { addToneUpload } from '../helpers/tone-uploads';
+import { type Session, setupAdmin } from '../../testkit/accounts';
+import { addToneUpload } from '../../testkit/tone-uploads';
 import {
   connectedBot,
   screenshot,

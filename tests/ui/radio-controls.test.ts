@@ -10,8 +10,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ts3Client } from '../../daemon/ts3';
 import type { Song } from '../../shared/domain/schemas';
-import { createMember, type Session, setupAdmin } from '../helpers/accounts';
-import { addNamedTones } from '../helpers/tone-uploads';
+import { createMember, type Session, setupAdmin } from '../../testkit/accounts';
+import { addNamedTones } from '../../testkit/tone-uploads';
 import { makeClient } from '../ts3/helpers';
 import {
   connectedBot,

@@ -8,7 +8,7 @@ import { HttpResponse, http } from 'msw';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ENABLED_PROVIDERS, PLATFORM_REGISTRY, PLATFORMS } from '../../shared/domain/platforms';
-import { setupAdmin } from '../helpers/accounts';
+import { setupAdmin } from '../../testkit/accounts';
 import { useMswServer } from '../helpers/msw-server';
 import { screenshot, seriousViolations, signedInPage, startUiHarness, type UiHarness } from './ui-harness';
 

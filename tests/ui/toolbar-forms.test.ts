@@ -6,7 +6,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setupAdmin } from '../helpers/accounts';
+import { setupAdmin } from '../../testkit/accounts';
 import { fieldError, screenshot, signedInPage, startUiHarness, type UiHarness } from './ui-harness';
 
 let ui: UiHarness;

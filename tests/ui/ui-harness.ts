@@ -11,10 +11,10 @@ import { expect } from 'vitest';
 import { parseLicenseRoot } from '../../daemon/ts3';
 import { ensureWebBuild } from '../../scripts/build-web';
 import { SETUP_WIZARD_COOKIE } from '../../shared/setup-wizard';
-import { PASSWORD, type Session } from '../helpers/accounts';
-import { launchBrowser } from '../helpers/browser';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import { Ts3TestServer } from '../ts3-server/ts3-test-server';
+import { PASSWORD, type Session } from '../../testkit/accounts';
+import { launchBrowser } from '../../testkit/browser';
+import { startTestApp, type TestApp } from '../../testkit/test-app';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 
 export const SCREENSHOT_DIR = join(process.cwd(), 'test-output', 'ui');
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

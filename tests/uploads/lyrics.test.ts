@@ -12,8 +12,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploads } from '../../shared/db/schema';
 import { LYRICS_FILE_MAX_BYTES } from '../../shared/sources/local/lyrics-upload';
-import { type Session, setupAdmin } from '../helpers/accounts';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { type Session, setupAdmin } from '../../testkit/accounts';
+import { startTestApp, type TestApp } from '../../testkit/test-app';
 import {
   mp3WithId3Frames,
   plainWav,

@@ -7,9 +7,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Song } from '../../shared/domain/schemas';
 import { locateFfmpeg, locateFfprobe } from '../../shared/media/ffmpeg-locator';
-import { FFMPEG_LOCATION } from '../helpers/audio-signals';
-import type { CookieJar } from '../helpers/cookie-jar';
-import { TEST_ORIGIN, type TestApp } from '../helpers/test-app';
+import { FFMPEG_LOCATION } from '../../testkit/audio-signals';
+import type { CookieJar } from '../../testkit/cookie-jar';
+import { TEST_ORIGIN, type TestApp } from '../../testkit/test-app';
 
 const located = (found: ReturnType<typeof locateFfmpeg>) => {
   if (!found.ok) throw new Error(`the upload tests need ffmpeg and ffprobe: ${found.error}`);

@@ -4,8 +4,8 @@
  * ffprobe may well refuse the result; what counts here is the memory.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Session, setupAdmin } from '../helpers/accounts';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { type Session, setupAdmin } from '../../testkit/accounts';
+import { startTestApp, type TestApp } from '../../testkit/test-app';
 import { uploadRequest } from './media-files';
 
 const BODY_BYTES = 300 * 1024 * 1024;

@@ -17,7 +17,7 @@ import { botCommandSubject } from '../../shared/bus/subjects';
 import { type Db, migrateDb, openDb } from '../../shared/db/client';
 import { bots, queueSnapshots, uploads } from '../../shared/db/schema';
 import type { BotStatus, Song } from '../../shared/domain/schemas';
-import { botRow } from '../helpers/bot-row';
+import { botRow } from '../../testkit/bot-row';
 
 const BUS_DEADLINE_MS = 300;
 let dataDir: string;

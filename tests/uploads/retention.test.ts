@@ -21,8 +21,8 @@ import {
   markUploadPlayed,
   uploadsInQueueSnapshots,
 } from '../../shared/sources/local/upload-retention';
-import { insertBot } from '../helpers/accounts';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { insertBot } from '../../testkit/accounts';
+import { startTestApp, type TestApp } from '../../testkit/test-app';
 import { filesIn, plainWav, uploadRequest } from './media-files';
 
 let t: TestApp;

@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueSnapshots, uploads } from '../../shared/db/schema';
 import type { Song } from '../../shared/domain/schemas';
 import { UPLOADS_DIR } from '../../shared/sources/local/local-source';
-import { createMember, insertBot, type Session, setupAdmin } from '../helpers/accounts';
-import { startTestApp, TEST_ORIGIN, type TestApp } from '../helpers/test-app';
+import { createMember, insertBot, type Session, setupAdmin } from '../../testkit/accounts';
+import { startTestApp, TEST_ORIGIN, type TestApp } from '../../testkit/test-app';
 import {
   filesIn,
   plainWav,

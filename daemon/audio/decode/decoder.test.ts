@@ -2,8 +2,6 @@ import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { descendantCommandLines } from '../../../tests/hardening/child-processes';
-import { type AudioCdn, startAudioCdn } from '../../../tests/helpers/audio-cdn';
 import {
   estimateFrequencyHz,
   FFMPEG,
@@ -11,7 +9,9 @@ import {
   renderTestFiles,
   type TempDir,
   tonePower,
-} from '../../../tests/helpers/audio-signals';
+} from '../../../testkit/audio-signals';
+import { descendantCommandLines } from '../../../tests/hardening/child-processes';
+import { type AudioCdn, startAudioCdn } from '../../../tests/helpers/audio-cdn';
 import { BYTES_PER_SECOND } from '../pcm-format';
 import { Decoder, type DecoderExit } from './decoder';
 import { PCM_HIGH_WATER_BYTES, PCM_LOW_WATER_BYTES } from './pcm-buffer';

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { decodeToMono, estimateFrequencyHz, rms, sineFrames } from '../../../tests/helpers/audio-signals';
+import { decodeToMono, estimateFrequencyHz, rms, sineFrames } from '../../../testkit/audio-signals';
 import { FrameRing, newRingRecord } from '../engine/frame-ring';
 import { SAMPLES_PER_FRAME } from '../pcm-format';
 import { OpusEncoder, opusBuild, SYSTEM_ADDON_PATH } from './encoder';

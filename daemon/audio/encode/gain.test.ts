@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toDb } from '../../../tests/helpers/audio-signals';
+import { toDb } from '../../../testkit/audio-signals';
 import { SAMPLES_PER_FRAME } from '../pcm-format';
 import { Gain, volumeToAmplitude } from './gain';
 

@@ -6,8 +6,8 @@
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ok } from '../../../shared/result';
+import { CollectingSink, FFMPEG, renderTestFiles, type TempDir } from '../../../testkit/audio-signals';
 import { descendantsRunning } from '../../../tests/hardening/child-processes';
-import { CollectingSink, FFMPEG, renderTestFiles, type TempDir } from '../../../tests/helpers/audio-signals';
 import { AudioPlayer } from '../audio-player';
 import type { TrackEnd } from '../audio-player-state';
 import { FrameScheduler } from '../clock/frame-scheduler';

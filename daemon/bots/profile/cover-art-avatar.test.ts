@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FFMPEG } from '../../../tests/helpers/audio-signals';
+import { FFMPEG } from '../../../testkit/audio-signals';
 import { AVATAR_MAX_BYTES, coverArtAvatar, coverMayBePrivate, DOWNLOAD_MAX_BYTES } from './cover-art-avatar';
 
 let server: Server | undefined;
