@@ -7,7 +7,7 @@ import type { Bus } from '../shared/bus/bus';
 import type { AppConfig } from '../shared/config';
 import type { Db } from '../shared/db/client';
 import type { Principal } from './access/principal';
-import type { GatewayOptions } from './ws/gateway';
+import type { GatewayOptions } from './ws/gateway-options';
 
 export interface AppDeps {
   db: Db;

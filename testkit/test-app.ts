@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../api/app';
 import { listen, type RunningServer } from '../api/server';
-import type { GatewayOptions } from '../api/ws/gateway';
+import type { GatewayOptions } from '../api/ws/gateway-options';
 import type { Ts3Options } from '../daemon/bots/connection/ts3-options';
 import { chatApiFactory } from '../daemon/chat/chat-api';
 import { Daemon } from '../daemon/daemon';

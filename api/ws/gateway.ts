@@ -29,6 +29,7 @@ import type { Principal } from '../access/principal';
 import type { PrincipalReloader } from '../access/reload-principal';
 import type { BotLister } from '../bots/bot-list';
 import type { BotStatusView } from '../bots/status-view';
+import type { GatewayOptions } from './gateway-options';
 
 const log = logger('api.ws');
 
@@ -50,12 +51,6 @@ interface Client {
   checking: Promise<void>;
   /** When its credential must be read again for its own sake (epoch ms): a session's end. */
   recheckAt: number;
-}
-
-export interface GatewayOptions {
-  sessionSweepMs?: number;
-  /** The clock a session's end is compared with. */
-  now?: () => number;
 }
 
 export class WsGateway {
