@@ -9,10 +9,10 @@ import type { Bus } from '../../shared/bus/bus';
 import { InProcessBus } from '../../shared/bus/in-process-bus';
 import type { BotStateEvent } from '../../shared/bus/messages';
 import { botStateSubject } from '../../shared/bus/subjects';
-import type { BotStatus } from '../../shared/domain/schemas';
 import { WS_CLOSE_SIGNED_OUT } from '../../shared/ws-messages';
 import { createKey, createMember, insertBot, type Session, setupAdmin } from '../../testkit/accounts';
 import { startTestApp, type TestApp } from '../../testkit/test-app';
+import { connectedStatus } from '../helpers/bot-status';
 import { connect } from '../helpers/ws-client';
 
 /** Counts live subscriptions, to show sockets share them. */
@@ -30,20 +30,8 @@ class CountingBus extends InProcessBus {
   }
 }
 
-const statusOf = (id: string, name: string, playing = true): BotStatus => ({
-  id,
-  name,
-  connected: true,
-  playing,
-  paused: false,
-  currentSong: null,
-  queueSize: 1,
-  volume: 40,
-  playMode: 'loop',
-  elapsed: 3,
-  skipVotes: { votes: 0, needed: 0 },
-  listeners: 0,
-});
+const statusOf = (id: string, name: string, playing = true) =>
+  connectedStatus(id, { name, playing, queueSize: 1, playMode: 'loop', elapsed: 3 });
 
 describe('WebSocket gateway', () => {
   let t: TestApp;

@@ -13,7 +13,6 @@ import { listen, type RunningServer } from '../../api/server';
 import { NatsBus } from '../../shared/bus/nats-bus';
 import { botStateSubject } from '../../shared/bus/subjects';
 import { openDb } from '../../shared/db/client';
-import type { BotStatus } from '../../shared/domain/schemas';
 import { WS_CLOSE_SIGNED_OUT } from '../../shared/ws-messages';
 import {
   createKey,
@@ -26,25 +25,13 @@ import {
 } from '../../testkit/accounts';
 import { type NatsServerHandle, startNatsServer } from '../../testkit/nats-server';
 import { startTestApp, type TestApp } from '../../testkit/test-app';
+import { connectedStatus } from '../helpers/bot-status';
 import { connect, type Socket } from '../helpers/ws-client';
 
 /** How soon a socket must follow a change, after the change's HTTP answer. */
 const FOLLOW_MS = 1000;
 
-const statusOf = (id: string, name: string): BotStatus => ({
-  id,
-  name,
-  connected: true,
-  playing: true,
-  paused: false,
-  currentSong: null,
-  queueSize: 0,
-  volume: 40,
-  playMode: 'seq',
-  elapsed: 0,
-  skipVotes: { votes: 0, needed: 0 },
-  listeners: 0,
-});
+const statusOf = (id: string, name: string) => connectedStatus(id, { name });
 
 const path = (id: string) => ({ params: { path: { id } } });
 const cookie = (s: Session) => ({ cookie: s.jar.header()! });

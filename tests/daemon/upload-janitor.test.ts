@@ -19,6 +19,7 @@ import { UPLOADS_DIR } from '../../shared/sources/local/local-source';
 import { markUploadPlayed } from '../../shared/sources/local/upload-retention';
 import { botRow } from '../../testkit/bot-row';
 import { addToneUpload } from '../../testkit/tone-uploads';
+import { connectedStatus } from '../helpers/bot-status';
 
 let dataDir: string;
 let db: Db;
@@ -69,20 +70,7 @@ describe('upload janitor', () => {
     await db.insert(bots).values(botRow('remote', 'remote', 'r'));
     const song = await addToneUpload(db, dataDir, 'remote', [{ frequencyHz: 440, seconds: 1 }]);
     await markUploadPlayed(db, song.id);
-    const status = {
-      id: 'remote',
-      name: 'remote',
-      connected: true,
-      playing: true,
-      paused: false,
-      currentSong: null,
-      queueSize: 1,
-      volume: 50,
-      playMode: 'seq',
-      elapsed: 0,
-      skipVotes: { votes: 0, needed: 0 },
-      listeners: 0,
-    };
+    const status = connectedStatus('remote', { queueSize: 1, volume: 50 });
     const answering = bus.respond(botCommandSubject('remote'), () => ({
       ok: true,
       status: 200,

@@ -16,8 +16,9 @@ import { queuedUploadIds } from '../../shared/bus/queued-uploads';
 import { botCommandSubject } from '../../shared/bus/subjects';
 import { type Db, migrateDb, openDb } from '../../shared/db/client';
 import { bots, queueSnapshots, uploads } from '../../shared/db/schema';
-import type { BotStatus, Song } from '../../shared/domain/schemas';
+import type { Song } from '../../shared/domain/schemas';
 import { botRow } from '../../testkit/bot-row';
+import { connectedStatus } from '../helpers/bot-status';
 
 const BUS_DEADLINE_MS = 300;
 let dataDir: string;
@@ -43,20 +44,7 @@ const song = (id: string, platform = 'local'): Song => ({
   coverUrl: '',
   platform: platform as Song['platform'],
 });
-const status: BotStatus = {
-  id: 'remote',
-  name: 'remote',
-  connected: true,
-  playing: false,
-  paused: false,
-  currentSong: null,
-  queueSize: 1,
-  volume: 50,
-  playMode: 'seq',
-  elapsed: 0,
-  skipVotes: { votes: 0, needed: 0 },
-  listeners: 0,
-};
+const status = connectedStatus('remote', { playing: false, queueSize: 1, volume: 50 });
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'queued-uploads-'));
