@@ -20,7 +20,7 @@
  */
 import { eq, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { passesEveryCheck } from '../../shared/access/route-access';
+import { reachableBots } from '../../shared/access/object-rules';
 import type { Db } from '../../shared/db/client';
 import { apiKeys, botGrants, sessions, settings, users } from '../../shared/db/schema';
 import { CAPABILITIES, type Capability } from '../../shared/domain/constants';
@@ -87,7 +87,7 @@ function principalOf(account: Account, credential: Credential): Principal | unde
     username: account.username,
     role: account.role,
     capabilities: account.capabilities.filter(isCapability),
-    bots: passesEveryCheck(account) || account.allBots ? 'all' : account.grants,
+    bots: reachableBots(account, account.allBots ? 'all' : account.grants),
     credential,
   };
 }

@@ -12,7 +12,8 @@ import {
   postLogout,
   postSetup,
 } from '../../openapi/routes/session';
-import { hasCapability, passesEveryCheck } from '../../shared/access/route-access';
+import { reachableBots } from '../../shared/access/object-rules';
+import { hasCapability } from '../../shared/access/route-access';
 import { users } from '../../shared/db/schema';
 import { CAPABILITIES, GUEST_PRINCIPAL_ID } from '../../shared/domain/constants';
 import { say } from '../../shared/i18n/phrases';
@@ -85,7 +86,7 @@ export function sessionRoutes(deps: AppDeps, stores: SessionStores) {
         {
           user: { id: p.userId, username: p.username, role: p.role },
           capabilities: CAPABILITIES.filter((capability) => hasCapability(p, capability)),
-          bots: passesEveryCheck(p) || p.bots === 'all' ? ('all' as const) : [...p.bots],
+          bots: reachableBots(p, p.bots),
           ...(p.guestPermissions ? { guestPermissions: p.guestPermissions } : {}),
         },
         200,

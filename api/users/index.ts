@@ -11,7 +11,7 @@ import {
   putPermissions,
   resetPassword,
 } from '../../openapi/routes/users';
-import { startingPermissions } from '../../shared/access/object-rules';
+import { reachableBots, startingPermissions } from '../../shared/access/object-rules';
 import { passesEveryCheck } from '../../shared/access/route-access';
 import { botGrants, bots, savedQueues, users } from '../../shared/db/schema';
 import { CAPABILITIES } from '../../shared/domain/constants';
@@ -115,10 +115,8 @@ export function userRoutes(deps: AppDeps) {
         .from(botGrants)
         .where(eq(botGrants.userId, user.id));
       const capabilities = CAPABILITIES.filter((cap) => user.capabilities.includes(cap));
-      return c.json(
-        { capabilities, bots: user.allBots ? ('all' as const) : grants.map((g) => g.botId) },
-        200,
-      );
+      const bots = reachableBots(user, user.allBots ? 'all' : grants.map((g) => g.botId));
+      return c.json({ capabilities, bots }, 200);
     })
 
     .openapi(putPermissions, async (c) => {

@@ -46,6 +46,16 @@ export const mayDeleteApiKey = (actor: Actor, key: { userId: string }): boolean 
   key.userId === actor.userId || passesEveryCheck(actor);
 
 /**
+ * The bots an account reaches: every bot for an admin (who passes every check) or an account granted
+ * all of them, else the bots it was granted. The principal of a request, `GET /api/session/me` and an
+ * account's permissions page all say it this way.
+ */
+export const reachableBots = (
+  subject: { role: PrincipalRole },
+  granted: 'all' | readonly string[],
+): 'all' | string[] => (passesEveryCheck(subject) || granted === 'all' ? 'all' : [...granted]);
+
+/**
  * What a new account may do from the start: an admin passes every check anyway, so it is stored with
  * every capability and every bot; a member starts with the basic player rights and no bot.
  */

@@ -13,6 +13,7 @@ import {
   mayDeleteApiKey,
   mayListAllApiKeys,
   mayUseSavedQueue,
+  reachableBots,
   savedQueueOwnersFor,
   startingPermissions,
 } from '../../shared/access/object-rules';
@@ -52,6 +53,13 @@ describe('the object rules', () => {
       capabilities: [...BASIC_MEMBER_CAPABILITIES],
       allBots: false,
     });
+  });
+
+  it('bots: an admin reaches every bot whatever it was granted; others all or their grants', () => {
+    expect(reachableBots(admin, ['b1'])).toBe('all');
+    expect(reachableBots(member, 'all')).toBe('all');
+    expect(reachableBots(member, ['b1', 'b2'])).toEqual(['b1', 'b2']);
+    expect(reachableBots(guest, [])).toEqual([]);
   });
 
   it('API keys: admins list every key and delete any; others only their own', () => {
