@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { LOG_LEVELS, type LoggingConfig } from './logger';
 import type { FfmpegLocation } from './media/ffmpeg-locator';
 import { LOCALES, type Locale } from './receipts';
-import { PLATFORM_ENV, type PlatformOptions, platformOptions } from './sources/platform-modules';
+import { PLATFORM_ENV, type PlatformOptions, platformOptions } from './sources/platform-config';
 
 /** Where `make` builds native/pcm-decoder.c (scripts/build-native.sh). */
 const BUILT_DECODER_PATH = fileURLToPath(new URL('../build/pcm-decoder', import.meta.url));

@@ -4,7 +4,6 @@
  * configuration from here. The list's type asks for exactly one module per registry row
  * (shared/domain/platforms.ts), with a login factory giving exactly the ways the row's `logins` name.
  */
-import type { z } from 'zod';
 import type { Db } from '../db/client';
 import { PLATFORMS, type Platform, platformFacts } from '../domain/platforms';
 import { bilibiliModule } from './bilibili/bilibili-module';
@@ -13,6 +12,7 @@ import { kugouModule } from './kugou/kugou-module';
 import { localModule } from './local/local-module';
 import type { MusicSource } from './music-source';
 import { neteaseModule } from './netease/netease-module';
+import type { PlatformOptions } from './platform-config';
 import type { CommonContext, ModuleOf, PlatformModule } from './platform-module';
 import { qqMusicModule } from './qq-music/qq-music-module';
 import type { ShelfCatalogs } from './shelf-catalogs';
@@ -33,30 +33,10 @@ export const PLATFORM_MODULES = {
   stream: streamModule,
 } satisfies { [P in Platform]: ModuleOf<P> };
 
-type Modules = typeof PLATFORM_MODULES;
-type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void
-  ? I
-  : never;
-
-/** The options the platforms' configuration slices make, all together (part of the process configuration). */
-export type PlatformOptions = UnionToIntersection<
-  { [P in Platform]: Modules[P] extends { config: { options(env: never): infer O } } ? O : object }[Platform]
->;
-
 /** What a platform's factories are given: the common context and every platform's options. */
 export type SourceContext = CommonContext & Partial<PlatformOptions>;
 
 const modules = Object.entries(PLATFORM_MODULES) as [Platform, PlatformModule][];
-const slices = modules.flatMap(([, module]) => (module.config ? [module.config] : []));
-
-/** The environment variables the platforms read, for the entries' loadConfig to check with the rest. */
-export const PLATFORM_ENV: z.ZodRawShape = Object.assign({}, ...slices.map((slice) => slice.env));
-
-/** The platforms' options made of the checked environment. */
-export function platformOptions(env: Record<string, unknown>): PlatformOptions {
-  return Object.assign({}, ...slices.map((slice) => slice.options(env))) as PlatformOptions;
-}
-
 /**
  * The one context of a process, made at its entry from its configuration: every factory gets the same.
  * `config` carries the platforms' options with the common fields (the process configuration does).

@@ -25,6 +25,7 @@ import { platformName } from '../i18n/phrases';
 import { readQualityMap } from '../settings/quality';
 import { readSettings } from '../settings/settings';
 import { choosePlatform } from './platform-choice';
+import { PLATFORM_CONFIG } from './platform-config';
 import type { PlatformModule } from './platform-module';
 import { Catalogs, PLATFORM_MODULES, type SourceContext } from './platform-modules';
 
@@ -133,6 +134,12 @@ describe("each platform's adapters have what its row says", () => {
     mostPlayed: 'mostPlayed',
     genres: 'genres',
   };
+
+  it.each(PLATFORMS)('%s: its module names the configuration slice the configuration reads', (platform) => {
+    const module: PlatformModule = PLATFORM_MODULES[platform];
+    const slices: Partial<Record<string, unknown>> = PLATFORM_CONFIG;
+    expect(module.config).toBe(slices[platform]);
+  });
 
   it.each(PLATFORMS)('%s: search kinds, FM, lyrics, shelves and login ways', (platform) => {
     const facts: PlatformFacts = PLATFORM_REGISTRY[platform];
