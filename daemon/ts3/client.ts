@@ -195,7 +195,12 @@ export class Ts3Client extends EventEmitter<Ts3ClientEvents> {
     handler.on('lost', (reason) => this.onLost(reason));
     socket.on('message', (datagram) => handler.receive(datagram));
     socket.on('error', (e) => this.onLost(`socket error: ${e.message}`));
-    socket.connect(this.options.port ?? DEFAULT_PORT, this.options.address, () => this.handshake?.start());
+    // Node calls this back with the error when the address cannot be looked up: the attempt fails
+    // there, as any refusal does, instead of the handshake sending on a socket that never connected.
+    socket.connect(this.options.port ?? DEFAULT_PORT, this.options.address, (error?: Error) => {
+      if (error) this.fail('socket', error.message);
+      else this.handshake?.start();
+    });
   }
 
   private clientinit(identity: Identity): string {

@@ -18,7 +18,12 @@ const ConfigFields = {
     .trim()
     .min(1, 'serverAddress is required')
     .max(255)
-    .regex(/^[\w.:[\]-]+$/, 'serverAddress must be a host name or IP address'),
+    .regex(/^[\w.:[\]-]+$/, 'serverAddress must be a host name or IP address')
+    // One colon is a host with its port (an IPv6 address has at least two): the port has its own field.
+    .refine(
+      (address) => address.split(':').length !== 2,
+      'serverAddress is the host alone: give the port as serverPort',
+    ),
   // TeamSpeak nicknames are 3-30 characters.
   nickname: z
     .string()

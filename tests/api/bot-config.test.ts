@@ -56,6 +56,7 @@ describe('bot configuration', () => {
       [{ name: 'a', serverAddress: 'x', nickname: 'Bo' }, /^nickname: /],
       [{ name: 'a', serverAddress: 'x', nickname: 'Bot', serverPort: 70000 }, /^serverPort: /],
       [{ name: 'a', serverAddress: 'bad host!', nickname: 'Bot' }, /^serverAddress: /],
+      [{ name: 'a', serverAddress: '127.0.0.1:9987', nickname: 'Bot' }, /^serverAddress: .*serverPort/],
       [{ name: 'a', serverAddress: 'x', nickname: 'Bot', identity: 'mine' }, /unknown field/],
     ];
     for (const [body, message] of cases) {
@@ -63,6 +64,12 @@ describe('bot configuration', () => {
       expect(res.response.status).toBe(400);
       expect(res.error?.error).toMatch(message);
     }
+  });
+
+  it('takes an IPv6 address, whose colons are not a port', async () => {
+    const status = await create('Six', { serverAddress: '::1' });
+    const config = await admin.api.GET('/api/bot/{id}/config', id(status.id));
+    expect(config.data?.serverAddress).toBe('::1');
   });
 
   it('never returns identity, query key or passwords', async () => {

@@ -84,6 +84,14 @@ describe('robustness', () => {
     await bot.disconnect();
   });
 
+  it('an address that cannot be looked up fails the attempt, not the process', async () => {
+    // A host and port typed into one field: no such name, so the socket never connects.
+    const bot = makeClient(9987, server.rootPublicKey, { address: '127.0.0.1:9987', connectTimeoutMs: 5000 });
+    const error = await bot.connect().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Ts3ConnectError);
+    expect((error as Ts3ConnectError).kind).toBe('socket');
+  });
+
   it('a server that never answers gives a clear error within the deadline', async () => {
     const silent = createSocket('udp4');
     await new Promise<void>((r) => silent.bind(0, '127.0.0.1', () => r()));
