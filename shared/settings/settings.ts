@@ -12,14 +12,23 @@ import {
   PLATFORMS,
   type Platform,
 } from '../domain/constants';
-import { type JellyfinSettings, jellyfinSettings } from '../sources/jellyfin/jellyfin-settings';
-import { type SpotifySettingsBlock, spotifySettings } from '../sources/spotify/spotify-settings';
+import { jellyfinSettings } from '../sources/jellyfin/jellyfin-settings';
+import { spotifySettings } from '../sources/spotify/spotify-settings';
 import { streamSettings } from '../sources/stream/stream-settings-slice';
 import { type GuestModeSettings, normalizeGuestMode } from './guest-mode';
 import { parseStoredValue } from './stored-value';
 
+/** The settings slices of the platforms that keep settings; their modules name the same slices. */
+export const PLATFORM_SETTINGS = [streamSettings, spotifySettings, jellyfinSettings] as const;
+type PlatformSlice = (typeof PLATFORM_SETTINGS)[number];
+/** The platforms' settings, each under its slice's key, as its reader makes them. */
+type PlatformSettings = { [S in PlatformSlice as S['key']]: z.output<S['reader']> };
+const sliceReaders = Object.fromEntries(PLATFORM_SETTINGS.map((slice) => [slice.key, slice.reader])) as {
+  [S in PlatformSlice as S['key']]: S['reader'];
+};
+
 /** Settings as stored; the write-only secrets (`clientSecret`, `password`) never leave the server. */
-export interface StoredSettings {
+export interface StoredSettings extends PlatformSettings {
   idleTimeoutMinutes: number;
   autoPauseOnEmpty: boolean;
   localAudioEnabled: boolean;
@@ -32,18 +41,8 @@ export interface StoredSettings {
   enabledProviders: Platform[];
   defaultPlatform: Platform | null;
   guestMode: GuestModeSettings;
-  /** Addresses people give may reach loopback, private and link-local hosts (a radio server on the LAN). */
-  streamAllowPrivateHosts: boolean;
-  spotify: SpotifySettingsBlock;
-  jellyfin: JellyfinSettings;
 }
 export type SettingsKey = keyof StoredSettings;
-
-/** The settings slices of the platforms that keep settings; their modules name the same slices. */
-export const PLATFORM_SETTINGS = [streamSettings, spotifySettings, jellyfinSettings] as const;
-const sliceReaders = Object.fromEntries(PLATFORM_SETTINGS.map((slice) => [slice.key, slice.reader])) as {
-  [S in (typeof PLATFORM_SETTINGS)[number] as S['key']]: S['reader'];
-};
 
 const platform = z.enum(PLATFORMS);
 /** SPEC rule 3: only a stored `true` is true. */
