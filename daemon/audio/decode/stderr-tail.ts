@@ -1,8 +1,8 @@
 /**
  * Keeps only the last few KB of a child's stderr: enough to explain why ffmpeg failed (its error is
  * printed last) without letting a chatty process grow memory for the length of a track. ffmpeg quotes
- * the input URL in its errors, and some platforms put a token in the URL's query (library_a's
- * `ApiKey=`): the text handed out (to logs and to receipts people read) has every URL's query removed.
+ * the input URL in its errors, and some platforms put a token in the URL's query (a Jellyfin
+ * server's `ApiKey=`): the text handed out (to logs and to receipts people read) has every URL's query removed.
  */
 export const STDERR_TAIL_BYTES = 8 * 1024;
 
