@@ -28,3 +28,7 @@ export function receiptBody(said: readonly Phrase[], locale: Locale): ReceiptBod
     ...(rest.length && { more: rest }),
   };
 }
+
+/** The Undo token of a call that replaced a bot's queue (shared/bus/bot-ops.ts), as the answer carries it. */
+export const undoField = (data: { undoToken: string } | undefined): { undoToken?: string } =>
+  data ? { undoToken: data.undoToken } : {};

@@ -103,8 +103,7 @@ export class Daemon {
       bus: deps.bus,
       dataDir: ctx.dataDir,
       log,
-      ownQueues: () =>
-        new Map([...this.owned].map(([id, { runtime }]) => [id, runtime.player.queue.snapshot().songs])),
+      ownQueues: () => new Map([...this.owned].map(([id, { runtime }]) => [id, runtime.heldSongs()])),
     });
     this.ownership = (deps.ownership ?? soleOwnership)(this.ownershipHooks());
   }

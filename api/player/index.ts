@@ -19,9 +19,11 @@ import { validationHook } from '../errors';
 import type { ListenHub } from '../listen/listen-hub';
 import { requestLocale } from '../locale';
 import type { SongFinder } from '../music/song-finder';
-import { type ReceiptBody, receiptBody } from '../receipt-body';
+import { type ReceiptBody, receiptBody, undoField } from '../receipt-body';
 
 type SongOp = 'playSong' | 'playNowSong' | 'playNextSong' | 'addSong';
+/** A play's answer; `undoToken` when it replaced a queue that had songs. */
+type Played = { ok: boolean; undoToken?: string } & ReceiptBody;
 const isPlatform = (p: string): p is Platform => (PLATFORMS as readonly string[]).includes(p);
 const HISTORY_DEFAULT_LIMIT = 50;
 
@@ -53,18 +55,18 @@ class PlayerCall {
    * Enqueues or plays the given song, recording who asked: one bus request, and the daemon's answer
    * decides (it refuses a disconnected bot with 409, as SPEC Player rule 9 says).
    */
-  async song(op: SongOp, song: Song): Promise<{ ok: boolean } & ReceiptBody> {
-    const { ok, said } = await this.run(op, { song, requestedBy: requesterOf(this.principal) });
-    return { ok, ...receiptBody(said, this.locale) };
+  async song(op: SongOp, song: Song): Promise<Played> {
+    const { ok, said, data } = await this.run(op, { song, requestedBy: requesterOf(this.principal) });
+    return { ok, ...receiptBody(said, this.locale), ...undoField(data) };
   }
 
   /** Enqueues or plays a song looked up on its platform; it is looked up only for a connected bot. */
-  async foundSong(op: SongOp, findSong: () => Promise<Song>): Promise<{ ok: boolean } & ReceiptBody> {
-    const { ok, said } = await this.lookedUp(op, async () => ({
+  async foundSong(op: SongOp, findSong: () => Promise<Song>): Promise<Played> {
+    const { ok, said, data } = await this.lookedUp(op, async () => ({
       song: await findSong(),
       requestedBy: requesterOf(this.principal),
     }));
-    return { ok, ...receiptBody(said, this.locale) };
+    return { ok, ...receiptBody(said, this.locale), ...undoField(data) };
   }
 
   /** Loads a collection under a label (playlist, album, FM); it is fetched only for a connected bot. */
@@ -72,9 +74,9 @@ class PlayerCall {
     mode: 'replace' | 'append',
     labelPhrase: Phrase,
     fetchList: () => Promise<SongList>,
-  ): Promise<{ ok: boolean } & ReceiptBody> {
+  ): Promise<Played> {
     const label = renderPhrase(labelPhrase, this.locale);
-    const { ok, said } = await this.lookedUp('loadSongs', async () => {
+    const { ok, said, data } = await this.lookedUp('loadSongs', async () => {
       const list = await fetchList().catch(async (error: unknown) => {
         // SPEC Player rule 7: a replace stops the playback first, so a list the platform would not
         // give (unreachable, unknown id) stops it too; the queue stays, the caller hears why.
@@ -91,7 +93,7 @@ class PlayerCall {
         ...(totalCount !== undefined && { totalCount }),
       };
     });
-    return { ok, ...receiptBody(said, this.locale) };
+    return { ok, ...receiptBody(said, this.locale), ...undoField(data) };
   }
 
   /** An op whose arguments a platform gives: sent at once to a bot this process heard connected. */
@@ -194,7 +196,13 @@ export function playerRoutes(
       })
       .openapi(routes.prev, async (c) => c.json(await call(c).receipt('prev', {}), 200))
       .openapi(routes.stop, async (c) => c.json(await call(c).receipt('stopPlayback', {}), 200))
-      .openapi(routes.clear, async (c) => c.json(await call(c).receipt('clear', {}), 200))
+      .openapi(routes.clear, async (c) => {
+        const { said, data } = await call(c).run('clear', {});
+        return c.json({ ...receiptBody(said, requestLocale(c)), ...undoField(data) }, 200);
+      })
+      .openapi(routes.undo, async (c) =>
+        c.json(await call(c).receipt('undoReplace', c.req.valid('json')), 200),
+      )
       .openapi(routes.volume, async (c) => c.json(await call(c).receipt('volume', c.req.valid('json')), 200))
       .openapi(routes.mode, async (c) => c.json(await call(c).receipt('mode', c.req.valid('json')), 200))
       .openapi(routes.playAt, async (c) => c.json(await call(c).receipt('playAt', c.req.valid('json')), 200))

@@ -22,7 +22,7 @@ import type { BotClient } from '../bots/bot-client';
 import type { AppDeps, AppEnv } from '../env';
 import { ApiError, validationHook } from '../errors';
 import { requestLocale } from '../locale';
-import { receiptBody } from '../receipt-body';
+import { receiptBody, undoField } from '../receipt-body';
 
 export const SAVED_QUEUES_PER_OWNER = 50;
 export const SAVED_QUEUE_MAX_SONGS = 1000;
@@ -133,14 +133,15 @@ export function savedQueueRoutes({ db }: AppDeps, bots: BotClient) {
           { ok: false, loaded: 0, mode, ...receiptBody([say.emptyList(row.name)], requestLocale(c)) },
           200,
         );
-      const { ok, said } = await bots.call(
+      const { ok, said, data } = await bots.call(
         botId,
         'loadSongs',
         { songs, mode, label: row.name, requestedBy: requesterOf(principal) },
         actorOf(principal),
       );
       // Nothing in the list could be played: the bot kept its queue, so nothing was loaded.
-      return c.json({ ok, loaded: ok ? songs.length : 0, mode, ...receiptBody(said, requestLocale(c)) }, 200);
+      const answer = { ok, loaded: ok ? songs.length : 0, mode, ...receiptBody(said, requestLocale(c)) };
+      return c.json({ ...answer, ...undoField(data) }, 200);
     })
 
     .openapi(deleteSavedQueue, async (c) => {

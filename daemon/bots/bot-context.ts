@@ -10,6 +10,8 @@ import type { StoredSettings } from '../../shared/settings/settings';
 import type { SourceRegistry } from '../../shared/sources/source-registry';
 import type { BotPlayer } from './bot-player';
 import type { ListenFeed } from './listen/listen-feed';
+import type { PlayableSong } from './playable-song';
+import type { QueueUndo } from './queue-undo';
 import type { SkipVotes } from './skip-votes';
 
 export interface BotContext {
@@ -20,11 +22,15 @@ export interface BotContext {
   readonly log: Logger;
   readonly skipVotes: SkipVotes;
   readonly listenFeed: ListenFeed;
+  /** The queue a play or `clear` replaced, for Undo. */
+  readonly queueUndo: QueueUndo;
   /** The uids of the people in the bot's channel (not the bot, not query clients); none while disconnected. */
   channelPeople(): readonly string[];
   status(): BotStatus;
   /** The queue as clients see it: each song with its entry id. */
   queueView(): QueuedSong[];
+  /** Every song the bot may still play: its queue and the one an Undo could bring back. */
+  heldSongs(): readonly PlayableSong[];
   /** Publishes the bot's state; `queueChanged` also sends the queue and snapshots it. */
   changed(queueChanged: boolean): void;
   persistVolume(volume: number): Promise<void>;

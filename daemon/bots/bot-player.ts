@@ -234,11 +234,15 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
     this.emit('idle');
   }
 
+  /** Where the current song is, to continue from it later; undefined when nothing plays. */
+  get resumePoint(): ResumePoint | undefined {
+    return this.current ? { positionSeconds: this.elapsedSeconds, paused: this.paused } : undefined;
+  }
+
   /** Stops and remembers where it was, to continue with `resume…` after a reconnect. */
   suspend(): ResumePoint | undefined {
-    if (!this.current) return undefined;
-    const point = { positionSeconds: this.elapsedSeconds, paused: this.paused };
-    this.stopPlayback();
+    const point = this.resumePoint;
+    if (point) this.stopPlayback();
     return point;
   }
 

@@ -41,10 +41,11 @@ import { Ts3VoiceSink } from './connection/ts3-voice-sink';
 import { ListenFeed } from './listen/listen-feed';
 import { runOp } from './operations/op-handlers';
 import { done, refused } from './operations/reply-builders';
-import { toQueueEntry, withStreamTitle } from './playable-song';
+import { type PlayableSong, toQueueEntry, withStreamTitle } from './playable-song';
 import { PlaybackReporter } from './playback-reporter';
 import { coverArtAvatar, coverMayBePrivate } from './profile/cover-art-avatar';
 import { PROFILE_DISABLED } from './profile/profile-updater';
+import { QueueUndo } from './queue-undo';
 import { SerialExecutor } from './serial-executor';
 import { SkipVotes } from './skip-votes';
 import { loadBotAvatar } from './stores/avatar-store';
@@ -94,6 +95,7 @@ export class BotRuntime implements BotContext {
   readonly player: BotPlayer;
   readonly log: Logger;
   readonly skipVotes = new SkipVotes();
+  readonly queueUndo = new QueueUndo();
   readonly listenFeed: ListenFeed;
   private readonly serial = new SerialExecutor();
   private readonly lifecycle: BotLifecycle;
@@ -218,6 +220,10 @@ export class BotRuntime implements BotContext {
     return this.player.queue.keyedSongs().map(({ key, song }) => toQueueEntry(song, key));
   }
 
+  heldSongs(): readonly PlayableSong[] {
+    return [...this.player.queue.snapshot().songs, ...this.queueUndo.songs()];
+  }
+
   channelPeople(): readonly string[] {
     return this.session?.channelPeople() ?? [];
   }
@@ -291,6 +297,7 @@ export class BotRuntime implements BotContext {
     this.resumePoint = undefined;
     this.player.stopPlayback();
     this.player.queue.clear();
+    this.queueUndo.forget();
     this.snapshots.delete();
     await this.lifecycle.stop();
     this.changed(true);

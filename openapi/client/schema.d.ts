@@ -6094,7 +6094,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Message"];
+                        "application/json": components["schemas"]["ReplacedMessage"];
                     };
                 };
                 /** @description Missing or malformed parameter */
@@ -6310,7 +6310,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["OkMessage"];
+                        "application/json": components["schemas"]["OkReplacedMessage"];
                     };
                 };
                 /** @description Missing or malformed parameter */
@@ -7132,7 +7132,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Message"];
+                        "application/json": components["schemas"]["ReplacedMessage"];
                     };
                 };
                 /** @description Missing or malformed parameter */
@@ -7281,7 +7281,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["OkMessage"];
+                        "application/json": components["schemas"]["OkReplacedMessage"];
                     };
                 };
                 /** @description Missing or malformed parameter */
@@ -7560,7 +7560,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Message"];
+                        "application/json": components["schemas"]["ReplacedMessage"];
                     };
                 };
                 /** @description Missing or malformed parameter */
@@ -7969,7 +7969,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["OkMessage"];
+                        "application/json": components["schemas"]["OkReplacedMessage"];
                     };
                 };
                 /** @description Missing or malformed parameter */
@@ -8117,7 +8117,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["OkMessage"];
+                        "application/json": components["schemas"]["OkReplacedMessage"];
                     };
                 };
                 /** @description Missing or malformed parameter */
@@ -9200,6 +9200,136 @@ export interface paths {
                 };
                 /** @description Not found */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (a defect; logged with the request id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Service unavailable (no daemon answered, the message bus is down, or the database is busy) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is out of space; nothing was changed */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/player/{botId}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give back the queue a play or a clear replaced
+         * @description Takes the `undoToken` of a call that replaced the queue (a single-song play without `playKeepsQueue`, a playlist, album or FM, a clear) and restores that queue with its current song at the position it had. 409 when the queue was edited or replaced since, or the token is not the last one. Audio-starting commands on a disconnected bot answer 409 `{error, message, ok: false}` and leave the queue alone.
+         *
+         *     **Access:** Authenticated. Capability `player.control`. Bot access required. Guests need `playNow`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    botId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Done; `message` is the receipt */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Missing or malformed parameter */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not authenticated, or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11851,6 +11981,17 @@ export interface components {
             ok: boolean;
             params: components["schemas"]["PhraseParams"];
         };
+        OkReplacedMessage: {
+            code: components["schemas"]["PhraseCode"];
+            /** @example Volume set to 54. */
+            message: string;
+            /** @description The sentences after the first, when the call said several */
+            more?: components["schemas"]["Phrase"][];
+            ok: boolean;
+            params: components["schemas"]["PhraseParams"];
+            /** @description The queue this call replaced (or cleared) can be given back with `POST /api/player/{botId}/undo` `{token}`, until the queue is edited or replaced again. Absent when the queue was empty. */
+            undoToken?: string;
+        };
         OkTrue: {
             /** @enum {boolean} */
             ok: true;
@@ -11873,7 +12014,7 @@ export interface components {
          * @description A stable name of the sentence, whatever the language: a client may word it itself from `params`. Generic codes of a status (`badRequest`, `notFound`, …) carry the English sentence as `detail`.
          * @enum {string}
          */
-        PhraseCode: "notConnected" | "nowPlaying" | "playingNext" | "added" | "loaded" | "loadedOf" | "nothingPlayable" | "emptyList" | "personalFmLabel" | "playlistLabel" | "albumLabel" | "paused" | "resumed" | "nothingToResume" | "nothingPlaying" | "liveCannotSeek" | "stopped" | "skipped" | "endOfQueue" | "skipVotes" | "skipVotesPassed" | "skipVoteRepeated" | "skipVoteNotInChannel" | "startOfQueue" | "cleared" | "removed" | "moved" | "volume" | "mode" | "seeked" | "indexOutOfRange" | "started" | "channelMissing" | "startFailed" | "startWrongServerPassword" | "startWrongChannelPassword" | "startBanned" | "startServerFull" | "startNicknameInUse" | "startClientOutdated" | "startSecurityLevel" | "startTooManyClones" | "startNotPermitted" | "startTimedOut" | "startUnreachable" | "alreadyConnected" | "disconnected" | "playbackFailed" | "playbackRefused" | "playbackDecoderMissing" | "playbackSourceRefused" | "playbackSourceNotFound" | "playbackSourceUnreachable" | "playbackFormatUnsupported" | "playbackDecodeFailed" | "playbackStopped" | "streamStalled" | "requestedBy" | "noResults" | "sourceNotEnabled" | "queueSaved" | "savedQueueLoaded" | "noSavedQueue" | "noSavedQueues" | "requestFailed" | "said" | "chatUnknownCommand" | "chatUsage" | "chatAdminOnly" | "chatQueueEmpty" | "chatQueueMore" | "chatNowPlaying" | "chatVolumeIs" | "chatModeIs" | "chatNoLyrics" | "chatHelp" | "badRequest" | "unauthorized" | "forbidden" | "notFound" | "conflict" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "notImplemented" | "badGateway" | "serviceUnavailable" | "platformLoginNeeded" | "platformLoginExpired" | "platformPaidOnly" | "platformRegionBlocked" | "platformNotFound" | "platformRateLimited" | "platformCopyright" | "insufficientStorage" | "fieldInvalid" | "fieldMissing" | "fieldTooSmall" | "fieldTooBig" | "fieldsUnknown" | "fieldIllFormed" | "bodyNotJson" | "bodyNotJsonType" | "noRoute" | "invalidApiKey" | "notSignedIn" | "wrongCredentials" | "apiKeysNotHere" | "notForGuests" | "guestsMayNot" | "adminOnly" | "missingCapability" | "noBotAccess" | "crossSite" | "guestModeDisabled" | "savedQueuesDisabled" | "localAudioDisabled" | "botNotFound" | "songNotFound" | "userNotFound" | "noDaemon" | "daemonSlow" | "busDown" | "uploadTooLarge" | "uploadTypeRefused" | "lyricsTooLarge" | "lyricsTypeRefused" | "uploadNoBody" | "uploadInterrupted" | "uploadNotAudio" | "uploadBadName" | "ytDlpVersion" | "ytDlpMissing" | "ytDlpMissingAt" | "ytDlpUnusable" | "jellyfinNotConfigured" | "jellyfinWrongPassword" | "jellyfinInvalidApiKey";
+        PhraseCode: "notConnected" | "nowPlaying" | "playingNext" | "added" | "loaded" | "loadedOf" | "nothingPlayable" | "emptyList" | "personalFmLabel" | "playlistLabel" | "albumLabel" | "paused" | "resumed" | "nothingToResume" | "nothingPlaying" | "liveCannotSeek" | "stopped" | "skipped" | "endOfQueue" | "skipVotes" | "skipVotesPassed" | "skipVoteRepeated" | "skipVoteNotInChannel" | "startOfQueue" | "cleared" | "queueRestored" | "nothingToUndo" | "removed" | "moved" | "volume" | "mode" | "seeked" | "indexOutOfRange" | "started" | "channelMissing" | "startFailed" | "startWrongServerPassword" | "startWrongChannelPassword" | "startBanned" | "startServerFull" | "startNicknameInUse" | "startClientOutdated" | "startSecurityLevel" | "startTooManyClones" | "startNotPermitted" | "startTimedOut" | "startUnreachable" | "alreadyConnected" | "disconnected" | "playbackFailed" | "playbackRefused" | "playbackDecoderMissing" | "playbackSourceRefused" | "playbackSourceNotFound" | "playbackSourceUnreachable" | "playbackFormatUnsupported" | "playbackDecodeFailed" | "playbackStopped" | "streamStalled" | "requestedBy" | "noResults" | "sourceNotEnabled" | "queueSaved" | "savedQueueLoaded" | "noSavedQueue" | "noSavedQueues" | "requestFailed" | "said" | "chatUnknownCommand" | "chatUsage" | "chatAdminOnly" | "chatQueueEmpty" | "chatQueueMore" | "chatNowPlaying" | "chatVolumeIs" | "chatModeIs" | "chatNoLyrics" | "chatHelp" | "badRequest" | "unauthorized" | "forbidden" | "notFound" | "conflict" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "notImplemented" | "badGateway" | "serviceUnavailable" | "platformLoginNeeded" | "platformLoginExpired" | "platformPaidOnly" | "platformRegionBlocked" | "platformNotFound" | "platformRateLimited" | "platformCopyright" | "insufficientStorage" | "fieldInvalid" | "fieldMissing" | "fieldTooSmall" | "fieldTooBig" | "fieldsUnknown" | "fieldIllFormed" | "bodyNotJson" | "bodyNotJsonType" | "noRoute" | "invalidApiKey" | "notSignedIn" | "wrongCredentials" | "apiKeysNotHere" | "notForGuests" | "guestsMayNot" | "adminOnly" | "missingCapability" | "noBotAccess" | "crossSite" | "guestModeDisabled" | "savedQueuesDisabled" | "localAudioDisabled" | "botNotFound" | "songNotFound" | "userNotFound" | "noDaemon" | "daemonSlow" | "busDown" | "uploadTooLarge" | "uploadTypeRefused" | "lyricsTooLarge" | "lyricsTypeRefused" | "uploadNoBody" | "uploadInterrupted" | "uploadNotAudio" | "uploadBadName" | "ytDlpVersion" | "ytDlpMissing" | "ytDlpMissingAt" | "ytDlpUnusable" | "jellyfinNotConfigured" | "jellyfinWrongPassword" | "jellyfinInvalidApiKey";
         /**
          * @description What the sentence is about, by placeholder name
          * @example {
@@ -11974,6 +12115,16 @@ export interface components {
             queue: components["schemas"]["QueuedSong"][];
             status: components["schemas"]["BotStatus"];
         };
+        ReplacedMessage: {
+            code: components["schemas"]["PhraseCode"];
+            /** @example Volume set to 54. */
+            message: string;
+            /** @description The sentences after the first, when the call said several */
+            more?: components["schemas"]["Phrase"][];
+            params: components["schemas"]["PhraseParams"];
+            /** @description The queue this call replaced (or cleared) can be given back with `POST /api/player/{botId}/undo` `{token}`, until the queue is edited or replaced again. Absent when the queue was empty. */
+            undoToken?: string;
+        };
         /** @enum {string} */
         Role: "admin" | "member";
         SavedQueue: {
@@ -12013,6 +12164,8 @@ export interface components {
             more?: components["schemas"]["Phrase"][];
             ok: boolean;
             params: components["schemas"]["PhraseParams"];
+            /** @description A `replace` that swapped a queue with songs: `POST /api/player/{botId}/undo` `{token}` gives it back */
+            undoToken?: string;
         };
         SearchResults: {
             albums: components["schemas"]["Album"][];

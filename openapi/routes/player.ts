@@ -20,6 +20,20 @@ import { BotIdParamSchema, TimestampSchema } from './common';
 export const MessageSchema = z.object(receiptFields).openapi('Message');
 export const OkMessageSchema = z.object({ ok: z.boolean(), ...receiptFields }).openapi('OkMessage');
 
+/** Present when the call replaced a queue that had songs: `POST /undo` with it gives that queue back. */
+const undoToken = z
+  .string()
+  .optional()
+  .openapi({
+    description:
+      'The queue this call replaced (or cleared) can be given back with `POST /api/player/{botId}/undo` ' +
+      '`{token}`, until the queue is edited or replaced again. Absent when the queue was empty.',
+  });
+export const ReplacedMessageSchema = z.object({ ...receiptFields, undoToken }).openapi('ReplacedMessage');
+export const OkReplacedMessageSchema = z
+  .object({ ok: z.boolean(), ...receiptFields, undoToken })
+  .openapi('OkReplacedMessage');
+
 const tags = ['Player'];
 const control = (guestPermission: GuestPermission) =>
   ({ access: 'authenticated', capability: 'player.control', botParam: 'botId', guestPermission }) as const;
@@ -80,7 +94,7 @@ export const play = playerPost(
   'Search and play the first result (clears the queue)',
   control('playNow'),
   queryBody,
-  MessageSchema,
+  ReplacedMessageSchema,
   {
     description: searchDescription,
     statuses: [400, 404, 409, 501, 502],
@@ -102,7 +116,7 @@ export const playSong = playerPost(
   'Play a song object (clears the queue)',
   control('playNow'),
   songBody,
-  OkMessageSchema,
+  OkReplacedMessageSchema,
   {
     description: `With \`playKeepsQueue\` on, the song is inserted after the current one instead. ${NOT_CONNECTED}`,
     statuses: [400, 409],
@@ -146,7 +160,7 @@ export const playById = playerPost(
   'Play a song by its platform id (clears the queue)',
   control('playNow'),
   songIdBody,
-  MessageSchema,
+  ReplacedMessageSchema,
   {
     description: NOT_CONNECTED,
     statuses: [400, 404, 409, 501, 502],
@@ -168,7 +182,7 @@ export const playPlaylist = playerPost(
   'Replace the queue with a playlist and start it',
   control('playCollection'),
   z.strictObject({ playlistId: z.string().min(1).max(200), platform: PlatformSchema.optional() }),
-  OkMessageSchema,
+  OkReplacedMessageSchema,
   {
     description: `Stops playback first; starts at a random song in random modes. Unplayable songs are skipped (20 tries); an empty or failed load keeps the queue. ${NOT_CONNECTED}`,
     statuses: [400, 404, 409, 501, 502],
@@ -179,7 +193,7 @@ export const playAlbum = playerPost(
   'Replace the queue with an album and start it',
   control('playCollection'),
   z.strictObject({ albumId: z.string().min(1).max(200), platform: PlatformSchema.optional() }),
-  OkMessageSchema,
+  OkReplacedMessageSchema,
   { description: NOT_CONNECTED, statuses: [400, 404, 409, 501, 502] },
 );
 export const appendPlaylist = playerPost(
@@ -195,7 +209,7 @@ export const startFm = playerPost(
   'Start personal FM',
   control('playMode'),
   z.strictObject({ platform: PlatformSchema.optional() }),
-  OkMessageSchema,
+  OkReplacedMessageSchema,
   {
     description: `For music_a, FM uses the caller's linked personal account when there is one, else the shared login. ${NOT_CONNECTED}`,
     statuses: [400, 409, 501, 502],
@@ -252,7 +266,28 @@ export const stop = playerPost(
   undefined,
   MessageSchema,
 );
-export const clear = playerPost('/clear', 'Clear the queue', queue('removeClear'), undefined, MessageSchema);
+export const clear = playerPost(
+  '/clear',
+  'Clear the queue',
+  queue('removeClear'),
+  undefined,
+  ReplacedMessageSchema,
+);
+export const undo = playerPost(
+  '/undo',
+  'Give back the queue a play or a clear replaced',
+  control('playNow'),
+  z.strictObject({ token: z.string().min(1, 'token must not be empty').max(64) }),
+  MessageSchema,
+  {
+    description:
+      'Takes the `undoToken` of a call that replaced the queue (a single-song play without ' +
+      '`playKeepsQueue`, a playlist, album or FM, a clear) and restores that queue with its current ' +
+      'song at the position it had. 409 when the queue was edited or replaced since, or the token is ' +
+      `not the last one. ${NOT_CONNECTED}`,
+    statuses: [400, 409],
+  },
+);
 export const volume = playerPost(
   '/volume',
   'Set the volume (0-100)',

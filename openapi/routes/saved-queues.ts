@@ -81,6 +81,10 @@ export const loadSavedQueue = defineRoute({
           message: receiptFields.message.openapi({
             description: 'The receipt, as the `load` chat command replies it',
           }),
+          undoToken: z.string().optional().openapi({
+            description:
+              'A `replace` that swapped a queue with songs: `POST /api/player/{botId}/undo` `{token}` gives it back',
+          }),
         })
         .openapi('SavedQueueLoad'),
       'Loaded',

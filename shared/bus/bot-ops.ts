@@ -42,6 +42,8 @@ const receiptOnly = z.undefined();
 /** A song to enqueue and who asked for it (username, the guest label, or a chat nickname). */
 const songArgs = z.object({ song: SongSchema, requestedBy: z.string().min(1).max(64) }).strict();
 const songOp = op({ args: songArgs, reply: receiptOnly, startsAudio: true });
+/** The answer of an op that replaced the queue: the token an Undo gives back (queue-undo.ts). */
+const replacedQueue = z.object({ undoToken: z.string().min(1).max(64) }).optional();
 const index = z.number().int().min(0);
 
 export const QueueReplySchema = z.object({ queue: z.array(QueuedSongSchema), status: BotStatusSchema });
@@ -49,6 +51,15 @@ export const QueueReplySchema = z.object({ queue: z.array(QueuedSongSchema), sta
 export const BOT_OPS = {
   status: op({ args: none, reply: BotStatusSchema, readOnly: true }),
   queue: op({ args: none, reply: QueueReplySchema, readOnly: true }),
+  /**
+   * Every song the bot may still play: its queue and the queue an Undo could bring back (upload
+   * retention keeps their files).
+   */
+  heldSongs: op({
+    args: none,
+    reply: z.object({ songs: z.array(z.object({ id: z.string(), platform: z.string() })) }),
+    readOnly: true,
+  }),
   elapsed: op({ args: none, reply: z.object({ elapsed: z.number() }), readOnly: true }),
 
   /**
@@ -72,8 +83,11 @@ export const BOT_OPS = {
   /** Disconnect and clear the player state; waits for the profile write-back and the server's goodbye. */
   stop: op({ args: none, reply: BotStatusSchema, timeoutMs: 10_000 }),
 
-  /** Clears the queue and plays the song (with `playKeepsQueue`: inserts after current and plays it). */
-  playSong: songOp,
+  /**
+   * Clears the queue and plays the song (with `playKeepsQueue`: inserts after current and plays it);
+   * a cleared queue can be given back (`undoReplace`).
+   */
+  playSong: op({ args: songArgs, reply: replacedQueue, startsAudio: true }),
   /** Inserts after the current song and plays it now, keeping the queue. */
   playNowSong: songOp,
   /** Inserts as the next song; when idle, plays it. */
@@ -83,7 +97,8 @@ export const BOT_OPS = {
   /**
    * Loads a list (playlist, album, saved queue, FM). `replace` stops playback first and starts from the
    * first song (a random one in random modes), skipping up to 20 songs that cannot be resolved; an
-   * empty list or a load where nothing resolves keeps the previous queue. `append` adds to the end.
+   * empty list or a load where nothing resolves keeps the previous queue (a replaced one can be given
+   * back: `undoReplace`). `append` adds to the end.
    */
   loadSongs: op({
     args: z
@@ -97,6 +112,15 @@ export const BOT_OPS = {
         totalCount: z.number().int().min(0).optional(),
       })
       .strict(),
+    reply: replacedQueue,
+    startsAudio: true,
+  }),
+  /**
+   * Gives back the queue the play or `clear` that answered `token` replaced, with its current song at
+   * the position it had; refused (409) once the queue has been edited since or replaced again.
+   */
+  undoReplace: op({
+    args: z.object({ token: z.string().min(1).max(64) }).strict(),
     reply: receiptOnly,
     startsAudio: true,
   }),
@@ -120,7 +144,7 @@ export const BOT_OPS = {
   resume: op({ args: none, reply: receiptOnly }),
   /** Stops playback (the bot stays connected); the queue stays. */
   stopPlayback: op({ args: none, reply: receiptOnly }),
-  clear: op({ args: none, reply: receiptOnly }),
+  clear: op({ args: none, reply: replacedQueue }),
   volume: op({ args: z.object({ volume: z.number().min(0).max(100) }).strict(), reply: receiptOnly }),
   mode: op({ args: z.object({ mode: PlayModeSchema }).strict(), reply: receiptOnly }),
   seek: op({

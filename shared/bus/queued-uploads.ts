@@ -1,8 +1,9 @@
 /**
  * Which uploads some bot's queue holds (SPEC "Local upload"), for both ways an upload is removed: the
  * daemon's janitor (played files) and the api's quota eviction (oldest files). A bot's queue lives
- * with the daemon that runs it, read by the `queue` op of the bus table; a bot nobody runs has only
- * its stored snapshot, and the snapshots of every bot count too.
+ * with the daemon that runs it, read by the `heldSongs` op of the bus table (its queue and the queue
+ * an Undo could bring back); a bot nobody runs has only its stored snapshot, and the snapshots of
+ * every bot count too.
  *
  * One rule for a queue that cannot be read: a bot whose owner did not answer (too slow, the bus is
  * down, its handler failed, a refusal) might hold any upload, so the answer is "unknown" and the
@@ -47,10 +48,13 @@ export async function queuedUploadIds({
   return held;
 }
 
-/** The bot's queue as its daemon answers; [] when no daemon runs it; undefined when that is unknown. */
+/**
+ * The songs the bot holds as its daemon answers (its queue and the one an Undo could bring back); []
+ * when no daemon runs it; undefined when that is unknown.
+ */
 async function liveQueue(bus: Bus, botId: string): Promise<readonly QueuedSong[] | undefined> {
   try {
-    return (await requestOp(bus, botId, 'queue', {}, RETENTION)).data?.queue;
+    return (await requestOp(bus, botId, 'heldSongs', {}, RETENTION)).data?.songs;
   } catch (error) {
     if (error instanceof BusError && error.failure === 'no-responders') return [];
     return undefined;

@@ -19,7 +19,6 @@ import { UPLOADS_DIR } from '../../shared/sources/local/local-source';
 import { markUploadPlayed } from '../../shared/sources/local/upload-retention';
 import { botRow } from '../../testkit/bot-row';
 import { addToneUpload } from '../../testkit/tone-uploads';
-import { connectedStatus } from '../helpers/bot-status';
 
 let dataDir: string;
 let db: Db;
@@ -70,11 +69,10 @@ describe('upload janitor', () => {
     await db.insert(bots).values(botRow('remote', 'remote', 'r'));
     const song = await addToneUpload(db, dataDir, 'remote', [{ frequencyHz: 440, seconds: 1 }]);
     await markUploadPlayed(db, song.id);
-    const status = connectedStatus('remote', { queueSize: 1, volume: 50 });
     const answering = bus.respond(botCommandSubject('remote'), () => ({
       ok: true,
       status: 200,
-      data: { queue: [song], status },
+      data: { songs: [song] },
     }));
     expect(await janitor.sweep()).toEqual([]);
     answering.unsubscribe();

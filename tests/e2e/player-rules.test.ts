@@ -220,6 +220,7 @@ const GUARDED: Record<GuestPermission, { method: 'POST' | 'DELETE'; path: string
     { method: 'POST', path: '/play-song', body: { song: 'SONG' } },
     { method: 'POST', path: '/play-now-song', body: { song: 'SONG' } },
     { method: 'POST', path: '/play-by-id', body: { songId: 'SONG_ID', platform: 'local' } },
+    { method: 'POST', path: '/undo', body: { token: 'no-such-token' } },
   ],
   skip: [
     { method: 'POST', path: '/next' },

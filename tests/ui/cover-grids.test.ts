@@ -95,13 +95,15 @@ describe('cover grids', () => {
       expect(Number(await img.getAttribute('width'))).toBeGreaterThan(100);
       expect(await img.getAttribute('alt')).toBe('');
     }
-    await recommended.getByRole('button', { name: 'Play all: Rainy Day Piano' }).waitFor();
+    await recommended
+      .getByRole('button', { name: 'Play all, replacing the queue: Rainy Day Piano' })
+      .waitFor();
 
     // Jellyfin's newest albums are tiles too, and its most played songs: play next and add under each.
     await shelf(page, 'Jellyfin', 'Newest albums').scrollIntoViewIfNeeded();
     await shelf(page, 'Jellyfin', 'Newest albums').getByRole('link', { name: 'Crossings' }).waitFor();
     const songs = shelf(page, 'Jellyfin', 'Most played');
-    await songs.getByRole('button', { name: 'Play: Lantern Song' }).waitFor();
+    await songs.getByRole('button', { name: 'Play, replacing the queue: Lantern Song' }).waitFor();
     await songs.getByRole('button', { name: 'Play next: Lantern Song' }).waitFor();
     await songs.getByRole('button', { name: 'Add to the queue: Lantern Song' }).waitFor();
     await shelvesLoaded(page);
@@ -130,7 +132,7 @@ describe('cover grids', () => {
     await openDiscover(page);
     const recommended = shelf(page, 'NetEase Cloud Music', 'Recommended playlists');
     const link = recommended.getByRole('link', { name: 'Quiet Study' });
-    const play = recommended.getByRole('button', { name: 'Play all: Quiet Study' });
+    const play = recommended.getByRole('button', { name: 'Play all, replacing the queue: Quiet Study' });
     await link.waitFor();
     await page.mouse.move(0, 0);
     await expect.poll(() => opacity(play)).toBe('0');
@@ -172,7 +174,9 @@ describe('cover grids', () => {
     );
     expect(columns).toHaveLength(2);
     // The play button is always there on a touch screen.
-    expect(await opacity(grid.getByRole('button', { name: 'Play all: Rainy Day Piano' }))).toBe('1');
+    expect(
+      await opacity(grid.getByRole('button', { name: 'Play all, replacing the queue: Rainy Day Piano' })),
+    ).toBe('1');
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     // The music page's tabs stay one row (a wrapped row left one tab alone under the underline).
     const tabTops = await phone
@@ -229,7 +233,7 @@ describe('collection pages', () => {
     const box = (await cover.boundingBox())!;
     expect(box.width).toBeGreaterThanOrEqual(200);
     expect(box.height).toBe(box.width);
-    const playAll = header().getByRole('button', { name: 'Play all: Evening Mix' });
+    const playAll = header().getByRole('button', { name: 'Play all, replacing the queue: Evening Mix' });
     expect(await playAll.getAttribute('class')).toContain('primary');
     await header().getByRole('button', { name: 'Add all to the queue: Evening Mix' }).waitFor();
     await header().getByRole('button', { name: 'Add Evening Mix to favorites' }).waitFor();
@@ -243,7 +247,7 @@ describe('collection pages', () => {
     await header().getByText('by River Lane', { exact: false }).waitFor();
     // Paper Boats 4:05.76, Late Track 3:19.5: 7 minutes 25.26 seconds.
     await header().getByText('2 songs · 7 min', { exact: true }).waitFor();
-    await header().getByRole('button', { name: 'Play all: Harbour Lights' }).waitFor();
+    await header().getByRole('button', { name: 'Play all, replacing the queue: Harbour Lights' }).waitFor();
     await screenshot(page, 'cover-05-album');
 
     const phone = await ui.phonePage(page);

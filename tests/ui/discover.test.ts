@@ -228,7 +228,7 @@ describe('search and collections', () => {
     await results.getByRole('link', { name: 'Paper Boats (Single)' }).waitFor();
     expect(await results.locator('.cover-grid').getByRole('listitem').count()).toBe(2);
     expect(await results.locator('.song-row').count()).toBe(0);
-    await results.getByRole('button', { name: 'Play all: Harbour Lights' }).waitFor();
+    await results.getByRole('button', { name: 'Play all, replacing the queue: Harbour Lights' }).waitFor();
     await page.getByRole('tab', { name: 'Playlists (2)' }).click();
     await results.getByRole('link', { name: 'Evening Mix' }).waitFor();
     await results.getByRole('link', { name: 'Paper & Ink' }).waitFor();
@@ -237,7 +237,7 @@ describe('search and collections', () => {
     await results.getByRole('link', { name: 'Evening Mix' }).focus();
     await page.keyboard.press('Shift+Tab');
     const focused = await page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
-    expect(focused).toBe('Play all: Evening Mix');
+    expect(focused).toBe('Play all, replacing the queue: Evening Mix');
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'discover-03-search-playlists');
   });
@@ -259,7 +259,7 @@ describe('search and collections', () => {
     await page.getByRole('button', { name: 'Add Evening Mix to favorites' }).waitFor();
     expect(await favorites()).toEqual([]);
 
-    await page.getByRole('button', { name: 'Play all: Evening Mix' }).waitFor();
+    await page.getByRole('button', { name: 'Play all, replacing the queue: Evening Mix' }).waitFor();
     await page.getByRole('button', { name: 'Add all to the queue: Evening Mix' }).waitFor();
     await screenshot(page, 'discover-04-playlist');
   });
@@ -276,7 +276,7 @@ describe('search and collections', () => {
     await expect
       .poll(() => page.locator('.song-row .song-title').allTextContents())
       .toEqual(['Paper Boats', 'Late Track']);
-    await page.getByRole('button', { name: 'Play all: Harbour Lights' }).waitFor();
+    await page.getByRole('button', { name: 'Play all, replacing the queue: Harbour Lights' }).waitFor();
     // Favorites hold playlists only.
     expect(await page.getByRole('button', { name: /favorites/ }).count()).toBe(0);
     await screenshot(page, 'discover-05-album');
@@ -315,7 +315,7 @@ describe('lyrics', () => {
       ],
     });
     // On the album's page: play all replaces the queue with its songs, Paper Boats first.
-    await page.getByRole('button', { name: 'Play all: Harbour Lights' }).click();
+    await page.getByRole('button', { name: 'Play all, replacing the queue: Harbour Lights' }).click();
     await page.getByText(/Now playing: Paper Boats/).waitFor();
     await page.goto(`${ui.baseUrl}/player/${botId}`);
     await page.getByRole('tab', { name: 'Lyrics' }).click();

@@ -110,7 +110,7 @@ describe('music and player', () => {
     await page.getByLabel('Search for songs, albums or playlists').fill('Tone');
     await page.getByLabel('Source').selectOption('local');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await page.getByRole('button', { name: 'Play: Alpha Tone' }).click();
+    await page.getByRole('button', { name: 'Play, replacing the queue: Alpha Tone' }).click();
     await page.getByText(/Now playing: Alpha Tone/).waitFor();
     await page.getByRole('button', { name: 'Add to the queue: Beta Tone' }).click();
     await screenshot(page, '07-search');
@@ -233,7 +233,7 @@ describe('settings', () => {
     await guest.getByLabel('Source').selectOption('local');
     await guest.getByRole('button', { name: 'Search', exact: true }).click();
     await guest.getByRole('button', { name: 'Add to the queue: Beta Tone' }).waitFor();
-    expect(await guest.getByRole('button', { name: /^Play: / }).count()).toBe(0);
+    expect(await guest.getByRole('button', { name: /^Play, replacing the queue: / }).count()).toBe(0);
     expect(await guest.getByRole('button', { name: /^Play next: / }).count()).toBe(0);
     expect(await guest.getByRole('tab', { name: 'Upload' }).count()).toBe(0);
     await screenshot(guest, '14-guest-music');

@@ -96,7 +96,7 @@ describe('upload', () => {
 
     await page.reload();
     await page.getByRole('tab', { name: 'Upload' }).click();
-    await stored.getByRole('button', { name: /^Play: Harbour Probe/ }).click();
+    await stored.getByRole('button', { name: /^Play, replacing the queue: Harbour Probe/ }).click();
     await page.getByText(/Now playing: Harbour Probe/).waitFor();
 
     await page.getByRole('link', { name: 'Player', exact: true }).click();

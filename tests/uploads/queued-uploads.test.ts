@@ -18,7 +18,6 @@ import { type Db, migrateDb, openDb } from '../../shared/db/client';
 import { bots, queueSnapshots, uploads } from '../../shared/db/schema';
 import type { Song } from '../../shared/domain/schemas';
 import { botRow } from '../../testkit/bot-row';
-import { connectedStatus } from '../helpers/bot-status';
 
 const BUS_DEADLINE_MS = 300;
 let dataDir: string;
@@ -44,7 +43,6 @@ const song = (id: string, platform = 'local'): Song => ({
   coverUrl: '',
   platform: platform as Song['platform'],
 });
-const status = connectedStatus('remote', { playing: false, queueSize: 1, volume: 50 });
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'queued-uploads-'));
@@ -78,7 +76,7 @@ describe('queuedUploadIds', () => {
     bus.respond(botCommandSubject('own'), () => {
       throw new Error('the own bot was asked over the bus');
     });
-    remoteAnswers(() => ({ ok: true, status: 200, data: { queue: [song('in-remote')], status } }));
+    remoteAnswers(() => ({ ok: true, status: 200, data: { songs: [song('in-remote')] } }));
     expect(await queuedUploadIds({ db, bus, ownQueues })).toEqual(
       new Set(['in-own', 'in-remote', 'in-snapshot']),
     );
@@ -97,7 +95,10 @@ describe('queuedUploadIds', () => {
       },
     ],
     ['refuses', () => ({ ok: false, status: 409, message: 'not now' })],
-    ['answers something that is not a queue', () => ({ ok: true, status: 200, data: { queue: 'x' } })],
+    [
+      'answers something that is not a list of songs',
+      () => ({ ok: true, status: 200, data: { songs: 'x' } }),
+    ],
   ])('is unknown when a running bot %s', async (_case, handler) => {
     remoteAnswers(handler);
     expect(await queuedUploadIds({ db, bus, ownQueues })).toBeUndefined();
@@ -111,7 +112,7 @@ describe('queuedUploadIds', () => {
 
 describe('uploadsKeptByEviction', () => {
   it('keeps what the queues hold when they can be read', async () => {
-    remoteAnswers(() => ({ ok: true, status: 200, data: { queue: [], status } }));
+    remoteAnswers(() => ({ ok: true, status: 200, data: { songs: [] } }));
     expect(await uploadsKeptByEviction({ db, bus })).toEqual(new Set(['in-snapshot']));
   });
 

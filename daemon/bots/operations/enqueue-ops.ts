@@ -9,6 +9,7 @@ import { MAX_PLAY_ATTEMPTS } from '../bot-player';
 import { type PlayableSong, playableSong } from '../playable-song';
 import { playReply } from './play-reply';
 import { done, type ReceiptReply, unsuccessful } from './reply-builders';
+import { withUndo } from './undo-ops';
 
 type SongArgs = BotOpArgs<'playSong'>;
 
@@ -17,12 +18,15 @@ async function playQueued(ctx: BotContext, index: number, wanted: PlayableSong):
   return playReply(ctx, await ctx.player.playFromCurrent(), say.nowPlaying, wanted);
 }
 
-export async function playSong(ctx: BotContext, { song, requestedBy }: SongArgs): Promise<ReceiptReply> {
+export async function playSong(ctx: BotContext, { song, requestedBy }: SongArgs) {
   const entry = playableSong(song, requestedBy);
   const { queue } = ctx.player;
   if (ctx.settings.playKeepsQueue) return playQueued(ctx, queue.insertAfterCurrent([entry]), entry);
+  ctx.queueUndo.before(queue, ctx.player.resumePoint);
   queue.clear();
-  return playQueued(ctx, queue.append([entry]), entry);
+  const index = queue.append([entry]);
+  const undoToken = ctx.queueUndo.after(queue);
+  return withUndo(await playQueued(ctx, index, entry), undoToken);
 }
 
 export function playNowSong(ctx: BotContext, { song, requestedBy }: SongArgs): Promise<ReceiptReply> {
@@ -51,10 +55,13 @@ export async function addSong(ctx: BotContext, { song, requestedBy }: SongArgs):
  * (from the start, or a random one in the random modes), at most MAX_PLAY_ATTEMPTS; only then is the
  * queue replaced, so a list that is empty or where nothing plays leaves the old queue in place.
  */
-export async function loadSongs(ctx: BotContext, args: BotOpArgs<'loadSongs'>): Promise<ReceiptReply> {
+export async function loadSongs(ctx: BotContext, args: BotOpArgs<'loadSongs'>) {
   const { songs, mode, requestedBy, label, totalCount } = args;
   const { player } = ctx;
-  if (mode === 'replace') player.stopPlayback();
+  if (mode === 'replace') {
+    ctx.queueUndo.before(player.queue, player.resumePoint);
+    player.stopPlayback();
+  }
   if (songs.length === 0) return unsuccessful(say.emptyList(label));
   const entries = songs.map((song) => playableSong(song, requestedBy));
   const loaded =
@@ -83,9 +90,13 @@ export async function loadSongs(ctx: BotContext, args: BotOpArgs<'loadSongs'>): 
     }
     player.queue.clear();
     player.queue.append(entries);
+    const undoToken = ctx.queueUndo.after(player.queue);
     player.queue.playAt(index);
     const outcome = await player.playFromCurrent(0, stream.value);
-    return playReply(ctx, outcome, (song) => [loaded, say.nowPlaying(song)]);
+    return withUndo(
+      playReply(ctx, outcome, (song) => [loaded, say.nowPlaying(song)]),
+      undoToken,
+    );
   }
   ctx.changed(true);
   return unsuccessful(say.nothingPlayable(label));

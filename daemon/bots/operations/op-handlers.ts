@@ -30,6 +30,7 @@ import {
   volume,
 } from './player-ops';
 import { answer, refused } from './reply-builders';
+import { undoReplace } from './undo-ops';
 import { voteSkip } from './vote-skip';
 
 type OpReply<Op extends BotOp> = BotReply<BotOpData<Op>>;
@@ -40,6 +41,7 @@ const HANDLERS: { [Op in BotOp]: Handler<Op> } = {
   start: (ctx) => ctx.start(),
   stop: (ctx) => ctx.stop(),
   queue: (ctx) => answer({ queue: ctx.queueView(), status: ctx.status() }),
+  heldSongs: (ctx) => answer({ songs: ctx.heldSongs().map(({ id, platform }) => ({ id, platform })) }),
   elapsed: (ctx) => answer({ elapsed: ctx.status().elapsed }),
   listen: (ctx, { hub, listeners }) => {
     ctx.listenFeed.report(hub, listeners);
@@ -51,6 +53,7 @@ const HANDLERS: { [Op in BotOp]: Handler<Op> } = {
   playNextSong,
   addSong,
   loadSongs,
+  undoReplace,
   pause,
   resume,
   next,

@@ -9,6 +9,7 @@ import type { BotContext } from '../bot-context';
 import { clampVolume } from '../bot-player';
 import { playReply } from './play-reply';
 import { done, type ReceiptReply, refused } from './reply-builders';
+import { withUndo } from './undo-ops';
 
 export function pause(ctx: BotContext): ReceiptReply {
   return ctx.player.pause('user') ? done(say.paused()) : refused(409, say.nothingPlaying());
@@ -37,11 +38,14 @@ export function stopPlayback(ctx: BotContext): ReceiptReply {
   return done(say.stopped());
 }
 
-export function clear(ctx: BotContext): ReceiptReply {
-  ctx.player.stopPlayback();
-  ctx.player.queue.clear();
+export function clear(ctx: BotContext) {
+  const { player, queueUndo } = ctx;
+  queueUndo.before(player.queue, player.resumePoint);
+  player.stopPlayback();
+  player.queue.clear();
+  const undoToken = queueUndo.after(player.queue);
   ctx.changed(true);
-  return done(say.cleared());
+  return withUndo(done(say.cleared()), undoToken);
 }
 
 /** Stored first: a volume the database refused is not applied either (the call fails as a whole). */

@@ -3,10 +3,11 @@
  * may not use is never sent) and reported as a receipt or an error in words.
  */
 import type { Schemas } from '@api/index';
-import { api, call } from '../api/client';
+import { api, type CallResult, call, receiptText } from '../api/client';
+import { t } from '../i18n';
 import { setElapsed, setLocalVolume } from '../stores/live';
 import { can } from '../stores/session';
-import { report } from '../stores/toasts';
+import { notify, report } from '../stores/toasts';
 
 type PlayMode = Schemas['PlayMode'];
 type Song = Schemas['Song'];
@@ -33,7 +34,35 @@ export const prev = async (botId: string) =>
 export const stop = async (botId: string) =>
   report(await call(api.POST('/api/player/{botId}/stop', bot(botId))), transport(botId));
 export const clear = async (botId: string) =>
-  report(await call(api.POST('/api/player/{botId}/clear', bot(botId))));
+  reportReplacing(botId, await call(api.POST('/api/player/{botId}/clear', bot(botId))));
+
+/** Gives back the queue a play or a clear replaced (the token its answer carried). */
+export const undoReplace = async (botId: string, token: string) =>
+  report(
+    await call(api.POST('/api/player/{botId}/undo', { ...bot(botId), body: { token } })),
+    transport(botId),
+  );
+
+/**
+ * Says what a call that may have replaced the bot's queue did: when it replaced one (`undoToken`) and
+ * the principal may take it back, the notice offers Undo.
+ */
+export function announceReplaced(botId: string, text: string, undoToken: string | undefined): void {
+  if (!undoToken || !canPlayer(botId, 'undo')) return void (text && notify(text));
+  notify(text, 'info', `replaced:${botId}`, {
+    label: t('common.undo'),
+    run: () => void undoReplace(botId, undoToken),
+  });
+}
+
+/** The outcome of a play, play all or clear: its error, or its receipt with Undo where it replaced a queue. */
+export function reportReplacing(botId: string, result: CallResult<object>): boolean {
+  if (!result.ok) return report(result);
+  // Only the answers of calls that replaced a queue carry it (play next, add and append never do).
+  const { undoToken } = result.value as { undoToken?: string };
+  announceReplaced(botId, receiptText(result.value), undoToken);
+  return true;
+}
 
 /**
  * The volume last asked for, per bot, while its request is on its way: a step (arrow keys) counts from
@@ -89,7 +118,7 @@ export type SongAction = keyof typeof SONG_ACTIONS;
 export const canSong = (botId: string, action: SongAction) => can('POST', SONG_ACTIONS[action], botId);
 
 export const playSong = async (botId: string, action: SongAction, song: Song) =>
-  report(await call(api.POST(SONG_ACTIONS[action], { ...bot(botId), body: { song } })));
+  reportReplacing(botId, await call(api.POST(SONG_ACTIONS[action], { ...bot(botId), body: { song } })));
 
 /** Replaces the queue with a playlist, or appends it (`append`). */
 export async function playPlaylist(
@@ -99,11 +128,15 @@ export async function playPlaylist(
   append = false,
 ) {
   const path = append ? '/api/player/{botId}/playlist' : '/api/player/{botId}/play-playlist';
-  return report(await call(api.POST(path, { ...bot(botId), body: { playlistId, platform } })));
+  return reportReplacing(
+    botId,
+    await call(api.POST(path, { ...bot(botId), body: { playlistId, platform } })),
+  );
 }
 
 export const playAlbum = async (botId: string, album: { id: string; platform: Song['platform'] }) =>
-  report(
+  reportReplacing(
+    botId,
     await call(
       api.POST('/api/player/{botId}/play-album', {
         ...bot(botId),
