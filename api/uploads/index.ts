@@ -18,7 +18,7 @@ import { LYRICS_EXTENSION, parseUploadName } from '../../shared/sources/local/up
 import {
   evictOverQuota,
   type ReferencedUploadIds,
-  uploadsInQueueSnapshots,
+  uploadsInStoredQueues,
 } from '../../shared/sources/local/upload-retention';
 import { principalOf } from '../access/principal';
 import type { AppDeps, AppEnv } from '../env';
@@ -27,7 +27,7 @@ import { ApiError, validationHook } from '../errors';
 export interface UploadRouteOptions {
   /** The size limit; SPEC's 500 MB unless a test sets a smaller one. */
   maxBytes?: number;
-  /** Which uploads some bot's queue holds (kept under quota pressure); default: the queue snapshots. */
+  /** Which uploads some bot's queue holds (kept under quota pressure); default: the stored queues. */
   referencedUploadIds?: ReferencedUploadIds;
 }
 
@@ -62,7 +62,7 @@ function mediaToolsFinder(location: FfmpegLocation): () => MediaTools {
 
 export function uploadRoutes({ db, config }: AppDeps, options: UploadRouteOptions = {}) {
   const maxBytes = options.maxBytes ?? UPLOAD_MAX_BYTES;
-  const referencedUploadIds = options.referencedUploadIds ?? (() => uploadsInQueueSnapshots(db));
+  const referencedUploadIds = options.referencedUploadIds ?? (() => uploadsInStoredQueues(db));
   const mediaTools = mediaToolsFinder(config.ffmpeg);
 
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });

@@ -12056,6 +12056,8 @@ export interface components {
                 serverUrl: string;
                 username: string;
             };
+            /** @description An addition to SPEC. Off (the default): an upload is deleted once it has been played and no queue, live or saved, lists it. On: played uploads stay as a library and go only under the disk quota's pressure, the oldest no queue lists first. */
+            keepUploads: boolean;
             localAudioEnabled: boolean;
             playKeepsQueue: boolean;
             savedQueuesEnabled: boolean;
@@ -12109,6 +12111,8 @@ export interface components {
                 serverUrl?: string | "";
                 username?: string;
             };
+            /** @description An addition to SPEC. Off (the default): an upload is deleted once it has been played and no queue, live or saved, lists it. On: played uploads stay as a library and go only under the disk quota's pressure, the oldest no queue lists first. */
+            keepUploads?: boolean;
             localAudioEnabled?: boolean;
             playKeepsQueue?: boolean;
             savedQueuesEnabled?: boolean;
