@@ -9,7 +9,7 @@
  */
 import { unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { asc, eq, isNotNull } from 'drizzle-orm';
+import { asc, eq, isNotNull, sum } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { queueSnapshots, savedQueues, uploads } from '../../db/schema';
@@ -63,6 +63,12 @@ async function deleteUpload(db: Db, dataDir: string, upload: StoredFile): Promis
   }
   await db.delete(uploads).where(eq(uploads.id, upload.id));
   return true;
+}
+
+/** The bytes the uploads take together: what the quota is measured against. */
+export async function usedUploadBytes(db: Db): Promise<number> {
+  const [row] = await db.select({ total: sum(uploads.sizeBytes) }).from(uploads);
+  return Number(row?.total ?? 0);
 }
 
 export interface QuotaCheck {
