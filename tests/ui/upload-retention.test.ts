@@ -64,6 +64,9 @@ const openUploads = async () => {
 };
 const stored = () => page.locator('.uploaded');
 const quotaLine = () => stored().getByText(/ of 50 MB used$/);
+/** The bot's stored queue snapshot as text ('' while there is none). */
+const snapshotSongs = async () =>
+  (await ui.t.db.query.queueSnapshots.findFirst({ where: eq(queueSnapshots.botId, botId) }))?.songs ?? '';
 const isStored = async (song: Song) =>
   (await ui.t.db.query.uploads.findFirst({ where: eq(uploads.id, song.id) })) !== undefined;
 
@@ -114,12 +117,7 @@ describe("a saved queue's upload", () => {
     const cleared = await admin.api.POST('/api/player/{botId}/clear', { params: { path: { botId } } });
     expect(cleared.response.status).toBe(200);
     // Neither the live queue nor its snapshot holds it any more: only the saved queue does.
-    await expect
-      .poll(
-        async () =>
-          (await ui.t.db.query.queueSnapshots.findFirst({ where: eq(queueSnapshots.botId, botId) }))?.songs,
-      )
-      .not.toContain(song.id);
+    await expect.poll(snapshotSongs).not.toContain(song.id);
 
     expect(await janitor.sweep()).toEqual([]);
     expect(await isStored(song)).toBe(true);
@@ -143,12 +141,7 @@ describe("a saved queue's upload", () => {
     await page.getByRole('button', { name: 'Delete Keepsakes' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await page.getByText('No saved queues yet.').waitFor();
-    await expect
-      .poll(
-        async () =>
-          (await ui.t.db.query.queueSnapshots.findFirst({ where: eq(queueSnapshots.botId, botId) }))?.songs,
-      )
-      .not.toContain(song.id);
+    await expect.poll(snapshotSongs).not.toContain(song.id);
     expect(await janitor.sweep()).toEqual([song.id]);
     await openUploads();
     await stored().getByText('long', { exact: true }).waitFor();
@@ -176,5 +169,13 @@ describe('keepUploads', () => {
       .waitFor();
     await quotaLine().waitFor();
     await screenshot(page, 'upload-retention-05-kept');
+
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('zh');
+    await stored().getByText('文件保留为曲库；空间用完时，最早且未被使用的文件先被删除。').waitFor();
+    await stored()
+      .getByText(/^已用 [\d.]+ MB，共 50 MB$/)
+      .waitFor();
+    await screenshot(page, 'upload-retention-06-kept-zh');
+    await page.getByRole('combobox', { name: '语言' }).selectOption('en');
   }, 30_000);
 });
