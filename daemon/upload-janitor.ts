@@ -4,13 +4,16 @@
  * gathers every bot's queue (this daemon's directly, others' over the bus, offline ones from their
  * saved snapshot: shared/bus/queued-uploads.ts, as quota eviction does) and deletes what nobody
  * references. If any bot cannot answer, nothing is deleted: keeping a file too long is harmless,
- * deleting a queued one is not.
+ * deleting a queued one is not. With `keepUploads` on, played files stay as a library and the sweep
+ * deletes nothing; the quota's eviction (on upload, oldest unreferenced first) is then all that
+ * removes them.
  */
 
 import type { Bus } from '../shared/bus/bus';
 import { type QueuedSong, queuedUploadIds } from '../shared/bus/queued-uploads';
 import type { Db } from '../shared/db/client';
 import type { Logger } from '../shared/logger';
+import { readSettings } from '../shared/settings/settings';
 import { collectPlayedUploads, markUploadPlayed } from '../shared/sources/local/upload-retention';
 
 /** What bots tell the janitor. */
@@ -53,6 +56,8 @@ export class UploadJanitor implements UploadEvents {
 
   /** Runs one sweep now; answers the deleted upload ids (undefined when a bot could not answer). */
   async sweep(): Promise<string[] | undefined> {
+    // Read at each sweep, not cached: a change of the setting applies to the next sweep.
+    if ((await readSettings(this.deps.db)).keepUploads) return [];
     const referenced = await queuedUploadIds(this.deps);
     if (!referenced) return undefined;
     return collectPlayedUploads(this.deps.db, this.deps.dataDir, referenced);

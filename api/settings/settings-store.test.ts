@@ -15,6 +15,7 @@ function stored(overrides: Partial<StoredSettings> = {}): StoredSettings {
     idleTimeoutMinutes: 0,
     autoPauseOnEmpty: true,
     localAudioEnabled: true,
+    keepUploads: false,
     voiceDucking: { enabled: false, volumePercent: 30 },
     savedQueuesEnabled: false,
     playKeepsQueue: false,

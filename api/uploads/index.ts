@@ -1,12 +1,17 @@
 /**
- * POST /api/music/local/upload, GET /api/music/local/uploads and GET /api/music/local/cover/{id}: the
- * HTTP side of local uploads.
+ * POST /api/music/local/upload, GET /api/music/local/uploads, GET /api/music/local/usage and GET
+ * /api/music/local/cover/{id}: the HTTP side of local uploads.
  * The file handling itself (streaming to disk, probing, keeping a video's audio, retention) lives in
  * shared/sources/local/.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
-import { getLocalCover, listLocalUploads, uploadLocalAudio } from '../../openapi/routes/uploads';
+import {
+  getLocalCover,
+  getUploadUsage,
+  listLocalUploads,
+  uploadLocalAudio,
+} from '../../openapi/routes/uploads';
 import { uploads } from '../../shared/db/schema';
 import { say } from '../../shared/i18n/phrases';
 import { type FfmpegLocation, locateFfmpeg, locateFfprobe } from '../../shared/media/ffmpeg-locator';
@@ -18,7 +23,8 @@ import { LYRICS_EXTENSION, parseUploadName } from '../../shared/sources/local/up
 import {
   evictOverQuota,
   type ReferencedUploadIds,
-  uploadsInQueueSnapshots,
+  uploadsInStoredQueues,
+  usedUploadBytes,
 } from '../../shared/sources/local/upload-retention';
 import { principalOf } from '../access/principal';
 import type { AppDeps, AppEnv } from '../env';
@@ -27,7 +33,7 @@ import { ApiError, validationHook } from '../errors';
 export interface UploadRouteOptions {
   /** The size limit; SPEC's 500 MB unless a test sets a smaller one. */
   maxBytes?: number;
-  /** Which uploads some bot's queue holds (kept under quota pressure); default: the queue snapshots. */
+  /** Which uploads some bot's queue holds (kept under quota pressure); default: the stored queues. */
   referencedUploadIds?: ReferencedUploadIds;
 }
 
@@ -62,7 +68,7 @@ function mediaToolsFinder(location: FfmpegLocation): () => MediaTools {
 
 export function uploadRoutes({ db, config }: AppDeps, options: UploadRouteOptions = {}) {
   const maxBytes = options.maxBytes ?? UPLOAD_MAX_BYTES;
-  const referencedUploadIds = options.referencedUploadIds ?? (() => uploadsInQueueSnapshots(db));
+  const referencedUploadIds = options.referencedUploadIds ?? (() => uploadsInStoredQueues(db));
   const mediaTools = mediaToolsFinder(config.ffmpeg);
 
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -121,6 +127,16 @@ export function uploadRoutes({ db, config }: AppDeps, options: UploadRouteOption
       if (!songs.ok) throw new ApiError(500, songs.error);
       return c.json({ songs: songs.value }, 200);
     })
+    .openapi(getUploadUsage, async (c) =>
+      c.json(
+        {
+          usedBytes: await usedUploadBytes(db),
+          quotaBytes: config.uploadQuotaBytes,
+          keepUploads: (await readSettings(db)).keepUploads,
+        },
+        200,
+      ),
+    )
     .openapi(getLocalCover, async (c) => {
       const [cover] = await db
         .select({ type: uploads.coverType, data: uploads.coverData })

@@ -4152,6 +4152,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/music/local/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How much of the upload quota is used, and what happens to a file after it plays
+         * @description An addition to SPEC, so the upload page can say both: the bytes the uploads take together against the disk quota (`UPLOAD_QUOTA_MB`), and `keepUploads` (see the settings): false, a played upload no queue or saved queue lists is deleted; true, it stays until the quota needs its room.
+         *
+         *     **Access:** Authenticated.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The quota used and the retention in force */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UploadUsage"];
+                    };
+                };
+                /** @description Missing or malformed parameter */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not authenticated, or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (a defect; logged with the request id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/music/lyrics/{id}": {
         parameters: {
             query?: never;
@@ -12209,6 +12277,8 @@ export interface components {
                 serverUrl: string;
                 username: string;
             };
+            /** @description An addition to SPEC. Off (the default): an upload is deleted once it has been played and no queue, live or saved, lists it. On: played uploads stay as a library and go only under the disk quota's pressure, the oldest no queue lists first. */
+            keepUploads: boolean;
             localAudioEnabled: boolean;
             playKeepsQueue: boolean;
             savedQueuesEnabled: boolean;
@@ -12262,6 +12332,8 @@ export interface components {
                 serverUrl?: string | "";
                 username?: string;
             };
+            /** @description An addition to SPEC. Off (the default): an upload is deleted once it has been played and no queue, live or saved, lists it. On: played uploads stay as a library and go only under the disk quota's pressure, the oldest no queue lists first. */
+            keepUploads?: boolean;
             localAudioEnabled?: boolean;
             playKeepsQueue?: boolean;
             savedQueuesEnabled?: boolean;
@@ -12353,6 +12425,11 @@ export interface components {
         };
         UploadedSongs: {
             songs: components["schemas"]["Song"][];
+        };
+        UploadUsage: {
+            keepUploads: boolean;
+            quotaBytes: number;
+            usedBytes: number;
         };
         User: {
             /**

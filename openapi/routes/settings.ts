@@ -26,6 +26,12 @@ const StreamAllowPrivateHosts = z.boolean().openapi({
   description:
     'Whether platform `stream` may play addresses on loopback, private, link-local, multicast or unspecified hosts (IPv4 and IPv6, checked at every redirect). Default false: such addresses are refused with 400, so a user cannot make the server fetch from its own network.',
 });
+const KeepUploads = z.boolean().openapi({
+  description:
+    'An addition to SPEC. Off (the default): an upload is deleted once it has been played and no queue, ' +
+    "live or saved, lists it. On: played uploads stay as a library and go only under the disk quota's " +
+    'pressure, the oldest no queue lists first.',
+});
 const JellyfinAuthMode = z.enum(['password', 'apikey']);
 
 export const SettingsSchema = z
@@ -38,6 +44,7 @@ export const SettingsSchema = z
       .openapi({ description: '0 disables auto-disconnect' }),
     autoPauseOnEmpty: z.boolean(),
     localAudioEnabled: z.boolean(),
+    keepUploads: KeepUploads,
     voiceDucking: VoiceDucking,
     savedQueuesEnabled: z.boolean(),
     playKeepsQueue: z.boolean(),
@@ -72,6 +79,7 @@ export const SettingsUpdateSchema = z
     idleTimeoutMinutes: z.number().int().min(0).max(1440),
     autoPauseOnEmpty: z.boolean(),
     localAudioEnabled: z.boolean(),
+    keepUploads: KeepUploads,
     voiceDucking: VoiceDucking.partial().strict(),
     savedQueuesEnabled: z.boolean(),
     playKeepsQueue: z.boolean(),

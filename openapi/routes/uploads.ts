@@ -96,6 +96,31 @@ export const listLocalUploads = defineRoute({
   },
 });
 
+export const getUploadUsage = defineRoute({
+  method: 'get',
+  path: '/api/music/local/usage',
+  tags,
+  summary: 'How much of the upload quota is used, and what happens to a file after it plays',
+  description:
+    'An addition to SPEC, so the upload page can say both: the bytes the uploads take together against ' +
+    'the disk quota (`UPLOAD_QUOTA_MB`), and `keepUploads` (see the settings): false, a played upload ' +
+    'no queue or saved queue lists is deleted; true, it stays until the quota needs its room.',
+  policy: { access: 'authenticated' },
+  responses: {
+    200: jsonResponse(
+      z
+        .object({
+          usedBytes: z.number().int().min(0),
+          quotaBytes: z.number().int().min(1),
+          keepUploads: z.boolean(),
+        })
+        .openapi('UploadUsage'),
+      'The quota used and the retention in force',
+    ),
+    ...errors(401),
+  },
+});
+
 export const getLocalCover = defineRoute({
   method: 'get',
   path: '/api/music/local/cover/{id}',

@@ -3,7 +3,9 @@
  * daemon's janitor (played files) and the api's quota eviction (oldest files). A bot's queue lives
  * with the daemon that runs it, read by the `heldSongs` op of the bus table (its queue and the queue
  * an Undo could bring back); a bot nobody runs has only its stored snapshot, and the snapshots of
- * every bot count too.
+ * every bot count too. So do the saved queues: one is a queue put aside to be loaded into a bot
+ * again, and loading it must not find its uploads gone (when the last saved queue listing a played
+ * upload is deleted, the next sweep takes the file).
  *
  * One rule for a queue that cannot be read: a bot whose owner did not answer (too slow, the bus is
  * down, its handler failed, a refusal) might hold any upload, so the answer is "unknown" and the
@@ -12,7 +14,7 @@
  */
 import type { Db } from '../db/client';
 import { bots } from '../db/schema';
-import { uploadsInQueueSnapshots } from '../sources/local/upload-retention';
+import { uploadsInStoredQueues } from '../sources/local/upload-retention';
 import { requestOp } from './bot-request';
 import { type Bus, BusError } from './bus';
 import type { Actor } from './messages';
@@ -30,13 +32,13 @@ export interface QueueReaders {
 /** Who asks the bots for their queues (a read: any role would be answered; the daemon logs it). */
 const RETENTION: Actor = { id: 'upload-retention', username: 'upload-retention', role: 'admin' };
 
-/** The ids of the uploads some queue holds, or `undefined` when a bot's queue could not be read. */
+/** The uploads some queue (live, snapshot or saved) holds; `undefined` when a bot's queue is unreadable. */
 export async function queuedUploadIds({
   db,
   bus,
   ownQueues = () => new Map(),
 }: QueueReaders): Promise<Set<string> | undefined> {
-  const held = await uploadsInQueueSnapshots(db);
+  const held = await uploadsInStoredQueues(db);
   const own = ownQueues();
   const rows = await db.select({ id: bots.id }).from(bots);
   // Every other bot is asked at once: one slow daemon costs one bus deadline, not one per bot.

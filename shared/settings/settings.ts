@@ -32,6 +32,8 @@ export interface StoredSettings extends PlatformSettings {
   idleTimeoutMinutes: number;
   autoPauseOnEmpty: boolean;
   localAudioEnabled: boolean;
+  /** Played uploads no queue lists stay as a library; only quota pressure removes them, oldest first. */
+  keepUploads: boolean;
   voiceDucking: { enabled: boolean; volumePercent: number };
   savedQueuesEnabled: boolean;
   playKeepsQueue: boolean;
@@ -52,6 +54,7 @@ const readers: { [K in SettingsKey]: z.ZodType<StoredSettings[K]> } = {
   idleTimeoutMinutes: z.number().int().min(0).max(1440).catch(0),
   autoPauseOnEmpty: z.boolean().catch(true),
   localAudioEnabled: z.boolean().catch(true),
+  keepUploads: strictBoolean,
   voiceDucking: z
     .object({ enabled: z.boolean().catch(false), volumePercent: z.number().int().min(0).max(100).catch(30) })
     .catch({ enabled: false, volumePercent: 30 }),

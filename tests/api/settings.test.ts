@@ -22,6 +22,7 @@ describe('global settings', () => {
       idleTimeoutMinutes: 0,
       savedQueuesEnabled: false,
       playKeepsQueue: false,
+      keepUploads: false,
       voteSkipRatio: 0.5,
       enabledProviders: SPEC_DEFAULT_PROVIDERS,
       defaultPlatform: null,
@@ -132,18 +133,36 @@ describe('global settings', () => {
     expect((await save({ voteSkipRatio: 0 })).data?.voteSkipRatio).toBe(0);
   });
 
+  it('keeps uploads as a library only when an admin turns keepUploads on', async () => {
+    const member = await createMember(t, admin);
+    const refused = await member.api.POST('/api/bot/settings', { body: { keepUploads: true } });
+    expect(refused.response.status).toBe(403);
+    const notBoolean = await save({ keepUploads: 'yes' });
+    expect(notBoolean.response.status).toBe(400);
+    expect(notBoolean.error?.error).toMatch(/keepUploads/);
+    expect((await admin.api.GET('/api/bot/settings')).data?.keepUploads).toBe(false);
+
+    expect((await save({ keepUploads: true })).data?.keepUploads).toBe(true);
+    expect((await member.api.GET('/api/bot/settings')).data?.keepUploads).toBe(true);
+    // Another key saved later leaves it as it is.
+    expect((await save({ idleTimeoutMinutes: 3 })).data?.keepUploads).toBe(true);
+    expect((await save({ keepUploads: false })).data?.keepUploads).toBe(false);
+  });
+
   it('reads stored flags strictly and a legacy configuration without providers as the default list', async () => {
     await t.db.delete(settings);
     const now = new Date();
     await t.db.insert(settings).values([
       { key: 'savedQueuesEnabled', value: '"true"', updatedAt: now },
       { key: 'playKeepsQueue', value: '1', updatedAt: now },
+      { key: 'keepUploads', value: '"true"', updatedAt: now },
       { key: 'autoPauseOnEmpty', value: 'not json at all', updatedAt: now },
     ]);
     const { data } = await admin.api.GET('/api/bot/settings');
     expect(data).toMatchObject({
       savedQueuesEnabled: false,
       playKeepsQueue: false,
+      keepUploads: false,
       autoPauseOnEmpty: true,
       enabledProviders: SPEC_DEFAULT_PROVIDERS,
     });

@@ -1,7 +1,7 @@
 /**
  * The one answer to "which uploads does some queue hold" (shared/bus/queued-uploads.ts), against a
  * real libSQL file and the in-process bus: the daemon's own queues, other bots' live queues over the
- * bus and the stored snapshots all count; a bot nobody runs holds only its snapshot; and a bot whose
+ * bus, the stored snapshots and the saved queues all count; a bot nobody runs holds only its snapshot; and a bot whose
  * queue cannot be read for any other reason makes the answer unknown, so the janitor deletes nothing
  * and quota eviction keeps every upload (api/uploads/kept-uploads.ts).
  */
@@ -15,7 +15,7 @@ import { InProcessBus } from '../../shared/bus/in-process-bus';
 import { queuedUploadIds } from '../../shared/bus/queued-uploads';
 import { botCommandSubject } from '../../shared/bus/subjects';
 import { type Db, migrateDb, openDb } from '../../shared/db/client';
-import { bots, queueSnapshots, uploads } from '../../shared/db/schema';
+import { bots, queueSnapshots, savedQueues, uploads } from '../../shared/db/schema';
 import type { Song } from '../../shared/domain/schemas';
 import { botRow } from '../../testkit/bot-row';
 
@@ -49,11 +49,20 @@ beforeAll(async () => {
   db = openDb({ url: `file:${join(dataDir, 'bot.db')}` });
   await migrateDb(db);
   await db.insert(bots).values([botRow('own', 'own'), botRow('remote', 'remote', 'r')]);
-  for (const id of ['in-own', 'in-remote', 'in-snapshot', 'nowhere']) await upload(id);
+  for (const id of ['in-own', 'in-remote', 'in-snapshot', 'in-saved', 'nowhere']) await upload(id);
   await db.insert(queueSnapshots).values({
     botId: 'remote',
     songs: JSON.stringify([song('in-snapshot'), song('in-snapshot-too', 'music_a')]),
     currentIndex: 0,
+    updatedAt: new Date(),
+  });
+  await db.insert(savedQueues).values({
+    id: 'saved',
+    ownerId: 'someone',
+    name: 'For later',
+    songs: JSON.stringify([song('in-saved'), song('in-saved-too', 'music_a')]),
+    songCount: 2,
+    createdAt: new Date(),
     updatedAt: new Date(),
   });
   return () => {
@@ -71,19 +80,21 @@ const ownQueues = () => new Map([['own', [song('in-own'), song('in-own', 'music_
 const remoteAnswers = (handler: () => unknown) => bus.respond(botCommandSubject('remote'), handler);
 
 describe('queuedUploadIds', () => {
-  it('counts the own queues, the live queues of other bots and every stored snapshot', async () => {
+  it('counts the own queues, the live queues of other bots, every stored snapshot and every saved queue', async () => {
     // The own bot is never asked over the bus: its queue is at hand.
     bus.respond(botCommandSubject('own'), () => {
       throw new Error('the own bot was asked over the bus');
     });
     remoteAnswers(() => ({ ok: true, status: 200, data: { songs: [song('in-remote')] } }));
     expect(await queuedUploadIds({ db, bus, ownQueues })).toEqual(
-      new Set(['in-own', 'in-remote', 'in-snapshot']),
+      new Set(['in-own', 'in-remote', 'in-snapshot', 'in-saved']),
     );
   });
 
   it('takes a bot no daemon runs as holding only its snapshot', async () => {
-    expect(await queuedUploadIds({ db, bus, ownQueues })).toEqual(new Set(['in-own', 'in-snapshot']));
+    expect(await queuedUploadIds({ db, bus, ownQueues })).toEqual(
+      new Set(['in-own', 'in-snapshot', 'in-saved']),
+    );
   });
 
   it.each([
@@ -113,13 +124,13 @@ describe('queuedUploadIds', () => {
 describe('uploadsKeptByEviction', () => {
   it('keeps what the queues hold when they can be read', async () => {
     remoteAnswers(() => ({ ok: true, status: 200, data: { songs: [] } }));
-    expect(await uploadsKeptByEviction({ db, bus })).toEqual(new Set(['in-snapshot']));
+    expect(await uploadsKeptByEviction({ db, bus })).toEqual(new Set(['in-snapshot', 'in-saved']));
   });
 
   it('keeps every upload when a queue cannot be read', async () => {
     remoteAnswers(() => new Promise(() => {}));
     expect(await uploadsKeptByEviction({ db, bus })).toEqual(
-      new Set(['in-own', 'in-remote', 'in-snapshot', 'nowhere']),
+      new Set(['in-own', 'in-remote', 'in-snapshot', 'in-saved', 'nowhere']),
     );
   });
 });

@@ -13,13 +13,13 @@ import type { Principal } from '../../api/access/principal';
 import type { AppEnv } from '../../api/env';
 import { errorHandler } from '../../api/errors';
 import { uploadRoutes } from '../../api/uploads';
-import { queueSnapshots, uploads } from '../../shared/db/schema';
+import { queueSnapshots, savedQueues, uploads } from '../../shared/db/schema';
 import { UPLOADS_DIR } from '../../shared/sources/local/local-source';
 import {
   collectPlayedUploads,
   evictOverQuota,
   markUploadPlayed,
-  uploadsInQueueSnapshots,
+  uploadsInStoredQueues,
 } from '../../shared/sources/local/upload-retention';
 import { insertBot } from '../../testkit/accounts';
 import { startTestApp, type TestApp } from '../../testkit/test-app';
@@ -37,6 +37,7 @@ afterAll(() => t.close());
 beforeEach(async () => {
   await t.db.delete(uploads);
   await t.db.delete(queueSnapshots);
+  await t.db.delete(savedQueues);
 });
 
 async function stored(sizeBytes: number, ageMinutes: number, playedAt: Date | null = null): Promise<string> {
@@ -121,8 +122,8 @@ describe('evictOverQuota', () => {
   });
 });
 
-describe('uploadsInQueueSnapshots', () => {
-  it('names the local songs of every stored queue and ignores corrupt snapshots', async () => {
+describe('uploadsInStoredQueues', () => {
+  it('names the local songs of every snapshot and saved queue and ignores corrupt ones', async () => {
     const [bot1, bot2, bot3] = [await insertBot(t), await insertBot(t), await insertBot(t)];
     const song = (id: string, platform: string) => ({
       id,
@@ -144,7 +145,22 @@ describe('uploadsInQueueSnapshots', () => {
       { botId: bot2, songs: JSON.stringify([song('u2', 'local')]), currentIndex: -1, updatedAt: now },
       { botId: bot3, songs: '{not json', currentIndex: 0, updatedAt: now },
     ]);
-    expect(await uploadsInQueueSnapshots(t.db)).toEqual(new Set(['u1', 'u2']));
+    const saved = (id: string, songs: string) => ({
+      id,
+      ownerId: 'someone',
+      name: id,
+      songs,
+      songCount: 1,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await t.db
+      .insert(savedQueues)
+      .values([
+        saved('kept', JSON.stringify([song('u3', 'local'), song('456', 'music_b')])),
+        saved('broken', '[{"id":'),
+      ]);
+    expect(await uploadsInStoredQueues(t.db)).toEqual(new Set(['u1', 'u2', 'u3']));
   });
 });
 

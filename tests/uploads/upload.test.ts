@@ -1,7 +1,7 @@
 /**
  * POST /api/music/local/upload through the real app with the real ffmpeg and ffprobe: tags and cover,
  * non-audio refused, a video keeps its audio, names that try to leave the folder, the size limit, the
- * disk quota and the local-audio switch.
+ * disk quota (a saved queue's upload kept; the quota used, read back) and the local-audio switch.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queueSnapshots, uploads } from '../../shared/db/schema';
+import { queueSnapshots, savedQueues, uploads } from '../../shared/db/schema';
 import type { Song } from '../../shared/domain/schemas';
 import { UPLOADS_DIR } from '../../shared/sources/local/local-source';
 import { createMember, insertBot, type Session, setupAdmin } from '../../testkit/accounts';
@@ -350,5 +350,45 @@ describe('disk quota (UPLOAD_QUOTA_MB=1)', () => {
     // Everything else that no queue holds made room; the queued one stays.
     expect(rows.map((r) => r.id).sort()).toEqual([song.id, queued].sort());
     expect(await exists(song.id)).toBe(true);
+  });
+
+  it('keeps an upload a saved queue lists when the quota makes room', async () => {
+    await q.db.delete(uploads);
+    const saved = await existingUpload(700 * KB, 30);
+    const free = await existingUpload(300 * KB, 20);
+    const now = new Date();
+    await q.db.insert(savedQueues).values({
+      id: randomUUID(),
+      ownerId: 'someone',
+      name: 'Later',
+      songs: JSON.stringify([
+        { id: saved, name: 's', artist: '', album: '', duration: 1, coverUrl: '', platform: 'local' },
+      ]),
+      songCount: 1,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const { song } = await send(plainWav(media, 1));
+    expect(await exists(saved)).toBe(true);
+    expect(await exists(free)).toBe(false);
+    expect(await exists(song.id)).toBe(true);
+  });
+
+  it('answers the bytes used against the quota and whether played files are kept', async () => {
+    const usage = async (session = qAdmin) => {
+      const res = await session.api.GET('/api/music/local/usage');
+      expect(res.response.status).toBe(200);
+      return res.data!;
+    };
+    const rows = await q.db.select({ sizeBytes: uploads.sizeBytes }).from(uploads);
+    const used = rows.reduce((total, row) => total + row.sizeBytes, 0);
+    expect(used).toBeGreaterThan(700 * KB);
+    expect(await usage()).toEqual({ usedBytes: used, quotaBytes: 1024 * KB, keepUploads: false });
+
+    await qAdmin.api.POST('/api/bot/settings', { body: { keepUploads: true } });
+    // Anyone signed in may read it: the upload page says it to whoever sees the list.
+    const member = await createMember(q, qAdmin);
+    expect(await usage(member)).toMatchObject({ usedBytes: used, keepUploads: true });
+    expect((await q.anonymous().GET('/api/music/local/usage')).response.status).toBe(401);
   });
 });

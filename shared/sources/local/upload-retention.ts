@@ -1,17 +1,18 @@
 /**
  * How long an uploaded file lives (SPEC.md "Local upload"): it is deleted once it has been played and
- * no bot's queue holds it any more, and under disk-quota pressure the oldest files no queue holds are
- * evicted first, never the one just uploaded. A file and its row go together.
+ * no bot's queue (live or saved) holds it any more, unless `keepUploads` keeps played files as a
+ * library; under disk-quota pressure the oldest files no queue holds are evicted first, never the one
+ * just uploaded. A file and its row go together.
  *
  * "Held by a queue" is asked of a `ReferencedUploadIds` function, so the caller decides where queues
- * are read from (the stored queue snapshots here; the daemons' live queues where they are reachable).
+ * are read from (the stored queues here; the daemons' live queues where they are reachable).
  */
 import { unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { asc, eq, isNotNull } from 'drizzle-orm';
+import { asc, eq, isNotNull, sum } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { queueSnapshots, uploads } from '../../db/schema';
+import { queueSnapshots, savedQueues, uploads } from '../../db/schema';
 import { logger } from '../../logger';
 import { UPLOADS_DIR } from './local-source';
 
@@ -20,12 +21,19 @@ const log = logger('uploads');
 /** The ids of the uploads some bot's queue holds. */
 export type ReferencedUploadIds = () => Promise<Set<string>>;
 
-/** Only the identity of each queued song matters here; the rest of a snapshot's song is not read. */
-const SnapshotSongsSchema = z.array(z.looseObject({ id: z.string(), platform: z.string() }));
+/** Only the identity of each queued song matters here; the rest of a stored song is not read. */
+const StoredSongsSchema = z.array(z.looseObject({ id: z.string(), platform: z.string() }));
 
-/** Uploads held by the stored queue snapshots of every bot (a corrupt snapshot holds nothing). */
-export async function uploadsInQueueSnapshots(db: Db): Promise<Set<string>> {
-  const rows = await db.select({ songs: queueSnapshots.songs }).from(queueSnapshots);
+/**
+ * Uploads held by the queues kept in the database: every bot's live-queue snapshot and every saved
+ * queue (a saved queue is loaded back into a bot later, so its songs must still be there). A corrupt
+ * blob holds nothing.
+ */
+export async function uploadsInStoredQueues(db: Db): Promise<Set<string>> {
+  const rows = [
+    ...(await db.select({ songs: queueSnapshots.songs }).from(queueSnapshots)),
+    ...(await db.select({ songs: savedQueues.songs }).from(savedQueues)),
+  ];
   const ids = new Set<string>();
   for (const row of rows) {
     let json: unknown;
@@ -34,7 +42,7 @@ export async function uploadsInQueueSnapshots(db: Db): Promise<Set<string>> {
     } catch {
       continue;
     }
-    const songs = SnapshotSongsSchema.safeParse(json);
+    const songs = StoredSongsSchema.safeParse(json);
     if (!songs.success) continue;
     for (const song of songs.data) if (song.platform === 'local') ids.add(song.id);
   }
@@ -55,6 +63,12 @@ async function deleteUpload(db: Db, dataDir: string, upload: StoredFile): Promis
   }
   await db.delete(uploads).where(eq(uploads.id, upload.id));
   return true;
+}
+
+/** The bytes the uploads take together: what the quota is measured against. */
+export async function usedUploadBytes(db: Db): Promise<number> {
+  const [row] = await db.select({ total: sum(uploads.sizeBytes) }).from(uploads);
+  return Number(row?.total ?? 0);
 }
 
 export interface QuotaCheck {

@@ -210,6 +210,10 @@ export const en = {
   'upload.stored': 'Uploaded songs',
   'upload.none': 'Nothing has been uploaded yet.',
   'upload.more': 'Show more',
+  'upload.afterPlayDeleted':
+    'A file is deleted after it has played, unless a queue or a saved queue still lists it.',
+  'upload.afterPlayKept': 'Files are kept as a library; the oldest unused files go when the space runs out.',
+  'upload.quota': '{used} of {quota} used',
   'saved.disabled': 'Saved queues are switched off in the settings.',
   'saved.name': 'Save the current queue as',
   'saved.shared': 'Share with everyone',
@@ -272,6 +276,9 @@ export const en = {
   'behaviour.idle': 'Disconnect after this many minutes in an empty channel (0: never)',
   'behaviour.autoPause': 'Pause when the channel is empty',
   'behaviour.localAudio': 'Allow uploaded files',
+  'behaviour.keepUploads': 'Keep played uploads as a library',
+  'behaviour.keepUploadsNote':
+    'Off: an uploaded file is deleted after it has played, unless a queue or a saved queue still lists it. On: files stay until the upload space runs out, then the oldest unused ones go first.',
   'behaviour.ducking': 'Lower the music while people talk',
   'behaviour.duckingPercent': 'Volume while people talk (%)',
   'behaviour.savedQueues': 'Saved queues (and keep the queue across restarts)',

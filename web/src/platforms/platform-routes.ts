@@ -33,6 +33,10 @@ export const PLATFORM_ROUTES = {
     qrcode: '/api/me/music/music_a/qrcode',
     qrcodeStatus: '/api/me/music/music_a/qrcode/status',
   },
-  /** Uploaded files: sending one, and the list of those sent. */
-  uploads: { upload: '/api/music/local/upload', list: '/api/music/local/uploads' },
+  /** Uploaded files: sending one, the list of those sent, and the quota they use. */
+  uploads: {
+    upload: '/api/music/local/upload',
+    list: '/api/music/local/uploads',
+    usage: '/api/music/local/usage',
+  },
 } as const;
