@@ -6,6 +6,7 @@
 import type { ApiClient, Schemas } from '../../openapi/client';
 import type { PlayMode } from '../../shared/domain/constants';
 import { PLAY_MODES } from '../../shared/domain/constants';
+import { PLATFORM_FLAGS } from '../../shared/domain/platforms';
 import { formatTime, receipts } from '../../shared/receipts';
 import { lineAt, parseLrc } from '../../shared/sources/lrc';
 import type { ChatCommand } from './parse-command';
@@ -18,6 +19,8 @@ interface Answer {
 /** The error text of a failed call. */
 const errorText = (error: { error: string } | undefined): string => error?.error ?? receipts.requestFailed();
 const replyOf = (answer: Answer): string => answer.data?.message ?? errorText(answer.error);
+/** The platform flags a command takes, as its usage shows them (`[-n|-q|…]`): one per platform that has one. */
+const PLATFORM_CHOICE = `[${Object.keys(PLATFORM_FLAGS).join('|')}]`;
 
 export interface CommandContext {
   api: ApiClient;
@@ -84,13 +87,13 @@ const searchBody = (ctx: CommandContext) => ({
 
 export const CHAT_COMMANDS: Readonly<Record<string, CommandSpec>> = {
   play: {
-    usage: 'play <song> [-n|-q|-k|-b|-y|-j]',
+    usage: `play <song> ${PLATFORM_CHOICE}`,
     run: async (ctx) =>
       needText(ctx, 'play <song>') ??
       replyOf(await ctx.api.POST('/api/player/{botId}/play', { ...path(ctx.botId), body: searchBody(ctx) })),
   },
   add: {
-    usage: 'add <song> [-n|-q|-k|-b|-y|-j]',
+    usage: `add <song> ${PLATFORM_CHOICE}`,
     run: async (ctx) =>
       needText(ctx, 'add <song>') ??
       replyOf(await ctx.api.POST('/api/player/{botId}/add', { ...path(ctx.botId), body: searchBody(ctx) })),
@@ -218,7 +221,7 @@ export const CHAT_COMMANDS: Readonly<Record<string, CommandSpec>> = {
     },
   },
   playlist: {
-    usage: 'playlist <id> [-a] [-n|-q|-k|-b|-y|-j]',
+    usage: `playlist <id> [-a] ${PLATFORM_CHOICE}`,
     run: async (ctx) => {
       const playlistId = ctx.command.args[0];
       if (!playlistId) return receipts.chatUsage(`${ctx.prefix}playlist <id> [-a]`);
@@ -228,7 +231,7 @@ export const CHAT_COMMANDS: Readonly<Record<string, CommandSpec>> = {
     },
   },
   album: {
-    usage: 'album <id> [-n|-q|-k|-b|-y|-j]',
+    usage: `album <id> ${PLATFORM_CHOICE}`,
     run: async (ctx) => {
       const albumId = ctx.command.args[0];
       if (!albumId) return receipts.chatUsage(`${ctx.prefix}album <id>`);
@@ -237,7 +240,7 @@ export const CHAT_COMMANDS: Readonly<Record<string, CommandSpec>> = {
     },
   },
   fm: {
-    usage: 'fm [-n|-q|-k|-b|-y|-j]',
+    usage: `fm ${PLATFORM_CHOICE}`,
     run: async (ctx) =>
       replyOf(
         await ctx.api.POST('/api/player/{botId}/fm', {

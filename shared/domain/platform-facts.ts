@@ -33,7 +33,7 @@ export type ShelfKind =
   | 'genres';
 
 export interface PlatformFacts {
-  /** The service's own name, in the server's sentences; people see the UI's `platform.<value>` label. */
+  /** The service's own name (English); the Chinese one is `PLATFORM_NAMES` in shared/i18n/phrases.ts. */
   name: string;
   /** The chat flag that picks it (`!play -n …`), where it has one. */
   chatFlag?: `-${string}`;

@@ -1,7 +1,7 @@
 /**
  * The one registry of music platforms: one line per platform, its value (the API's name for it, whose
  * place here is its place in the OpenAPI enum) and its facts, kept in the platform's own folder
- * (shared/sources/<platform>/<platform>-facts.ts). The api, the daemon, the chat parser, the OpenAPI
+ * (shared/sources/<service>/<service>-facts.ts). The api, the daemon, the chat parser, the OpenAPI
  * enums and the web UI all derive their lists from here. Each platform's code is its module
  * (shared/sources/platform-modules.ts, type-checked to have one module per row here), kept apart so
  * the web bundle can import this registry without any adapter.
@@ -46,7 +46,7 @@ export type Platform = keyof typeof PLATFORM_REGISTRY;
 /** A platform's own row, with its literal facts (its login kinds, …). */
 export type FactsOf<P extends Platform> = (typeof PLATFORM_REGISTRY)[P];
 
-/** Platform values as the API speaks them (DECISIONS.md maps each to its real service), in row order. */
+/** Platform values as the API speaks them (docs/platforms.md maps each to its real service), in row order. */
 export const PLATFORMS = Object.keys(PLATFORM_REGISTRY) as [Platform, ...Platform[]];
 
 export const platformFacts = (platform: Platform): PlatformFacts => PLATFORM_REGISTRY[platform];

@@ -10,7 +10,8 @@
  * - A result with `previewSeconds` is a preview clip: the stream itself is only that long, and the
  *   bot reports it as the track's effective duration.
  */
-import type { Platform, Quality } from '../domain/constants';
+import type { Platform } from '../domain/platforms';
+import type { Quality } from '../domain/qualities';
 import type { Result } from '../result';
 
 /**

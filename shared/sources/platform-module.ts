@@ -52,12 +52,14 @@ export interface PlatformModule<Options extends object = object> {
 type AuthLoginsOf<P extends Platform> = Extract<FactsOf<P>['logins'][number], AuthLoginKind>;
 
 /**
- * The module a registry row asks for: a login factory giving each of its /api/auth ways (and none
- * where the row names none), the status check of a personal login where the row offers one, and a
- * catalog with the methods of the row's own shelves.
+ * The module a registry row asks for: a source that says it is this row's (the sources are found by
+ * their `platform`, so a copied source naming another row would silently replace that row's), a login
+ * factory giving each of its /api/auth ways (and none where the row names none), the status check of
+ * a personal login where the row offers one, and a catalog with the methods of the row's own shelves.
  */
-export type ModuleOf<P extends Platform> = Omit<PlatformModule, 'login' | 'catalog'> &
-  ([AuthLoginsOf<P>] extends [never]
+export type ModuleOf<P extends Platform> = Omit<PlatformModule, 'login' | 'catalog' | 'source'> & {
+  source(ctx: CommonContext): MusicSource & { readonly platform: P };
+} & ([AuthLoginsOf<P>] extends [never]
     ? { login?: never }
     : { login(ctx: CommonContext): PlatformLogin & Required<Pick<PlatformLogin, AuthLoginsOf<P>>> }) &
   (FactsOf<P> extends { personalLogin: string }
