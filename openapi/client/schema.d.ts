@@ -3416,7 +3416,7 @@ export interface paths {
         };
         /**
          * Favorite songs
-         * @description From the configured library_a server (settings `jellyfin`).
+         * @description From the configured Jellyfin server (settings `jellyfin`).
          *
          *     **Access:** Authenticated. Guests refused.
          */
@@ -3516,7 +3516,7 @@ export interface paths {
         };
         /**
          * A genre's songs
-         * @description From the configured library_a server (settings `jellyfin`).
+         * @description From the configured Jellyfin server (settings `jellyfin`).
          *
          *     **Access:** Authenticated.
          */
@@ -3609,7 +3609,7 @@ export interface paths {
         };
         /**
          * Music genres
-         * @description From the configured library_a server (settings `jellyfin`).
+         * @description From the configured Jellyfin server (settings `jellyfin`).
          *
          *     **Access:** Authenticated.
          */
@@ -3700,7 +3700,7 @@ export interface paths {
         };
         /**
          * The newest albums
-         * @description From the configured library_a server (settings `jellyfin`).
+         * @description From the configured Jellyfin server (settings `jellyfin`).
          *
          *     **Access:** Authenticated.
          */
@@ -3791,7 +3791,7 @@ export interface paths {
         };
         /**
          * The songs played most
-         * @description From the configured library_a server (settings `jellyfin`).
+         * @description From the configured Jellyfin server (settings `jellyfin`).
          *
          *     **Access:** Authenticated.
          */
@@ -5632,7 +5632,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * video_a's popular videos, as songs
+         * Bilibili's popular videos, as songs
          * @description **Access:** Authenticated.
          */
         get: {

@@ -1,6 +1,7 @@
 /** Music data routes (SPEC.md "Music data: /api/music"). */
 import { z } from '@hono/zod-openapi';
 import { QUALITIES, QUALITY_PLATFORMS } from '../../shared/domain/constants';
+import { platformFacts, shelfOwner } from '../../shared/domain/platforms';
 import {
   AlbumSchema,
   PlatformSchema,
@@ -248,11 +249,16 @@ export const setQuality = defineRoute({
   },
 });
 
+/** The video platform with popular videos and parts: SPEC puts their routes under its value. */
+const VIDEOS = shelfOwner('popularVideos');
+/** The media library with pages of its own: SPEC puts their routes under its value. */
+const LIBRARY = shelfOwner('latestAlbums');
+
 export const videoPopular = defineRoute({
   method: 'get',
-  path: '/api/music/video_a/popular',
+  path: `/api/music/${VIDEOS}/popular`,
   tags: ['Music'],
-  summary: "video_a's popular videos, as songs",
+  summary: `${platformFacts(VIDEOS).name}'s popular videos, as songs`,
   policy: { access: 'authenticated' },
   request: { query: z.object({ limit: limitQuery(20, 50) }) },
   responses: { 200: jsonResponse(songs, 'Popular videos'), ...errors(400, 401, 502) },
@@ -269,7 +275,7 @@ export const VideoPartSchema = z
 
 export const videoParts = defineRoute({
   method: 'get',
-  path: '/api/music/video_a/parts',
+  path: `/api/music/${VIDEOS}/parts`,
   tags: ['Music'],
   summary: "A video's parts (each playable as its own song)",
   description: '`bvid` takes a video id (BV… or av…) or a video link.',
@@ -290,7 +296,7 @@ export const videoParts = defineRoute({
   },
 });
 
-/** The contract of a library_a page; `nonGuest` for the account's own data. */
+/** The contract of a media library page; `nonGuest` for the account's own data. */
 const libraryPage = <P extends string, R extends z.ZodType>(
   path: P,
   summary: string,
@@ -302,7 +308,7 @@ const libraryPage = <P extends string, R extends z.ZodType>(
   path,
   tags: ['Music'],
   summary,
-  description: 'From the configured library_a server (settings `jellyfin`).',
+  description: `From the configured ${platformFacts(LIBRARY).name} server (settings \`jellyfin\`).`,
   policy: { access: 'authenticated' as const, ...(nonGuest && { nonGuest: true }) },
   request: { query: z.object({ limit: limitQuery(defaultLimit, 500) }) },
   responses: { 200: jsonResponse(response, summary), ...errors(400, 401, 501, 502) },
@@ -316,25 +322,31 @@ const library = <P extends string, R extends z.ZodType>(
 ) => defineRoute(libraryPage(path, summary, response, defaultLimit, nonGuest));
 
 export const libraryLatestAlbums = library(
-  '/api/music/library_a/latest-albums',
+  `/api/music/${LIBRARY}/latest-albums`,
   'The newest albums',
   z.object({ albums: z.array(AlbumSchema) }),
   12,
 );
 export const libraryMostPlayed = library(
-  '/api/music/library_a/most-played',
+  `/api/music/${LIBRARY}/most-played`,
   'The songs played most',
   songs,
   12,
 );
-export const libraryFavorites = library('/api/music/library_a/favorites', 'Favorite songs', songs, 100, true);
+export const libraryFavorites = library(
+  `/api/music/${LIBRARY}/favorites`,
+  'Favorite songs',
+  songs,
+  100,
+  true,
+);
 export const libraryGenres = library(
-  '/api/music/library_a/genres',
+  `/api/music/${LIBRARY}/genres`,
   'Music genres',
   z.object({ genres: z.array(z.object({ id: z.string(), name: z.string() }).openapi('Genre')) }),
   30,
 );
-const genreSongsPage = libraryPage('/api/music/library_a/genre/{id}/songs', "A genre's songs", songs, 100);
+const genreSongsPage = libraryPage(`/api/music/${LIBRARY}/genre/{id}/songs`, "A genre's songs", songs, 100);
 export const libraryGenreSongs = defineRoute({
   ...genreSongsPage,
   request: { ...genreSongsPage.request, params: idParam },

@@ -17,7 +17,7 @@ import { QQ_MUSIC_FACTS } from '../sources/qq-music/qq-music-facts';
 import { SPOTIFY_FACTS } from '../sources/spotify/spotify-facts';
 import { STREAM_FACTS } from '../sources/stream/stream-facts';
 import { YOUTUBE_FACTS } from '../sources/youtube/youtube-facts';
-import type { LoginKind, PlatformFacts } from './platform-facts';
+import type { LoginKind, PlatformFacts, ShelfKind } from './platform-facts';
 import type { Quality } from './qualities';
 
 export {
@@ -90,6 +90,17 @@ export const PLATFORM_DESCRIPTION = `Music source: ${PLATFORMS.map((p) => `${p} 
 
 /** The platform a chat `!play <address>` without a flag plays the address on, if there is one. */
 export const ADDRESS_PLATFORM: Platform | undefined = PLATFORMS.find((p) => platformFacts(p).playsAddresses);
+
+/**
+ * The one platform whose facts name `shelf`: a shelf with routes of its own has them under its owner's
+ * value (`/api/music/<value>/popular`; SPEC fixes the paths so), and the contract and the page derive
+ * those paths from here.
+ */
+export function shelfOwner(shelf: ShelfKind): Platform {
+  const [owner, ...others] = platformsWhere((f) => f.shelves.includes(shelf));
+  if (!owner || others.length > 0) throw new Error(`exactly one platform must have the ${shelf} shelf`);
+  return owner;
+}
 
 /** The platforms a user may link their own account of (`/api/me/music/<platform>`), in row order. */
 export const PERSONAL_LOGIN_PLATFORMS = platformsWhere((f) => f.personalLogin !== undefined);
