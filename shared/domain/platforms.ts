@@ -18,7 +18,7 @@ import { SPOTIFY_FACTS } from '../sources/spotify/spotify-facts';
 import { STREAM_FACTS } from '../sources/stream/stream-facts';
 import { YOUTUBE_FACTS } from '../sources/youtube/youtube-facts';
 import type { LoginKind, PlatformFacts } from './platform-facts';
-import type { Quality } from './qualities';
+import { QUALITIES, type Quality } from './qualities';
 
 export {
   ACCOUNT_SHELVES,
@@ -84,6 +84,10 @@ export const logsInBy = (platform: Platform, kind: LoginKind): boolean =>
 /** The qualities a platform can serve, its default first. */
 export const qualitiesOf = (platform: Platform): readonly [Quality, ...Quality[]] =>
   platformFacts(platform).qualities;
+
+/** The qualities a platform can serve from the lowest to the highest, the order a list offers them in. */
+export const qualitiesLowestFirst = (platform: Platform): Quality[] =>
+  QUALITIES.filter((quality) => qualitiesOf(platform).includes(quality));
 
 /** The OpenAPI description of the Platform enum: each value with its service's name. */
 export const PLATFORM_DESCRIPTION = `Music source: ${PLATFORMS.map((p) => `${p} ${platformFacts(p).name}`).join(', ')}.`;

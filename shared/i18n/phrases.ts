@@ -364,14 +364,23 @@ const PLATFORM_NAMES: Record<Locale, Record<Platform, string>> = {
 /** A platform's name in `locale`: what phrases call it and what the browser UI labels it with. */
 export const platformName = (platform: Platform, locale: Locale): string => PLATFORM_NAMES[locale][platform];
 
+/** The play modes' names per locale: the receipts and the player's mode menu say the same words. */
+const PLAY_MODE_NAMES: Record<Locale, Record<PlayMode, string>> = {
+  en: { seq: 'In order', loop: 'Repeat queue', random: 'Shuffle', rloop: 'Shuffle forever' },
+  zh: { seq: '顺序播放', loop: '列表循环', random: '随机播放', rloop: '随机循环' },
+};
+
+/** A play mode's name in `locale`, as the mode menu lists it and receipts name it. */
+export const playModeName = (mode: PlayMode, locale: Locale): string => PLAY_MODE_NAMES[locale][mode];
+
 /** Param values that are themselves words: rendered through the locale's names for them. */
 const VALUE_NAMES: Record<Locale, Record<string, Record<string, string>>> = {
   en: {
-    mode: { seq: 'sequential', loop: 'loop', random: 'shuffle', rloop: 'shuffle loop' },
+    mode: PLAY_MODE_NAMES.en,
     platform: PLATFORM_NAMES.en,
   },
   zh: {
-    mode: { seq: '顺序播放', loop: '列表循环', random: '随机播放', rloop: '随机循环' },
+    mode: PLAY_MODE_NAMES.zh,
     requester: { Guest: '访客' },
     /** The capability names an admin grants (shared/domain/constants.ts CAPABILITIES), as a person says them. */
     capability: {

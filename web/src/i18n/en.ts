@@ -87,7 +87,7 @@ export const en = {
   'dashboard.addBot': 'Add a bot',
   'dashboard.empty': 'No bot is shared with you yet.',
   'dashboard.emptyAdmin': 'No bots yet. Add one to start playing music.',
-  'dashboard.summary': '{queue} in the queue · volume {volume}% · {listeners} listening in browsers',
+  'dashboard.summary': '{queue} in the queue · volume {volume} · {listeners} listening in browsers',
   'dashboard.openPlayer': 'Open the player',
   // joined channel
   'dashboard.channel': 'Channel: {name}',
@@ -147,10 +147,6 @@ export const en = {
   'player.voteCount': '{votes} of {needed}',
   // radio2 end
   'player.mode': 'Play mode',
-  'mode.seq': 'In order',
-  'mode.loop': 'Repeat queue',
-  'mode.random': 'Shuffle',
-  'mode.rloop': 'Shuffle forever',
   'player.views': 'Queue, history and lyrics',
   'player.tab.queue': 'Queue',
   'player.tab.history': 'History',
@@ -372,6 +368,7 @@ export const en = {
   'quality.hires': 'Hi-Res',
   'quality.master': 'Master',
   'quality.direct': 'Original file',
+  'quality.default': '{name} · default',
   'logins.none': 'not logged in',
   'logins.yes': 'logged in',
   'logins.as': 'logged in as {name}',

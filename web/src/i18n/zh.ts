@@ -90,7 +90,7 @@ export const zh: Record<MessageKey, string> = {
   'dashboard.addBot': '添加机器人',
   'dashboard.empty': '还没有与你共享的机器人。',
   'dashboard.emptyAdmin': '还没有机器人。添加一个开始播放音乐吧。',
-  'dashboard.summary': '队列中 {queue} 首 · 音量 {volume}% · {listeners} 人在浏览器收听',
+  'dashboard.summary': '队列中 {queue} 首 · 音量 {volume} · {listeners} 人在浏览器收听',
   'dashboard.openPlayer': '打开播放器',
   // joined channel
   'dashboard.channel': '频道：{name}',
@@ -149,10 +149,6 @@ export const zh: Record<MessageKey, string> = {
   'player.voteCount': '{votes}/{needed}',
   // radio2 end
   'player.mode': '播放模式',
-  'mode.seq': '顺序播放',
-  'mode.loop': '列表循环',
-  'mode.random': '随机播放',
-  'mode.rloop': '随机循环',
   'player.views': '队列、历史和歌词',
   'player.tab.queue': '队列',
   'player.tab.history': '历史',
@@ -370,6 +366,7 @@ export const zh: Record<MessageKey, string> = {
   'quality.hires': 'Hi-Res',
   'quality.master': '母带',
   'quality.direct': '原始文件',
+  'quality.default': '{name}（默认）',
   'logins.none': '未登录',
   'logins.yes': '已登录',
   'logins.as': '已登录：{name}',
