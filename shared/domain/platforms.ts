@@ -95,5 +95,10 @@ export const PLATFORM_DESCRIPTION = `Music source: ${PLATFORMS.map((p) => `${p} 
 /** The platform a chat `!play <address>` without a flag plays the address on, if there is one. */
 export const ADDRESS_PLATFORM: Platform | undefined = PLATFORMS.find((p) => platformFacts(p).playsAddresses);
 
+/** The platform of the files people upload: the one the uploads switch (`localAudioEnabled`) turns on. */
+export const UPLOADS_PLATFORM: Platform | undefined = PLATFORMS.find(
+  (p) => platformFacts(p).switchedBy === 'localAudioEnabled',
+);
+
 /** The platforms a user may link their own account of (`/api/me/music/<platform>`), in row order. */
 export const PERSONAL_LOGIN_PLATFORMS = platformsWhere((f) => f.personalLogin !== undefined);
