@@ -48,6 +48,7 @@ describe('the play mode', () => {
   it('is named in its receipt as the mode menu names it', async () => {
     await page.goto(`${ui.baseUrl}/player/${botId}`);
     const menu = page.getByRole('combobox', { name: 'Play mode' });
+    await menu.waitFor();
     expect(await menu.locator('option').allTextContents()).toEqual([
       'In order',
       'Repeat queue',
@@ -107,11 +108,24 @@ describe('percentages', () => {
     const bar = page.getByRole('region', { name: 'Player of Words' });
     expect(await bar.locator('.volume output').textContent()).toBe('42%');
     expect(await bar.getByRole('slider', { name: 'Volume' }).getAttribute('aria-valuetext')).toBe('42%');
-    expect(await percentTexts(page)).toEqual([
-      '1 in the queue · volume 42% · 0 listening in browsers',
-      '42%',
-      '42%',
-    ]);
+    // The receipt of a volume step says the volume the same way.
+    await page.locator('h1').click();
+    await page.keyboard.press('ArrowUp');
+    await toast(page, 'Volume set to 47%.').waitFor();
+    await expect.poll(() => bar.locator('.volume output').textContent()).toBe('47%');
+    await page.keyboard.press('ArrowDown');
+    await toast(page, 'Volume set to 42%.').waitFor();
+    await page.getByText('volume 42%').waitFor();
+    await expect.poll(() => bar.locator('.volume output').textContent()).toBe('42%');
+    const texts = await percentTexts(page);
+    expect(texts).toEqual(
+      expect.arrayContaining([
+        '1 in the queue · volume 42% · 0 listening in browsers',
+        '42%',
+        'Volume set to 42%.',
+      ]),
+    );
+    expect(texts.filter((text) => /\d\s+%/.test(text))).toEqual([]);
     await screenshot(page, 'words-03-volume-percent');
     const phone = await ui.phonePage(page);
     await phone.goto(ui.baseUrl);
