@@ -1,6 +1,6 @@
 /**
  * Builds the browser UI (`web/dist`) with Vite's JS API when the bundle is missing or older than its
- * sources (web/src, web/index.html, the Vite config, the API client and document). `make run` and
+ * sources (web/src, shared/, web/index.html, the Vite config, the API client and document). `make run` and
  * `make test` call it, and so does the UI tests' set-up; a lock directory keeps two callers from
  * building into the same folder at once.
  */
@@ -16,8 +16,11 @@ const LOCK = join(WEB, '.build-lock');
 /** A lock older than this belongs to a build that died; a real build takes seconds. */
 const STALE_LOCK_MS = 120_000;
 
+/** What the bundle is built from: a change to any of them means a rebuild. */
 const SOURCES = [
   join(WEB, 'src'),
+  // The page imports the shared catalogs and rules (@shared): a changed phrase is a changed page.
+  join(ROOT, 'shared'),
   join(WEB, 'public'),
   join(WEB, 'build'),
   join(WEB, 'index.html'),

@@ -174,6 +174,27 @@ describe('SongQueue editing', () => {
     expect(queue.size).toBe(7);
   });
 
+  it('a jump to another song keeps the play-next songs next, right after the song jumped to', () => {
+    const queue = queueOf('seq', 'a', 'b', 'c', 'd');
+    queue.next();
+    queue.insertNext(songs('x', 'y'));
+    expect(queue.playAt(4)).toEqual({ ok: true, value: song('c') });
+    expect(queue.snapshot().songs.map((s) => s.id)).toEqual(['a', 'b', 'c', 'x', 'y', 'd']);
+    expect(queue.currentIndex()).toBe(2);
+    expect(ids(queue, 4)).toEqual(['x', 'y', 'd', null]);
+  });
+
+  it('a jump backwards or onto a play-next song keeps the rest of them next', () => {
+    const queue = queueOf('loop', 'a', 'b', 'c', 'd');
+    queue.playAt(2);
+    queue.insertNext(songs('x', 'y'));
+    queue.playAt(0);
+    expect(queue.snapshot().songs.map((s) => s.id)).toEqual(['a', 'x', 'y', 'b', 'c', 'd']);
+    queue.playAt(2);
+    expect(queue.current()?.id).toBe('y');
+    expect(ids(queue, 2)).toEqual(['x', 'b']);
+  });
+
   it('append adds at the end; clear empties everything', () => {
     const queue = queueOf('loop', 'a');
     expect(queue.append(songs('b', 'c'))).toBe(1);

@@ -14,7 +14,9 @@
  * - `rloop`: like `random`, but when a round is complete a new one starts at once, avoiding the song
  *   that just played when there is another; it never stops by itself.
  * In the random modes `prev()` walks back through the songs actually played (skipping removed ones).
- * In every mode, songs added with `insertNext` play before any other choice, in the order given.
+ * In every mode, songs added with `insertNext` play before any other choice, in the order given; a
+ * jump to another song (`playAt`) keeps them next: they move to right after the song jumped to, so
+ * "Next" goes on from there instead of back to where the jump left.
  * Removing the current song leaves no current song; `next()` then continues where it was (in `seq`
  * and `loop` with the song that moved into its place).
  */
@@ -116,11 +118,13 @@ export class SongQueue<TSong> {
     }
   }
 
-  /** Makes the song at `index` current. */
+  /** Makes the song at `index` current; songs still waiting to play next follow it. */
   playAt(index: number): Result<TSong> {
     if (!this.validIndex(index))
       return err(`index ${index} is out of range (queue has ${this.entries.length} songs)`);
-    return ok(this.makeCurrent(index));
+    const song = this.makeCurrent(index);
+    this.moveUpNextAfterCurrent();
+    return ok(song);
   }
 
   /** Removes the song at `index` and returns it. */
@@ -238,6 +242,18 @@ export class SongQueue<TSong> {
     }
     this.upNext = this.upNext.filter((key) => key !== entry.key);
     return entry.song;
+  }
+
+  /** Puts the songs waiting in `upNext` right after the current one, in the order they will play. */
+  private moveUpNextAfterCurrent(): void {
+    if (this.upNext.length === 0) return;
+    const currentKey = this.keyAt(this.position);
+    const waiting = new Set(this.upNext);
+    const byKey = new Map(this.entries.map((entry) => [entry.key, entry]));
+    this.entries = this.entries.filter((entry) => !waiting.has(entry.key));
+    this.position = this.indexOfKey(currentKey);
+    const following = this.upNext.flatMap((key) => byKey.get(key) ?? []);
+    this.entries.splice(this.position + 1, 0, ...following);
   }
 
   private stop(): undefined {

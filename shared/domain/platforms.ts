@@ -18,7 +18,7 @@ import { SPOTIFY_FACTS } from '../sources/spotify/spotify-facts';
 import { STREAM_FACTS } from '../sources/stream/stream-facts';
 import { YOUTUBE_FACTS } from '../sources/youtube/youtube-facts';
 import type { LoginKind, PlatformFacts, ShelfKind } from './platform-facts';
-import type { Quality } from './qualities';
+import { QUALITIES, type Quality } from './qualities';
 
 export {
   ACCOUNT_SHELVES,
@@ -85,6 +85,10 @@ export const logsInBy = (platform: Platform, kind: LoginKind): boolean =>
 export const qualitiesOf = (platform: Platform): readonly [Quality, ...Quality[]] =>
   platformFacts(platform).qualities;
 
+/** The qualities a platform can serve from the lowest to the highest, the order a list offers them in. */
+export const qualitiesLowestFirst = (platform: Platform): Quality[] =>
+  QUALITIES.filter((quality) => qualitiesOf(platform).includes(quality));
+
 /** The OpenAPI description of the Platform enum: each value with its service's name. */
 export const PLATFORM_DESCRIPTION = `Music source: ${PLATFORMS.map((p) => `${p} ${platformFacts(p).name}`).join(', ')}.`;
 
@@ -101,6 +105,11 @@ export function shelfOwner(shelf: ShelfKind): Platform {
   if (!owner || others.length > 0) throw new Error(`exactly one platform must have the ${shelf} shelf`);
   return owner;
 }
+
+/** The platform of the files people upload: the one the uploads switch (`localAudioEnabled`) turns on. */
+export const UPLOADS_PLATFORM: Platform | undefined = PLATFORMS.find(
+  (p) => platformFacts(p).switchedBy === 'localAudioEnabled',
+);
 
 /** The platforms a user may link their own account of (`/api/me/music/<platform>`), in row order. */
 export const PERSONAL_LOGIN_PLATFORMS = platformsWhere((f) => f.personalLogin !== undefined);

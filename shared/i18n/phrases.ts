@@ -44,7 +44,7 @@ const en = {
   nothingToUndo: 'Nothing to undo: the queue has changed since.',
   removed: 'Removed: {song}',
   moved: 'Moved to #{position}: {song}',
-  volume: 'Volume set to {volume}.',
+  volume: 'Volume set to {volume}%.',
   mode: 'Play mode: {mode}.',
   seeked: 'Jumped to {time}.',
   indexOutOfRange: 'There is no such song in the queue (it has {size}).',
@@ -105,7 +105,7 @@ const en = {
   chatQueueEmpty: 'The queue is empty.',
   chatQueueMore: '… and {count} more',
   chatNowPlaying: 'Now playing: {song} [{elapsed}/{duration}]',
-  chatVolumeIs: 'Volume is {volume}.',
+  chatVolumeIs: 'Volume is {volume}%.',
   chatModeIs: 'Play mode is {mode}.',
   chatNoLyrics: 'There are no lyrics for {song}.',
   chatHelp: 'Commands:\n{lines}',
@@ -225,7 +225,7 @@ const zh: Record<PhraseCode, string> = {
   nothingToUndo: '无法撤销：队列在那之后已有变动。',
   removed: '已移除：{song}',
   moved: '已移动到第 {position} 首：{song}',
-  volume: '音量已设为 {volume}。',
+  volume: '音量已设为 {volume}%。',
   mode: '播放模式：{mode}。',
   seeked: '已跳转到 {time}。',
   indexOutOfRange: '队列中没有这首歌（共 {size} 首）。',
@@ -271,7 +271,7 @@ const zh: Record<PhraseCode, string> = {
   chatQueueEmpty: '队列是空的。',
   chatQueueMore: '……还有 {count} 首',
   chatNowPlaying: '正在播放：{song} [{elapsed}/{duration}]',
-  chatVolumeIs: '当前音量 {volume}。',
+  chatVolumeIs: '当前音量 {volume}%。',
   chatModeIs: '当前播放模式：{mode}。',
   chatNoLyrics: '{song} 没有歌词。',
   chatHelp: '命令：\n{lines}',
@@ -368,14 +368,23 @@ const PLATFORM_NAMES: Record<Locale, Record<Platform, string>> = {
 /** A platform's name in `locale`: what phrases call it and what the browser UI labels it with. */
 export const platformName = (platform: Platform, locale: Locale): string => PLATFORM_NAMES[locale][platform];
 
+/** The play modes' names per locale: the receipts and the player's mode menu say the same words. */
+const PLAY_MODE_NAMES: Record<Locale, Record<PlayMode, string>> = {
+  en: { seq: 'In order', loop: 'Repeat queue', random: 'Shuffle', rloop: 'Shuffle forever' },
+  zh: { seq: '顺序播放', loop: '列表循环', random: '随机播放', rloop: '随机循环' },
+};
+
+/** A play mode's name in `locale`, as the mode menu lists it and receipts name it. */
+export const playModeName = (mode: PlayMode, locale: Locale): string => PLAY_MODE_NAMES[locale][mode];
+
 /** Param values that are themselves words: rendered through the locale's names for them. */
 const VALUE_NAMES: Record<Locale, Record<string, Record<string, string>>> = {
   en: {
-    mode: { seq: 'sequential', loop: 'loop', random: 'shuffle', rloop: 'shuffle loop' },
+    mode: PLAY_MODE_NAMES.en,
     platform: PLATFORM_NAMES.en,
   },
   zh: {
-    mode: { seq: '顺序播放', loop: '列表循环', random: '随机播放', rloop: '随机循环' },
+    mode: PLAY_MODE_NAMES.zh,
     requester: { Guest: '访客' },
     /** The capability names an admin grants (shared/domain/constants.ts CAPABILITIES), as a person says them. */
     capability: {

@@ -31,10 +31,10 @@ describe('receipts in the caller language', () => {
     const zh = await post(`/api/player/${botId}/volume`, { volume: 54 }, 'zh-CN,zh;q=0.9,en;q=0.8');
     expect(zh).toEqual({
       status: 200,
-      body: { message: '音量已设为 54。', code: 'volume', params: { volume: 54 } },
+      body: { message: '音量已设为 54%。', code: 'volume', params: { volume: 54 } },
     });
     const en = await post(`/api/player/${botId}/mode`, { mode: 'random' }, 'en-GB');
-    expect(en.body).toEqual({ message: 'Play mode: shuffle.', code: 'mode', params: { mode: 'random' } });
+    expect(en.body).toEqual({ message: 'Play mode: Shuffle.', code: 'mode', params: { mode: 'random' } });
     const zhMode = await post(`/api/player/${botId}/mode`, { mode: 'random' }, 'zh');
     expect(zhMode.body).toMatchObject({ message: '播放模式：随机播放。', code: 'mode' });
     expect((await post(`/api/player/${botId}/clear`, {}, undefined)).body).toEqual({

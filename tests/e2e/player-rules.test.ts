@@ -205,6 +205,20 @@ describe('/play-now-song and /play-next-song', () => {
     expect(queue.map((entry) => entry.id)).toEqual([songs[0]!.id, songs[1]!.id, songs[3]!.id, songs[2]!.id]);
     expect(status.currentSong?.id).toBe(songs[1]!.id);
   });
+
+  it('a /play-next-song song stays next after a jump with /play-at, and /next plays it', async () => {
+    await queueWithSecondCurrent();
+    await admin.api.POST('/api/player/{botId}/play-next-song', { ...bot(), body: { song: songs[3]! } });
+    // Queue 0, 1, 3, 2 with 1 playing: a jump back to song 0 takes the waiting song 3 along.
+    const jumped = await admin.api.POST('/api/player/{botId}/play-at', { ...bot(), body: { index: 0 } });
+    expect(jumped.data?.message).toBe(receipts.nowPlaying(songs[0]!));
+    expect(await queueIds()).toEqual([songs[0]!.id, songs[3]!.id, songs[1]!.id, songs[2]!.id]);
+    const next = await admin.api.POST('/api/player/{botId}/next', bot());
+    expect(next.data?.message).toBe(receipts.skipped(songs[3]!));
+    expect((await current())?.id).toBe(songs[3]!.id);
+    await admin.api.POST('/api/player/{botId}/next', bot());
+    expect((await current())?.id).toBe(songs[1]!.id);
+  });
 });
 
 /** Every player endpoint a guest flag opens, with a body that passes validation. */

@@ -27,8 +27,8 @@ describe('the phrase catalog', () => {
   });
 
   it('fills a builder phrase and translates the words among its params', () => {
-    expect(renderPhrase(say.volume(54), 'en')).toBe('Volume set to 54.');
-    expect(renderPhrase(say.volume(54), 'zh')).toBe('音量已设为 54。');
+    expect(renderPhrase(say.volume(54), 'en')).toBe('Volume set to 54%.');
+    expect(renderPhrase(say.volume(54), 'zh')).toBe('音量已设为 54%。');
     expect(renderPhrase(say.mode('random'), 'zh')).toBe('播放模式：随机播放。');
     expect(renderPhrase(say.removed({ name: 'Song', artist: 'Band' }), 'zh')).toBe('已移除：Song - Band');
     expect(renderPhrase(say.requestedBy('Guest'), 'zh')).toBe('点歌人：访客');

@@ -58,7 +58,7 @@ describe('toasts', () => {
     const start = await volume();
     for (let step = 0; step < 3; step++) await page.keyboard.press('ArrowUp');
     await expect.poll(volume).toBe(start + 15);
-    await expect.poll(() => toasts().allTextContents()).toEqual([`Volume set to ${start + 15}.`]);
+    await expect.poll(() => toasts().allTextContents()).toEqual([`Volume set to ${start + 15}%.`]);
     await expect.poll(() => toasts().count(), { timeout: 6000 }).toBe(0);
   });
 

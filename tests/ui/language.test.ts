@@ -64,7 +64,7 @@ describe('a 中文 walk', () => {
     const start = await volume();
     await page.keyboard.press('ArrowUp');
     await expect.poll(volume).toBe(start + 5);
-    await toast(`音量已设为 ${start + 5}。`).waitFor();
+    await toast(`音量已设为 ${start + 5}%。`).waitFor();
 
     await page.locator('select[name="mode"]').selectOption('random');
     await toast('播放模式：随机播放。').waitFor();

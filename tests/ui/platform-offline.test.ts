@@ -4,13 +4,15 @@
  * calls are made), Jellyfin excepted in the last test. The music home says once that the server cannot
  * reach the internet instead of an error per shelf; a platform's failure reads as a sentence with the
  * platform's name (no internal value, no "fetch failed"), in English and Chinese; an admin can open
- * what the platform said. One platform out while another answers: its shelves fold into one notice.
+ * what the platform said; the failed search offers what plays without a platform (the uploads, their
+ * tab, internet radio). One platform out while another answers: its shelves fold into one notice.
  * axe-core finds no violation of any impact in either theme; a phone shows it too.
  */
 import { HttpResponse, http } from 'msw';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createMember, type Session, setupAdmin } from '../../testkit/accounts';
+import { addToneUpload } from '../../testkit/tone-uploads';
 import { ALICE_LOGIN, useJellyfinApi } from '../helpers/jellyfin-api';
 import { useMswServer } from '../helpers/msw-server';
 import { axeViolations, screenshot, signedInPage, startUiHarness, type UiHarness } from './ui-harness';
@@ -84,6 +86,50 @@ describe('a member on a server without internet', () => {
     await member.getByRole('button', { name: '搜索', exact: true }).click();
     await member.getByRole('alert').filter({ hasText: '本服务器暂时无法访问网易云音乐。' }).waitFor();
   }, 30_000);
+
+  it('offers the uploads, their tab and internet radio under the failed search', async () => {
+    const { enabledProviders } = (await admin.api.GET('/api/bot/settings')).data!;
+    const saved = await admin.api.POST('/api/bot/settings', {
+      body: { enabledProviders: [...enabledProviders, 'stream'] },
+    });
+    expect(saved.response.status).toBe(200);
+    await addToneUpload(ui.t.db, ui.t.dataDir, 'Paper Lanterns', [{ frequencyHz: 440, seconds: 5 }]);
+    const fallbacks = (page: Page) =>
+      page.locator('.search-fallbacks').filter({ hasText: 'Something to play without this search:' });
+
+    await searchNetease(member);
+    await member.getByRole('alert').filter({ hasText: UNREACHABLE_NETEASE }).waitFor();
+    expect(await fallbacks(member).getByRole('button').allTextContents()).toEqual([
+      'Search the uploaded files',
+      'Upload files',
+      'Play internet radio',
+    ]);
+    await screenshot(member, 'offline-06-search-fallbacks');
+    await fallbacks(member).getByRole('button', { name: 'Search the uploaded files' }).click();
+    await member.locator('.song-row .song-title', { hasText: 'Paper Lanterns' }).waitFor();
+    expect(await member.getByLabel('Source').inputValue()).toBe('local');
+    expect(await member.getByRole('alert').count()).toBe(0);
+
+    await searchNetease(member);
+    await fallbacks(member).getByRole('button', { name: 'Play internet radio' }).click();
+    expect(await member.getByLabel('Source').inputValue()).toBe('stream');
+    const field = member.getByLabel('Search for songs, albums or playlists');
+    expect(await field.inputValue()).toBe('');
+    expect(await field.evaluate((input) => input === document.activeElement)).toBe(true);
+
+    await searchNetease(member);
+    await fallbacks(member).getByRole('button', { name: 'Upload files' }).click();
+    expect(await member.getByRole('tab', { name: 'Upload' }).getAttribute('aria-selected')).toBe('true');
+    await member.getByText('Drop audio or video files here', { exact: false }).waitFor();
+
+    const phone = await ui.phonePage(member);
+    onTestFinished(() => phone.context().close());
+    await searchNetease(phone);
+    await fallbacks(phone).waitFor();
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(phone, 'offline-07-search-fallbacks-phone');
+    await admin.api.POST('/api/bot/settings', { body: { enabledProviders } });
+  }, 40_000);
 
   it('lets an admin open what the platform said', async () => {
     const page = await signedInPage(ui, 'owner');

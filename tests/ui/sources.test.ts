@@ -2,7 +2,7 @@
  * The browser UI's music platforms and uploads against the real service, its daemon and a TS3 test
  * server, with NetEase's login endpoints and a Jellyfin server stood in by msw (in the api's process,
  * where the platform calls are made): files uploaded through the Upload tab (listed at once, sent in
- * turn, cancelled; a finished one by its tags, kept over a reload and played from there), the sources screen (a source switched off, qualities offered per platform, the NetEase QR
+ * turn, cancelled; a finished one by its tags, kept over a reload and played from there), the sources screen (a source switched off, qualities offered per platform lowest first with the default marked, the NetEase QR
  * login walked to confirmed, a code that expires, Jellyfin's connection test, the Spotify app's
  * client id, secret, bitrate and device name entered and stored), the setup wizard's
  * layout, a phone-sized screen and axe-core scans of the new screens.
@@ -73,7 +73,7 @@ describe('upload', () => {
     ]);
     const pending = page.getByRole('list', { name: 'Uploads on their way' });
     await pending.getByText('Waiting its turn').waitFor();
-    await expect.poll(() => pending.locator('.upload-progress').textContent()).toMatch(/\d+ %/);
+    await expect.poll(() => pending.locator('.upload-progress').textContent()).toMatch(/\d+%/);
     await page.getByRole('button', { name: 'Cancel the upload of second.wav' }).click();
     await page.getByRole('button', { name: 'Cancel the upload of first.wav' }).click();
     await pending.waitFor({ state: 'detached' });
@@ -124,17 +124,31 @@ describe('sources screen', () => {
     // A disabled source's quality is refused by the api, so its control is off.
     expect(await page.getByRole('combobox', { name: 'Quality Bilibili' }).isDisabled()).toBe(true);
 
-    // Each platform offers only the qualities it serves (its registry row), its default first.
-    for (const [platform, label] of [
-      ['music_b', 'QQ Music'],
-      ['video_a', 'Bilibili'],
+    // Each platform offers only the qualities it serves (its registry row), lowest first, its default
+    // (the registry's first) marked where it falls in that order.
+    for (const [platform, label, inOrder] of [
+      ['music_a', 'NetEase Cloud Music', ['standard', 'higher', 'exhigh', 'lossless', 'hires', 'master']],
+      ['music_b', 'QQ Music', ['standard', 'higher', 'exhigh', 'lossless']],
+      ['video_a', 'Bilibili', ['standard', 'higher', 'exhigh', 'lossless']],
     ] as const) {
       const select = page.getByRole('combobox', { name: `Quality ${label}` });
       const offered = await select
         .locator('option')
-        .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
-      expect(offered).toEqual([...qualitiesOf(platform)]);
+        .evaluateAll((options) =>
+          options.map((option) => [(option as HTMLOptionElement).value, option.textContent!.trim()] as const),
+        );
+      expect(offered.map(([value]) => value)).toEqual(inOrder);
+      expect(offered.filter(([, text]) => text.endsWith(' · default')).map(([value]) => value)).toEqual([
+        qualitiesOf(platform)[0],
+      ]);
     }
+    expect(
+      await page.getByRole('combobox', { name: 'Quality QQ Music' }).locator('option').allTextContents(),
+    ).toEqual(
+      ['Standard (128 kbit/s)', 'Higher (192 kbit/s)', 'High (320 kbit/s) · default', 'Lossless'].map(
+        (text) => expect.stringContaining(text),
+      ),
+    );
   });
 
   it('logs NetEase in by QR code: waiting, scanned, confirmed, shown in words', async () => {

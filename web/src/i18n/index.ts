@@ -48,5 +48,16 @@ export function t(key: MessageKey, params: Record<string, string | number> = {})
 export const tPhrase = (phrase: PhraseData, fallback: string): string =>
   renderPhrase(phrase, locale.value, fallback) || fallback;
 
+const percentFormats: Record<Locale, Intl.NumberFormat> = {
+  en: new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 0 }),
+  zh: new Intl.NumberFormat('zh-CN', { style: 'percent', maximumFractionDigits: 0 }),
+};
+
+/**
+ * A share from 0 to 1 as the current locale writes a whole percentage ("42%"): every percentage the UI
+ * shows (volumes, upload progress) goes through here, so no two places write it apart.
+ */
+export const formatPercent = (share: number): string => percentFormats[locale.value].format(share);
+
 /** Who asked for a song: a username as it is, the guest label in the current language. */
 export const requesterName = (name: string): string => (name === GUEST_LABEL ? t('player.guest') : name);

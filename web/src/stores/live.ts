@@ -2,7 +2,9 @@
  * Live bot state over `/ws` (DECISIONS.md "WebSocket"): the bots this principal may reach, each bot's
  * queue, and whether the socket is up. It reconnects with capped exponential backoff and resyncs on
  * every `hello`; queues of bots being watched are re-read after a reconnect, since pushes during the
- * outage were missed. `elapsedOf` moves the position smoothly between pushes.
+ * outage were missed. `elapsedOf` moves the position smoothly between pushes, and stands still while
+ * the connection is lost: what the page shows then is the last known state, not a guess. The browser's
+ * own offline and online events drop the socket and reconnect at once, without waiting for a timeout.
  */
 import type { Schemas } from '@api/index';
 import type { WsMessage } from '@shared/ws-messages';
@@ -95,6 +97,8 @@ function open(): void {
     socket = undefined;
     if (!wanted) return;
     live.connection = 'offline';
+    // Without a network the browser's `online` event reconnects; retrying meanwhile only fails.
+    if (!navigator.onLine) return;
     // A refused upgrade (401) and the signed-out close (4401) both mean the session ended.
     void stillSignedIn().then((signedIn) => {
       if (!signedIn || !wanted) return;
@@ -103,6 +107,29 @@ function open(): void {
     });
   };
 }
+
+/** Closes the socket without its close handler scheduling a retry (this one decides what follows). */
+function dropSocket(): void {
+  const old = socket;
+  socket = undefined;
+  clearTimeout(retryTimer);
+  old?.close();
+}
+
+window.addEventListener('offline', () => {
+  if (!wanted) return;
+  dropSocket();
+  live.connection = 'offline';
+});
+window.addEventListener('online', () => {
+  if (!wanted) return;
+  dropSocket();
+  retryMs = FIRST_RETRY_MS;
+  open();
+});
+
+/** The live connection is lost: the bots' state shown is the last known, and controls wait for it. */
+export const connectionLost = (): boolean => live.connection === 'offline';
 
 /**
  * Opens the socket (once signed in). After a drop, `checkSession` says whether to keep retrying;
@@ -140,7 +167,10 @@ export async function loadQueue(botId: string): Promise<void> {
 /** Seconds played of the bot's current song, advanced by the time since its last push while playing. */
 export function elapsedOf(bot: BotStatus): number {
   const duration = bot.effectiveDuration ?? bot.currentSong?.duration ?? 0;
-  const since = bot.playing && !bot.paused ? (live.now - (live.receivedAt[bot.id] ?? live.now)) / 1000 : 0;
+  // A status that arrives while the clock stands still (just reconnected) is newer than `now`: no time
+  // has passed since it.
+  const since =
+    bot.playing && !bot.paused ? Math.max(0, live.now - (live.receivedAt[bot.id] ?? live.now)) / 1000 : 0;
   const elapsed = bot.elapsed + since;
   return duration > 0 ? Math.min(elapsed, duration) : elapsed;
 }
@@ -162,6 +192,7 @@ export function setLocalVolume(botId: string, volume: number): void {
 /** Progress bars ease between ticks with a CSS transition of the same length. */
 export const TICK_MS = 250;
 setInterval(() => {
+  if (connectionLost()) return;
   if (Object.values(live.bots).some((bot) => bot.playing && !bot.paused)) live.now = performance.now();
 }, TICK_MS);
 
