@@ -12172,7 +12172,7 @@ export interface components {
             duration: number;
             /** @description This entry's identity in the bot's live queue, stable while it stays queued: two copies of one song differ. In `currentSong`, the entry playing (absent once that entry left the queue). */
             entryId?: number;
-            /** @description Id within the platform; video_a parts use `<video_id>?p=<part>`. */
+            /** @description Id within the platform; the parts of a video use `<video_id>?p=<part>`. */
             id: string;
             name: string;
             platform: components["schemas"]["Platform"];
@@ -12384,7 +12384,7 @@ export interface components {
             coverUrl: string;
             /** @description Seconds */
             duration: number;
-            /** @description Id within the platform; video_a parts use `<video_id>?p=<part>`. */
+            /** @description Id within the platform; the parts of a video use `<video_id>?p=<part>`. */
             id: string;
             name: string;
             platform: components["schemas"]["Platform"];

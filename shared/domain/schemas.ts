@@ -17,7 +17,7 @@ export const SongSchema = z
   .object({
     id: z
       .string()
-      .openapi({ description: 'Id within the platform; video_a parts use `<video_id>?p=<part>`.' }),
+      .openapi({ description: 'Id within the platform; the parts of a video use `<video_id>?p=<part>`.' }),
     name: z.string(),
     artist: z.string(),
     album: z.string(),
