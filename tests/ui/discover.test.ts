@@ -370,6 +370,15 @@ describe('lyrics', () => {
     await expect.poll(elapsed, { timeout: 10_000 }).toBeLessThan(17);
     expect(await elapsed()).toBeGreaterThanOrEqual(12.5);
     await expect.poll(() => earlier.getAttribute('aria-current')).toBe('true');
+    // The position and the transport are in the lyrics too: pausing there pauses the bot.
+    await screen.getByRole('slider', { name: 'Position' }).waitFor();
+    const paused = async () =>
+      (await admin.api.GET('/api/player/{botId}/queue', { params: { path: { botId } } })).data!.status.paused;
+    await screen.getByRole('button', { name: 'Pause', exact: true }).click();
+    await expect.poll(paused, { timeout: 5000 }).toBe(true);
+    await screen.getByRole('button', { name: 'Play', exact: true }).click();
+    await expect.poll(paused, { timeout: 5000 }).toBe(false);
+    await expect.poll(() => distanceFromMiddle(page), { timeout: 5000 }).toBeLessThan(60);
     await screenshot(page, 'discover-07-lyrics-screen');
     const found = (await seriousViolations(page)).map((v) => `${v.id} (${v.help})`);
     expect(found).toEqual([]);
