@@ -1,6 +1,6 @@
 /**
- * POST /api/music/local/upload, GET /api/music/local/uploads, GET /api/music/local/usage and GET
- * /api/music/local/cover/{id}: the HTTP side of local uploads.
+ * POST /api/music/local/upload, GET /api/music/local/uploads, /albums, /usage and
+ * /cover/{id}: the HTTP side of local uploads.
  * The file handling itself (streaming to disk, probing, keeping a video's audio, retention) lives in
  * shared/sources/local/.
  */
@@ -10,6 +10,7 @@ import {
   getLocalCover,
   getUploadUsage,
   listLocalUploads,
+  listUploadedAlbums,
   uploadLocalAudio,
 } from '../../openapi/routes/uploads';
 import { uploads } from '../../shared/db/schema';
@@ -126,6 +127,11 @@ export function uploadRoutes({ db, config }: AppDeps, options: UploadRouteOption
       const songs = await new LocalCatalog(db).search('', limit, offset);
       if (!songs.ok) throw new ApiError(500, songs.error);
       return c.json({ songs: songs.value }, 200);
+    })
+    .openapi(listUploadedAlbums, async (c) => {
+      const albums = await new LocalCatalog(db).uploadedAlbums(c.req.valid('query').limit);
+      if (!albums.ok) throw new ApiError(500, albums.error);
+      return c.json({ albums: albums.value }, 200);
     })
     .openapi(getUploadUsage, async (c) =>
       c.json(

@@ -3873,6 +3873,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/music/local/albums": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The albums the uploads' tags name, the one with the newest upload first
+         * @description An addition to SPEC, for the music home: each album once (its id is its name; `/api/music/album/{id}` with `platform=local` lists its songs, `play-album` plays them), with the embedded cover of one of its songs. Uploads without an album tag are in none.
+         *
+         *     **Access:** Authenticated.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Default 24 */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The albums */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UploadedAlbums"];
+                    };
+                };
+                /** @description Missing or malformed parameter */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not authenticated, or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (a defect; logged with the request id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/music/local/cover/{id}": {
         parameters: {
             query?: never;
@@ -12419,6 +12490,9 @@ export interface components {
         Success: {
             /** @enum {boolean} */
             success: true;
+        };
+        UploadedAlbums: {
+            albums: components["schemas"]["Album"][];
         };
         UploadedSong: {
             song: components["schemas"]["Song"];

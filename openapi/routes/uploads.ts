@@ -6,7 +6,7 @@
  * queue songs that were uploaded (`add-song` with a `local` song).
  */
 import { z } from '@hono/zod-openapi';
-import { SongSchema } from '../../shared/domain/schemas';
+import { AlbumSchema, SongSchema } from '../../shared/domain/schemas';
 import { LYRICS_FILE_MAX_BYTES } from '../../shared/sources/local/lyrics-upload';
 import { LYRICS_EXTENSION, UPLOAD_EXTENSIONS } from '../../shared/sources/local/upload-name';
 import { ErrorSchema, errors, jsonResponse } from '../errors';
@@ -92,6 +92,27 @@ export const listLocalUploads = defineRoute({
   },
   responses: {
     200: jsonResponse(z.object({ songs: z.array(SongSchema) }).openapi('UploadedSongs'), 'The uploads'),
+    ...errors(400, 401),
+  },
+});
+
+export const listUploadedAlbums = defineRoute({
+  method: 'get',
+  path: '/api/music/local/albums',
+  tags,
+  summary: "The albums the uploads' tags name, the one with the newest upload first",
+  description:
+    'An addition to SPEC, for the music home: each album once (its id is its name; `/api/music/album/{id}` ' +
+    'with `platform=local` lists its songs, `play-album` plays them), with the embedded cover of one of ' +
+    'its songs. Uploads without an album tag are in none.',
+  policy: { access: 'authenticated' },
+  request: {
+    query: z.object({
+      limit: z.coerce.number().int().min(1).max(100).default(24).openapi({ description: 'Default 24' }),
+    }),
+  },
+  responses: {
+    200: jsonResponse(z.object({ albums: z.array(AlbumSchema) }).openapi('UploadedAlbums'), 'The albums'),
     ...errors(400, 401),
   },
 });

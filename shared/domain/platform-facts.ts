@@ -30,7 +30,8 @@ export type ShelfKind =
   | 'popularVideos'
   | 'latestAlbums'
   | 'mostPlayed'
-  | 'genres';
+  | 'genres'
+  | 'uploadedAlbums';
 
 export interface PlatformFacts {
   /** The service's own name (English); the Chinese one is `PLATFORM_NAMES` in shared/i18n/phrases.ts. */

@@ -133,6 +133,7 @@ describe("each platform's adapters have what its row says", () => {
     latestAlbums: 'latestAlbums',
     mostPlayed: 'mostPlayed',
     genres: 'genres',
+    uploadedAlbums: 'uploadedAlbums',
   };
 
   it.each(PLATFORMS)('%s: its module names the configuration slice the configuration reads', (platform) => {

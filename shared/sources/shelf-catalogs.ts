@@ -45,8 +45,14 @@ export interface LibraryShelves {
   genreSongs(genreId: string, limit: number): Promise<Result<Song[]>>;
 }
 
+/** Shelf `uploadedAlbums`: the albums the uploads' tags name. */
+export interface UploadShelves {
+  uploadedAlbums(limit: number): Promise<Result<Album[]>>;
+}
+
 /** The shelves that come with their own catalog methods, and those methods. */
 export interface ShelfCatalogs {
   popularVideos: VideoShelves;
   latestAlbums: LibraryShelves;
+  uploadedAlbums: UploadShelves;
 }

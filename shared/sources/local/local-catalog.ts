@@ -1,11 +1,14 @@
-/** The `local` catalog: uploaded files, found by file name, title or artist. */
-import { desc, eq, getTableColumns, or, sql } from 'drizzle-orm';
+/**
+ * The `local` catalog: uploaded files, found by file name, title or artist, and the albums their tags
+ * name (an album's id is its name: uploads have no album ids of their own).
+ */
+import { and, asc, desc, eq, getTableColumns, ne, or, sql } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../../db/client';
 import { uploads } from '../../db/schema';
-import type { Song } from '../../domain/schemas';
+import type { Album, Song } from '../../domain/schemas';
 import { ok, type Result } from '../../result';
-import type { AccountStatus, SongCatalog } from '../song-catalog';
+import type { AccountStatus, SongCatalog, SongList } from '../song-catalog';
 import { titleFromFileName } from './upload-name';
 
 /** Every column but the cover's bytes, which only the cover route reads. */
@@ -32,13 +35,17 @@ export function uploadToSong(upload: UploadSongRow): Song {
   };
 }
 
+/** `column` holds `query` in any case; LIKE wildcards in the query are matched literally. */
+const holds = (query: string) => {
+  const pattern = `%${escapeLike(query.toLowerCase())}%`;
+  return (column: SQLiteColumn) => sql`lower(${column}) LIKE ${pattern} ESCAPE '\\'`;
+};
+
 export class LocalCatalog implements SongCatalog {
   constructor(private readonly db: Db) {}
 
   async search(query: string, limit: number, offset = 0): Promise<Result<Song[]>> {
-    // LIKE wildcards in the query are matched literally.
-    const pattern = `%${escapeLike(query.toLowerCase())}%`;
-    const matches = (column: SQLiteColumn) => sql`lower(${column}) LIKE ${pattern} ESCAPE '\\'`;
+    const matches = holds(query);
     const rows = await this.db
       .select(uploadSongColumns)
       .from(uploads)
@@ -47,6 +54,55 @@ export class LocalCatalog implements SongCatalog {
       .limit(limit)
       .offset(offset);
     return ok(rows.map(uploadToSong));
+  }
+
+  /**
+   * The albums the uploads' tags name whose name or artist holds `query` ('' for all), the one with the
+   * newest upload first; each shows the embedded cover of one of its songs, where one has a cover.
+   */
+  async searchAlbums(query: string, limit: number, offset = 0): Promise<Result<Album[]>> {
+    const matches = holds(query);
+    const rows = await this.db
+      .select({
+        name: uploads.album,
+        artist: sql<string>`max(${uploads.artist})`,
+        songCount: sql<number>`count(*)`,
+        coverId: sql<string | null>`max(case when ${uploads.coverType} is not null then ${uploads.id} end)`,
+      })
+      .from(uploads)
+      .where(and(ne(uploads.album, ''), or(matches(uploads.album), matches(uploads.artist))))
+      .groupBy(uploads.album)
+      .orderBy(desc(sql`max(${uploads.createdAt})`))
+      .limit(limit)
+      .offset(offset);
+    return ok(
+      rows.map((row) => ({
+        id: row.name,
+        name: row.name,
+        artist: row.artist,
+        coverUrl: row.coverId ? localCoverPath(row.coverId) : '',
+        songCount: Number(row.songCount),
+        platform: 'local' as const,
+      })),
+    );
+  }
+
+  /** Shelf `uploadedAlbums`: every album, the one with the newest upload first. */
+  uploadedAlbums(limit: number): Promise<Result<Album[]>> {
+    return this.searchAlbums('', limit);
+  }
+
+  /**
+   * An album's uploads, by file name (which usually starts with the track number: the track tag is not
+   * kept); undefined when no upload names the album.
+   */
+  async album(id: string): Promise<Result<SongList | undefined>> {
+    const rows = await this.db
+      .select(uploadSongColumns)
+      .from(uploads)
+      .where(eq(uploads.album, id))
+      .orderBy(asc(uploads.originalName), asc(uploads.createdAt));
+    return ok(rows.length > 0 ? { songs: rows.map(uploadToSong) } : undefined);
   }
 
   async song(id: string): Promise<Result<Song | undefined>> {

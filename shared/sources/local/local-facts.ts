@@ -11,9 +11,9 @@ export const LOCAL_FACTS = {
   logins: [],
   qualities: ['direct'],
   qualityReported: true,
-  searchKinds: ['songs'],
+  searchKinds: ['songs', 'albums'],
   inSearchAll: true,
   personalFm: false,
   lyrics: true,
-  shelves: [],
+  shelves: ['uploadedAlbums'],
 } as const satisfies PlatformFacts;

@@ -236,6 +236,7 @@ export const en = {
   'home.daily': 'Songs of the day',
   'home.account': 'Playlists of the logged-in account',
   'home.latestAlbums': 'Newest albums',
+  'home.uploadedAlbums': 'Albums in your uploads',
   'home.mostPlayed': 'Most played',
   'home.genres': 'Genres',
   'home.popularVideos': 'Popular videos',

@@ -236,6 +236,7 @@ export const zh: Record<MessageKey, string> = {
   'home.daily': '每日推荐',
   'home.account': '登录账号的歌单',
   'home.latestAlbums': '最新专辑',
+  'home.uploadedAlbums': '上传文件中的专辑',
   'home.mostPlayed': '最常播放',
   'home.genres': '流派',
   'home.popularVideos': '热门视频',

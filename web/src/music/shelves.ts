@@ -3,8 +3,8 @@
  * songs, albums or playlists (as collections), or genres. A source has the shelves its registry row
  * names: the personal pages (recommended playlists, daily songs, the account's playlists; the last two
  * never for guests, and asked only while the platform has a signed-in account), the library's newest
- * albums, most played songs and genres, the videos' popular ones (these four are routes of one
- * platform each, whose paths platforms/platform-routes.ts keeps).
+ * albums, most played songs and genres, the videos' popular ones, the albums of the uploads (these are
+ * routes of one platform each, whose paths platforms/platform-routes.ts keeps).
  */
 import type { Schemas } from '@api/index';
 import { ACCOUNT_SHELVES, platformFacts, type ShelfKind } from '@shared/domain/platforms';
@@ -101,6 +101,16 @@ const SHELVES: Record<ShelfKind, (platform: Platform) => ShelfRequest> = {
     title: 'home.mostPlayed',
     path: OWN.mostPlayed,
     load: () => shelf(call(api.GET(OWN.mostPlayed, library(LIBRARY))), songs),
+  }),
+  uploadedAlbums: () => ({
+    key: 'uploadedAlbums',
+    title: 'home.uploadedAlbums',
+    path: PLATFORM_ROUTES.uploads.albums,
+    load: () =>
+      shelf(call(api.GET(PLATFORM_ROUTES.uploads.albums, library(LIBRARY))), (value) => ({
+        kind: 'collections',
+        items: value.albums.map(albumCollection),
+      })),
   }),
   genres: () => ({
     key: 'genres',

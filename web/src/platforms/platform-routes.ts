@@ -37,6 +37,8 @@ export const PLATFORM_ROUTES = {
   uploads: {
     upload: '/api/music/local/upload',
     list: '/api/music/local/uploads',
+    /** The albums their tags name: the uploads' shelf on the music home. */
+    albums: '/api/music/local/albums',
     usage: '/api/music/local/usage',
   },
 } as const;
