@@ -138,7 +138,8 @@ export const en = {
   'player.volume': 'Volume',
   'player.listen': 'Listen',
   'player.listenStop': 'Stop listening',
-  'player.listenVolume': 'Listening level',
+  'player.listenHint': 'Listen along in this browser',
+  'player.listenVolume': 'Your listening volume (this browser only)',
   'player.listenFailed': 'The stream could not be played in this browser.',
   // radio2
   'player.voteSkip': 'Vote to skip',

@@ -140,7 +140,8 @@ export const zh: Record<MessageKey, string> = {
   'player.volume': '音量',
   'player.listen': '收听',
   'player.listenStop': '停止收听',
-  'player.listenVolume': '收听音量',
+  'player.listenHint': '在此浏览器中一起收听',
+  'player.listenVolume': '你的收听音量（仅此浏览器）',
   'player.listenFailed': '此浏览器无法播放该音频流。',
   // radio2
   'player.voteSkip': '投票跳过',
