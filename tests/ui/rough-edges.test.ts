@@ -3,25 +3,50 @@
  * Chromium lays out and paints: the round Play/Pause button keeps its icon readable on hover in both
  * themes; an upload's percentage is on screen beside its bar; listening along labels its own level,
  * moves no control of the bar when turned on, and leaves a phone's position bar most of the width; a
- * live radio station shows LIVE instead of a length of 0:00, and its station under its title.
+ * live radio station (the stand-in radio on 127.0.0.1) shows LIVE instead of a length of 0:00, and its
+ * station under its title. Refusals the page shows are phrases of the catalog, in English and 中文,
+ * beside the field they name: an upload's name or content refused, a user name that is taken, a cookie
+ * login while NetEase cannot be reached (every https host is a closed port here, msw in the api's
+ * process), which keeps the pasted cookie.
  */
-
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { HttpResponse, http } from 'msw';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Song } from '../../shared/domain/schemas';
+import { renderPhrase, say } from '../../shared/i18n/phrases';
+import { UPLOAD_EXTENSIONS } from '../../shared/sources/local/upload-name';
 import { type Session, setupAdmin } from '../../testkit/accounts';
 import { addToneUpload } from '../../testkit/tone-uploads';
+import { useMswServer } from '../helpers/msw-server';
+import {
+  enableStreamSource,
+  type RadioServer,
+  STATION_NAME,
+  startRadioServer,
+} from '../helpers/radio-server';
 import { plainWav } from '../uploads/media-files';
-import { connectedBot, screenshot, signedInPage, startUiHarness, type UiHarness } from './ui-harness';
+import {
+  connectedBot,
+  fieldError,
+  screenshot,
+  signedInPage,
+  startUiHarness,
+  type UiHarness,
+} from './ui-harness';
+
+/** A loopback port nothing listens on: every platform's host is sent there and cannot be reached. */
+const CLOSED_PORT = 'http://127.0.0.1:9/';
+useMswServer(http.all(/^https:\/\//, () => HttpResponse.redirect(CLOSED_PORT, 307)));
 
 let ui: UiHarness;
 let admin: Session;
 let page: Page;
 let botId = '';
 let song: Song;
+let radio: RadioServer;
 
 beforeAll(async () => {
   ui = await startUiHarness();
@@ -40,7 +65,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await ui?.close();
+  await radio?.close();
 });
+
+async function setLanguage(on: Page, language: 'en' | 'zh') {
+  await on.evaluate((value) => localStorage.setItem('tsmb.locale', value), language);
+  await on.reload();
+}
 
 const bar = (on: Page) => on.getByRole('region', { name: 'Player of Edge' });
 
@@ -181,4 +212,135 @@ describe('listening along', () => {
     await screenshot(phone, 'edges-listen-phone-drawer');
     await phone.context().close();
   });
+});
+
+describe('refusals in the words of the catalog', () => {
+  it("says an upload's wrong name and its content that is no audio in full, in English and 中文", async () => {
+    const noise = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 251));
+    for (const language of ['en', 'zh'] as const) {
+      await page.goto(`${ui.baseUrl}/music`);
+      await setLanguage(page, language);
+      await page.getByRole('tab', { name: language === 'en' ? 'Upload' : '上传' }).click();
+      await page.locator('input[name="files"]').setInputFiles([
+        { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not music') },
+        { name: 'noise.mp3', mimeType: 'audio/mpeg', buffer: noise },
+      ]);
+      const refusals = page.locator('.upload-row [role="alert"]');
+      await expect
+        .poll(() => refusals.allTextContents(), { timeout: 15_000 })
+        .toEqual([
+          renderPhrase(say.uploadWrongExtension(UPLOAD_EXTENSIONS), language),
+          renderPhrase(say.uploadNotAudio(), language),
+        ]);
+      // Read in full: no line cut short by an ellipsis.
+      for (const refusal of await refusals.all())
+        expect(await refusal.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+      expect(await refusals.first().textContent()).not.toContain('x-filename');
+      await screenshot(page, `edges-upload-refused-${language}`);
+    }
+    await setLanguage(page, 'en');
+  });
+
+  it('says a user name that is taken beside the field, not in a toast, in English and 中文', async () => {
+    await page.goto(`${ui.baseUrl}/settings/users`);
+    for (const [language, taken] of [
+      ['en', 'This user name is taken; choose another.'],
+      ['zh', '这个用户名已被占用，请换一个。'],
+    ] as const) {
+      await setLanguage(page, language);
+      const username = page.locator('input[name="newUsername"]');
+      await username.fill('owner');
+      await page.locator('input[name="newPassword"]').fill('a long enough password');
+      await page.locator('form.toolbar button[type="submit"]').click();
+      await expect.poll(() => fieldError(username)).toBe(taken);
+      expect(await page.locator('.toasts').getByRole('alert').count()).toBe(0);
+      await screenshot(page, `edges-username-taken-${language}`);
+    }
+    await setLanguage(page, 'en');
+  });
+
+  it("says a cookie login that cannot reach NetEase is the server's trouble, and keeps the cookie", async () => {
+    const pasted = 'MUSIC_U=pasted_by_hand';
+    for (const [language, said] of [
+      ['en', 'This server cannot reach NetEase Cloud Music right now.'],
+      ['zh', '本服务器暂时无法访问网易云音乐。'],
+    ] as const) {
+      await page.goto(`${ui.baseUrl}/settings/sources`);
+      await setLanguage(page, language);
+      const netease = page.locator('li.source-card').filter({
+        has: page.getByRole('heading', {
+          name: language === 'en' ? 'NetEase Cloud Music' : '网易云音乐',
+          exact: true,
+        }),
+      });
+      await netease.getByText(language === 'en' ? 'Paste a cookie' : '粘贴 Cookie').click();
+      const cookie = netease.locator('input[name="cookie"]');
+      await cookie.fill(pasted);
+      await netease
+        .getByRole('button', { name: language === 'en' ? 'Save the cookie' : '保存 Cookie' })
+        .click();
+      await netease.locator('.form-error').waitFor({ timeout: 20_000 });
+      await screenshot(page, `edges-cookie-unreachable-${language}`);
+      expect(await netease.locator('.form-error').textContent()).toBe(said);
+      expect(await netease.textContent()).not.toMatch(/fetch failed|music_a|请求有误/);
+      expect(await cookie.inputValue()).toBe(pasted);
+    }
+    await setLanguage(page, 'en');
+  }, 40_000);
+});
+
+describe('a live radio station', () => {
+  it('shows LIVE instead of a length and its station under the live title, in the bar, the queue and the history', async () => {
+    radio = await startRadioServer();
+    radio.setTitle('Morning Show');
+    await enableStreamSource(admin, { allowPrivateHosts: true });
+    const found = await admin.api.GET('/api/music/song/{id}', {
+      params: { path: { id: `${radio.baseUrl}live` }, query: { platform: 'stream' } },
+    });
+    expect(found.data).toMatchObject({ name: STATION_NAME, duration: 0 });
+    const path = { params: { path: { botId } } };
+    await admin.api.POST('/api/player/{botId}/clear', path);
+    for (let copy = 0; copy < 2; copy++)
+      expect(
+        (await admin.api.POST('/api/player/{botId}/add-song', { ...path, body: { song: found.data! } }))
+          .response.status,
+      ).toBe(200);
+    await admin.api.POST('/api/player/{botId}/play-at', { ...path, body: { index: 0 } });
+
+    for (const [width, theme] of [
+      [1280, 'light'],
+      [390, 'dark'],
+    ] as const) {
+      const on = width === 1280 ? page : await ui.phonePage(page);
+      await on.goto(`${ui.baseUrl}/player/${botId}`);
+      await setTheme(on, theme);
+      const player = bar(on);
+      await player.getByRole('link', { name: 'Morning Show' }).waitFor({ timeout: 30_000 });
+      expect(await player.locator('.song-text .muted').textContent()).toContain(`${STATION_NAME} · Edge`);
+      const progress = player.locator('.progress');
+      // The position counts up from the start; where a song's length would be, LIVE and no time.
+      await progress.locator('.time.end .badge.live', { hasText: 'LIVE' }).waitFor();
+      expect(await progress.locator('.time.end').textContent()).toBe('LIVE');
+      const position = player.getByRole('slider', { name: 'Position' });
+      expect(await position.getAttribute('aria-valuetext')).toMatch(/^\d+:\d\d into the live stream$/);
+      expect(await on.getByText('Unknown artist').count()).toBe(0);
+
+      await player.getByRole('button', { name: 'Queue' }).click();
+      const rows = on.getByRole('complementary', { name: 'Queue' }).locator('li.song-row');
+      await expect.poll(() => rows.count()).toBe(2);
+      // The row playing as the bar shows it; the other as queued, a station that is live radio.
+      expect(await rows.nth(0).locator('.song-text').textContent()).toMatch(/Morning Show\s*Test FM/);
+      expect(await rows.nth(1).locator('.song-text').textContent()).toMatch(/Test FM\s*Live radio/);
+      for (const row of await rows.all()) expect(await row.locator('.badge.live').textContent()).toBe('LIVE');
+      expect(await rows.locator('.duration').count()).toBe(0);
+      await screenshot(on, `edges-radio-${width}-${theme}`);
+      await on.keyboard.press('Escape');
+      if (on !== page) await on.context().close();
+    }
+    await page.getByRole('tab', { name: 'History' }).click();
+    const played = page.locator('li.song-row').filter({ hasText: STATION_NAME }).first();
+    expect(await played.locator('.song-text').textContent()).toMatch(/Test FM\s*Live radio/);
+    await screenshot(page, 'edges-radio-history');
+    await setTheme(page, 'dark');
+  }, 90_000);
 });
