@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Song } from '../../shared/domain/schemas';
 import { renderPhrase, say } from '../../shared/i18n/phrases';
 import { UPLOAD_EXTENSIONS } from '../../shared/sources/local/upload-name';
-import { type Session, setupAdmin } from '../../testkit/accounts';
+import { createMember, type Session, setupAdmin } from '../../testkit/accounts';
 import { addToneUpload } from '../../testkit/tone-uploads';
 import { useMswServer } from '../helpers/msw-server';
 import {
@@ -31,6 +31,7 @@ import { plainWav } from '../uploads/media-files';
 import {
   connectedBot,
   fieldError,
+  resumeSetupWizard,
   screenshot,
   signedInPage,
   startUiHarness,
@@ -343,4 +344,91 @@ describe('a live radio station', () => {
     await screenshot(page, 'edges-radio-history');
     await setTheme(page, 'dark');
   }, 90_000);
+});
+
+describe('nits', () => {
+  it("keeps the setup wizard's steps on one row, on a wide screen and a phone", async () => {
+    await resumeSetupWizard(ui, page);
+    for (const on of [page, await ui.phonePage(page)]) {
+      await resumeSetupWizard(ui, on);
+      await on.goto(`${ui.baseUrl}/setup?step=language`);
+      const tops = await on
+        .locator('ol.steps > li')
+        .evaluateAll((steps) => steps.map((step) => Math.round(step.getBoundingClientRect().top)));
+      expect(tops.length).toBe(5);
+      expect(new Set(tops).size).toBe(1);
+      await screenshot(on, `edges-wizard-steps-${on === page ? 1280 : 390}`);
+      if (on !== page) await on.context().close();
+    }
+  });
+
+  it('makes a text field and a select beside it equally tall', async () => {
+    await page.goto(`${ui.baseUrl}/settings/users`);
+    const height = (selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((element) => element.getBoundingClientRect().height);
+    const input = await height('form.toolbar input[name="newUsername"]');
+    expect(Math.abs(input - (await height('form.toolbar select')))).toBeLessThan(0.5);
+  });
+
+  it("tells a member that YouTube cannot play here, without the admin's remedy, and shows the admin that", async () => {
+    const { username } = await createMember(ui.t, admin, { capabilities: ['platform.auth'] });
+    const member = await signedInPage(ui, username);
+    for (const [on, said] of [
+      [member, /^not available on this server$/],
+      [page, /yt-dlp/],
+    ] as const) {
+      await on.goto(`${ui.baseUrl}/settings/sources`);
+      const youtube = on
+        .locator('li.source-card')
+        .filter({ has: on.getByRole('heading', { name: 'YouTube' }) });
+      await expect.poll(() => youtube.getByRole('status').textContent()).toMatch(said);
+    }
+    await screenshot(member, 'edges-member-youtube');
+    await member.context().close();
+  });
+
+  it('asks for an http(s) address when internet radio is searched for words', async () => {
+    await page.goto(`${ui.baseUrl}/music`);
+    await page.getByRole('tab', { name: 'Search' }).click();
+    const query = page.getByLabel('Search for songs, albums or playlists');
+    await page.getByLabel('Source').selectOption('stream');
+    expect(await query.getAttribute('placeholder')).toMatch(/^https:\/\//);
+    await query.fill('not a url');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect
+      .poll(() => fieldError(query))
+      .toBe('Internet radio plays an address: enter one that starts with http:// or https://.');
+    expect(await page.getByText('Nothing found.').count()).toBe(0);
+    await screenshot(page, 'edges-radio-search-words');
+  });
+
+  it('lists only the keys a guest may use, and says who added a song in plain words', async () => {
+    const on = await admin.api.POST('/api/bot/settings', {
+      body: { guestMode: { enabled: true, permissions: { skip: false, transport: false } } },
+    });
+    expect(on.response.status).toBe(200);
+    const guest = await ui.newPage();
+    guest.setDefaultTimeout(8000);
+    await guest.goto(ui.baseUrl);
+    await guest.getByRole('button', { name: 'Enter as a guest' }).click();
+    await bar(guest).waitFor();
+    await guest.keyboard.press('?');
+    const keys = guest.getByRole('dialog').locator('dt');
+    await keys.first().waitFor();
+    expect(await keys.allTextContents()).toEqual(['L', '/', '?', 'Esc']);
+    await screenshot(guest, 'edges-guest-shortcuts');
+    await guest.context().close();
+
+    await page.goto(`${ui.baseUrl}/player/${botId}`);
+    await bar(page).getByRole('button', { name: 'Next song' }).waitFor();
+    await page.keyboard.press('?');
+    await page.getByRole('dialog').locator('dt').first().waitFor();
+    expect(await page.getByRole('dialog').locator('dt').count()).toBe(9);
+    await page.keyboard.press('Escape');
+    const queued = page.locator('.queue li.song-row').first();
+    await expect.poll(() => queued.textContent()).toContain('added by owner');
+  });
 });
