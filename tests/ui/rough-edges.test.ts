@@ -33,6 +33,7 @@ import {
   fieldError,
   resumeSetupWizard,
   screenshot,
+  seriousViolations,
   signedInPage,
   startUiHarness,
   type UiHarness,
@@ -189,6 +190,7 @@ describe('listening along', () => {
       expect(await player.locator('.listen-level svg').count()).toBe(1);
       expect(await player.locator('.volume svg').count()).toBe(1);
       await screenshot(page, `edges-listen-on-${theme}`);
+      expect(await seriousViolations(page)).toEqual([]);
       expect(await boxes()).toEqual(before);
       await player.getByRole('button', { name: 'Stop listening' }).click();
       await level.waitFor({ state: 'detached' });
@@ -335,6 +337,7 @@ describe('a live radio station', () => {
       for (const row of await rows.all()) expect(await row.locator('.badge.live').textContent()).toBe('LIVE');
       expect(await rows.locator('.duration').count()).toBe(0);
       await screenshot(on, `edges-radio-${width}-${theme}`);
+      expect(await seriousViolations(on)).toEqual([]);
       await on.keyboard.press('Escape');
       if (on !== page) await on.context().close();
     }
@@ -352,6 +355,7 @@ describe('nits', () => {
     for (const on of [page, await ui.phonePage(page)]) {
       await resumeSetupWizard(ui, on);
       await on.goto(`${ui.baseUrl}/setup?step=language`);
+      await on.locator('ol.steps > li[aria-current="step"]').waitFor();
       const tops = await on
         .locator('ol.steps > li')
         .evaluateAll((steps) => steps.map((step) => Math.round(step.getBoundingClientRect().top)));
