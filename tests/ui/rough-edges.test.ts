@@ -395,6 +395,7 @@ describe('nits', () => {
   });
 
   it('asks for an http(s) address when internet radio is searched for words', async () => {
+    await enableStreamSource(admin);
     await page.goto(`${ui.baseUrl}/music`);
     await page.getByRole('tab', { name: 'Search' }).click();
     const query = page.getByLabel('Search for songs, albums or playlists');
