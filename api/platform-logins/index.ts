@@ -8,8 +8,9 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import * as routes from '../../openapi/routes/platform-logins';
 import type { Platform } from '../../shared/domain/constants';
 import { logsInBy, PLATFORMS } from '../../shared/domain/platforms';
-import { renderPhrase } from '../../shared/i18n/phrases';
+import { renderPhrase, say } from '../../shared/i18n/phrases';
 import { readSettings } from '../../shared/settings/settings';
+import { saysUnreachable } from '../../shared/sources/http/unreachable';
 import { testJellyfinConnection } from '../../shared/sources/jellyfin/jellyfin-connection-test';
 import type { Catalogs, SourceContext } from '../../shared/sources/platform-modules';
 import type { AccountStatus } from '../../shared/sources/song-catalog';
@@ -76,7 +77,9 @@ export function platformLoginRoutes({ db }: AppDeps, ctx: SourceContext, catalog
       const platform = smsPlatform();
       const sms = loginWay(platform, 'sms', ctx);
       const login = await sms.verify(phone, code);
-      // A wrong code is the caller's mistake (400); the platform refusing SMS logins outright is its own (502).
+      // A wrong code is the caller's mistake (400); the platform refusing SMS logins outright, or not
+      // answering, is not (502).
+      if (!login.ok && saysUnreachable(login.error)) throw platformFailure(platform, login.error);
       if (!login.ok)
         throw new ApiError(login.error === sms.refusedOutright ? 502 : 400, `${platform}: ${login.error}`);
       await storeSharedLogin(db, platform, login.value.credential, login.value.profile);
@@ -87,7 +90,11 @@ export function platformLoginRoutes({ db }: AppDeps, ctx: SourceContext, catalog
       const { platform, cookie } = c.req.valid('json');
       if (!logsInBy(platform, 'cookie')) throw new ApiError(400, `${platform} does not log in with a cookie`);
       const login = await loginWay(platform, 'cookie', ctx).check(cookie);
-      if (!login.ok) throw new ApiError(400, `${platform}: ${login.error}`);
+      if (!login.ok) {
+        // A platform that never answered judged nothing: not the caller's mistake, but a 502 naming it.
+        if (saysUnreachable(login.error)) throw platformFailure(platform, login.error);
+        throw new ApiError(400, say.cookieRefused(platform, login.error));
+      }
       await storeSharedLogin(db, platform, login.value.credential, login.value.profile);
       return c.json({ success: true as const }, 200);
     })

@@ -82,7 +82,7 @@ export function uploadRoutes({ db, config }: AppDeps, options: UploadRouteOption
   return app
     .openapi(uploadLocalAudio, async (c) => {
       const name = parseUploadName(c.req.valid('header')['x-filename']);
-      if (!name.ok) throw new ApiError(400, say.uploadBadName(name.error));
+      if (!name.ok) throw new ApiError(400, name.error);
       const kind = name.value.extension === LYRICS_EXTENSION ? LYRICS_FILE : { ...AUDIO_FILE, maxBytes };
       const contentType = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
       if (!kind.types.test(contentType)) throw new ApiError(415, kind.typeRefused);

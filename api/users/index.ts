@@ -15,6 +15,7 @@ import { reachableBots, startingPermissions } from '../../shared/access/object-r
 import { passesEveryCheck } from '../../shared/access/route-access';
 import { botGrants, bots, savedQueues, users } from '../../shared/db/schema';
 import { CAPABILITIES } from '../../shared/domain/constants';
+import { say } from '../../shared/i18n/phrases';
 import {
   changeUserRole,
   deleteUserRow,
@@ -47,7 +48,7 @@ export function userRoutes(deps: AppDeps) {
 
     .openapi(createUser, async (c) => {
       const { username, password, role = 'member' } = c.req.valid('json');
-      if (await findUserByName(db, username)) throw new ApiError(409, 'username is taken');
+      if (await findUserByName(db, username)) throw new ApiError(409, say.usernameTaken());
       const user = {
         id: randomUUID(),
         username,
@@ -60,7 +61,7 @@ export function userRoutes(deps: AppDeps) {
         await db.insert(users).values(user);
       } catch (error) {
         // A concurrent create of the same name loses on the unique index.
-        if (String(error).includes('UNIQUE')) throw new ApiError(409, 'username is taken');
+        if (String(error).includes('UNIQUE')) throw new ApiError(409, say.usernameTaken());
         throw error;
       }
       await recordAudit(db, 'user.created', party(principalOf(c)), user);

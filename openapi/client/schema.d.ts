@@ -92,7 +92,7 @@ export interface paths {
         put?: never;
         /**
          * Store a pasted cookie as a platform's shared login
-         * @description The cookie is checked with the platform first; one it refuses (or that cannot be checked) is a 400 with the reason. `video_b`, `library_a`, `local` and `streaming_a` take no cookie (400); 501 for a platform this build cannot log in yet.
+         * @description The cookie is checked with the platform first; one it refuses is a 400 `cookieRefused` with the reason, naming the field `cookie`; a platform that cannot be reached (or did not answer in time) is a 502, as any platform failure. `video_b`, `library_a`, `local` and `streaming_a` take no cookie (400); 501 for a platform this build cannot log in yet.
          *
          *     **Access:** Authenticated. Capability `platform.auth`.
          */
@@ -168,6 +168,15 @@ export interface paths {
                 };
                 /** @description Not supported by this source */
                 501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The music platform could not be reached or refused the request */
+                502: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -687,7 +696,7 @@ export interface paths {
         put?: never;
         /**
          * Log the shared music_a account in with a texted code
-         * @description A code NetEase refuses is a 400 with its reason; NetEase refusing SMS logins outright (it wants a behaviour captcha, code 8821) is a 502 saying so and pointing to the QR login. Nothing is stored then.
+         * @description A code NetEase refuses is a 400 with its reason; NetEase refusing SMS logins outright (it wants a behaviour captcha, code 8821), or not being reached, is a 502 saying so (the first pointing to the QR login). Nothing is stored then.
          *
          *     **Access:** Authenticated. Capability `platform.auth`.
          */
@@ -12153,7 +12162,7 @@ export interface components {
          * @description A stable name of the sentence, whatever the language: a client may word it itself from `params`. Generic codes of a status (`badRequest`, `notFound`, …) carry the English sentence as `detail`.
          * @enum {string}
          */
-        PhraseCode: "notConnected" | "nowPlaying" | "playingNext" | "added" | "loaded" | "loadedOf" | "nothingPlayable" | "emptyList" | "personalFmLabel" | "playlistLabel" | "albumLabel" | "paused" | "resumed" | "nothingToResume" | "nothingPlaying" | "liveCannotSeek" | "stopped" | "skipped" | "endOfQueue" | "skipVotes" | "skipVotesPassed" | "skipVoteRepeated" | "skipVoteNotInChannel" | "startOfQueue" | "cleared" | "queueRestored" | "nothingToUndo" | "removed" | "moved" | "volume" | "mode" | "seeked" | "indexOutOfRange" | "started" | "channelMissing" | "startFailed" | "startWrongServerPassword" | "startWrongChannelPassword" | "startBanned" | "startServerFull" | "startNicknameInUse" | "startClientOutdated" | "startSecurityLevel" | "startTooManyClones" | "startNotPermitted" | "startTimedOut" | "startUnreachable" | "alreadyConnected" | "disconnected" | "playbackFailed" | "playbackRefused" | "playbackDecoderMissing" | "playbackSourceRefused" | "playbackSourceNotFound" | "playbackSourceUnreachable" | "playbackFormatUnsupported" | "playbackDecodeFailed" | "playbackStopped" | "streamStalled" | "requestedBy" | "noResults" | "sourceNotEnabled" | "queueSaved" | "savedQueueLoaded" | "noSavedQueue" | "noSavedQueues" | "requestFailed" | "said" | "chatUnknownCommand" | "chatUsage" | "chatAdminOnly" | "chatQueueEmpty" | "chatQueueMore" | "chatNowPlaying" | "chatVolumeIs" | "chatModeIs" | "chatNoLyrics" | "chatHelp" | "badRequest" | "unauthorized" | "forbidden" | "notFound" | "conflict" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "notImplemented" | "badGateway" | "serviceUnavailable" | "platformLoginNeeded" | "platformLoginExpired" | "platformPaidOnly" | "platformRegionBlocked" | "platformNotFound" | "platformRateLimited" | "platformCopyright" | "insufficientStorage" | "fieldInvalid" | "fieldMissing" | "fieldTooSmall" | "fieldTooBig" | "fieldsUnknown" | "fieldIllFormed" | "bodyNotJson" | "bodyNotJsonType" | "noRoute" | "invalidApiKey" | "notSignedIn" | "wrongCredentials" | "apiKeysNotHere" | "notForGuests" | "guestsMayNot" | "adminOnly" | "missingCapability" | "noBotAccess" | "crossSite" | "guestModeDisabled" | "savedQueuesDisabled" | "localAudioDisabled" | "botNotFound" | "songNotFound" | "userNotFound" | "noDaemon" | "daemonSlow" | "busDown" | "uploadTooLarge" | "uploadTypeRefused" | "lyricsTooLarge" | "lyricsTypeRefused" | "uploadNoBody" | "uploadInterrupted" | "uploadNotAudio" | "uploadBadName" | "ytDlpVersion" | "ytDlpMissing" | "ytDlpMissingAt" | "ytDlpUnusable" | "jellyfinNotConfigured" | "jellyfinWrongPassword" | "jellyfinInvalidApiKey";
+        PhraseCode: "notConnected" | "nowPlaying" | "playingNext" | "added" | "loaded" | "loadedOf" | "nothingPlayable" | "emptyList" | "personalFmLabel" | "playlistLabel" | "albumLabel" | "paused" | "resumed" | "nothingToResume" | "nothingPlaying" | "liveCannotSeek" | "stopped" | "skipped" | "endOfQueue" | "skipVotes" | "skipVotesPassed" | "skipVoteRepeated" | "skipVoteNotInChannel" | "startOfQueue" | "cleared" | "queueRestored" | "nothingToUndo" | "removed" | "moved" | "volume" | "mode" | "seeked" | "indexOutOfRange" | "started" | "channelMissing" | "startFailed" | "startWrongServerPassword" | "startWrongChannelPassword" | "startBanned" | "startServerFull" | "startNicknameInUse" | "startClientOutdated" | "startSecurityLevel" | "startTooManyClones" | "startNotPermitted" | "startTimedOut" | "startUnreachable" | "alreadyConnected" | "disconnected" | "playbackFailed" | "playbackRefused" | "playbackDecoderMissing" | "playbackSourceRefused" | "playbackSourceNotFound" | "playbackSourceUnreachable" | "playbackFormatUnsupported" | "playbackDecodeFailed" | "playbackStopped" | "streamStalled" | "requestedBy" | "noResults" | "sourceNotEnabled" | "queueSaved" | "savedQueueLoaded" | "noSavedQueue" | "noSavedQueues" | "requestFailed" | "said" | "chatUnknownCommand" | "chatUsage" | "chatAdminOnly" | "chatQueueEmpty" | "chatQueueMore" | "chatNowPlaying" | "chatVolumeIs" | "chatModeIs" | "chatNoLyrics" | "chatHelp" | "badRequest" | "unauthorized" | "forbidden" | "notFound" | "conflict" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "notImplemented" | "badGateway" | "serviceUnavailable" | "platformLoginNeeded" | "platformLoginExpired" | "platformPaidOnly" | "platformRegionBlocked" | "platformNotFound" | "platformRateLimited" | "platformCopyright" | "insufficientStorage" | "fieldInvalid" | "fieldMissing" | "fieldTooSmall" | "fieldTooBig" | "fieldsUnknown" | "fieldIllFormed" | "bodyNotJson" | "bodyNotJsonType" | "noRoute" | "invalidApiKey" | "notSignedIn" | "wrongCredentials" | "apiKeysNotHere" | "notForGuests" | "guestsMayNot" | "adminOnly" | "missingCapability" | "noBotAccess" | "crossSite" | "guestModeDisabled" | "savedQueuesDisabled" | "localAudioDisabled" | "botNotFound" | "songNotFound" | "userNotFound" | "usernameTaken" | "noDaemon" | "daemonSlow" | "busDown" | "uploadTooLarge" | "uploadTypeRefused" | "lyricsTooLarge" | "lyricsTypeRefused" | "uploadNoBody" | "uploadInterrupted" | "uploadNotAudio" | "uploadBadName" | "uploadWrongExtension" | "ytDlpVersion" | "ytDlpMissing" | "ytDlpMissingAt" | "ytDlpUnusable" | "cookieRefused" | "jellyfinNotConfigured" | "jellyfinWrongPassword" | "jellyfinInvalidApiKey";
         /**
          * @description What the sentence is about, by placeholder name
          * @example {

@@ -125,7 +125,7 @@ export const verifySmsCode = defineRoute({
   tags,
   summary: 'Log the shared music_a account in with a texted code',
   description:
-    'A code NetEase refuses is a 400 with its reason; NetEase refusing SMS logins outright (it wants a behaviour captcha, code 8821) is a 502 saying so and pointing to the QR login. Nothing is stored then.',
+    'A code NetEase refuses is a 400 with its reason; NetEase refusing SMS logins outright (it wants a behaviour captcha, code 8821), or not being reached, is a 502 saying so (the first pointing to the QR login). Nothing is stored then.',
   policy: manage,
   request: {
     body: jsonBody(
@@ -152,8 +152,9 @@ export const setCookieLogin = defineRoute({
   tags,
   summary: "Store a pasted cookie as a platform's shared login",
   description:
-    'The cookie is checked with the platform first; one it refuses (or that cannot be checked) is a ' +
-    '400 with the reason. `video_b`, `library_a`, `local` and `streaming_a` take no cookie (400); 501 ' +
+    'The cookie is checked with the platform first; one it refuses is a 400 `cookieRefused` with the ' +
+    'reason, naming the field `cookie`; a platform that cannot be reached (or did not answer in time) is a 502, ' +
+    'as any platform failure. `video_b`, `library_a`, `local` and `streaming_a` take no cookie (400); 501 ' +
     'for a platform this build cannot log in yet.',
   policy: manage,
   request: {
@@ -168,7 +169,7 @@ export const setCookieLogin = defineRoute({
   },
   responses: {
     200: jsonResponse(SuccessSchema, 'The login is stored'),
-    ...errors(400, 401, 403, 501),
+    ...errors(400, 401, 403, 501, 502),
   },
 });
 

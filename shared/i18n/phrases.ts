@@ -163,25 +163,31 @@ const en = {
   botNotFound: 'bot not found',
   songNotFound: 'song not found',
   userNotFound: 'user not found',
+  /** `field` names the request field, so a form says it beside that field. */
+  usernameTaken: 'This user name is taken; choose another.',
   // The bus between the api and the bots.
   noDaemon: 'no daemon is running this bot right now',
   daemonSlow: 'the bot daemon did not answer in time',
   busDown: 'the message bus is unavailable',
   // Uploads.
-  uploadTooLarge: 'the file is larger than {megabytes} MB',
+  uploadTooLarge: 'The file is larger than {megabytes} MB.',
   uploadTypeRefused: 'content type must be audio/*, video/* or application/octet-stream',
   lyricsTooLarge: 'a .lrc file is at most {kilobytes} KB',
   lyricsTypeRefused: 'content type of a .lrc file must be text/* or application/octet-stream',
   uploadNoBody: 'the request has no body',
   uploadInterrupted: 'the upload was interrupted before the whole file arrived',
-  uploadNotAudio: 'the file holds no audio that can be played',
+  uploadNotAudio: 'The file holds no audio that can be played.',
   uploadBadName: '{detail}',
+  uploadWrongExtension:
+    'The file must end in one of {extensions} (or .lrc, the lyrics of an upload of the same name).',
   // gaps: yt-dlp's state, which stands in for YouTube's login status.
   ytDlpVersion: 'yt-dlp {version}',
   ytDlpMissing: 'yt-dlp is not installed (no yt-dlp on PATH; install it or set YTDLP_PATH)',
   ytDlpMissingAt: 'yt-dlp is not installed (nothing at {path}; fix YTDLP_PATH)',
   /** Why yt-dlp cannot run (it is not executable, it prints no version…), in English. */
   ytDlpUnusable: '{detail}',
+  /** A pasted cookie the platform did not take (`detail`, English, says why); `field` is the cookie's. */
+  cookieRefused: 'Not logged in: {detail}.',
   jellyfinNotConfigured: 'Jellyfin is not configured',
   jellyfinWrongPassword: 'Jellyfin refused the login: wrong username or password',
   jellyfinInvalidApiKey: 'Jellyfin refused the API key: it is not valid (revoked or mistyped)',
@@ -321,6 +327,7 @@ const zh: Record<PhraseCode, string> = {
   botNotFound: '找不到这个机器人。',
   songNotFound: '找不到这首歌。',
   userNotFound: '找不到这个用户。',
+  usernameTaken: '这个用户名已被占用，请换一个。',
   noDaemon: '现在没有守护进程在运行这个机器人。',
   daemonSlow: '机器人守护进程没有及时回应。',
   busDown: '消息总线不可用。',
@@ -332,11 +339,13 @@ const zh: Record<PhraseCode, string> = {
   uploadInterrupted: '上传在文件传完之前中断了。',
   uploadNotAudio: '这个文件不是可以播放的音频。',
   uploadBadName: '文件名无效，或不是支持的文件类型。',
+  uploadWrongExtension: '只能上传以 {extensions} 结尾的文件（或 .lrc，同名上传歌曲的歌词）。',
   // gaps
   ytDlpVersion: 'yt-dlp {version}',
   ytDlpMissing: '未安装 yt-dlp（PATH 中找不到 yt-dlp；请安装它或设置 YTDLP_PATH）',
   ytDlpMissingAt: '未安装 yt-dlp（{path} 处没有它；请修正 YTDLP_PATH）',
   ytDlpUnusable: 'yt-dlp 无法在本服务器运行（它不能执行，或没有报告版本）。',
+  cookieRefused: '未能登录：这个 Cookie 不属于已登录的账号，或者登录已经过期。',
   jellyfinNotConfigured: '尚未配置 Jellyfin',
   jellyfinWrongPassword: 'Jellyfin 拒绝了登录：用户名或密码错误',
   jellyfinInvalidApiKey: 'Jellyfin 拒绝了 API 密钥：它无效（已被撤销或输错）',
@@ -574,6 +583,7 @@ export const say = {
   botNotFound: () => p('botNotFound'),
   songNotFound: () => p('songNotFound'),
   userNotFound: () => p('userNotFound'),
+  usernameTaken: () => p('usernameTaken', { field: 'username' }),
   noDaemon: () => p('noDaemon'),
   daemonSlow: () => p('daemonSlow'),
   busDown: () => p('busDown'),
@@ -585,11 +595,15 @@ export const say = {
   uploadInterrupted: () => p('uploadInterrupted'),
   uploadNotAudio: () => p('uploadNotAudio'),
   uploadBadName: detail('uploadBadName'),
+  uploadWrongExtension: (extensions: readonly string[]) =>
+    p('uploadWrongExtension', { extensions: extensions.map((e) => `.${e}`).join(', ') }),
   // gaps
   ytDlpVersion: (version: string) => p('ytDlpVersion', { version }),
   ytDlpMissing: () => p('ytDlpMissing'),
   ytDlpMissingAt: (path: string) => p('ytDlpMissingAt', { path }),
   ytDlpUnusable: detail('ytDlpUnusable'),
+  cookieRefused: (platform: Platform, sentence: string) =>
+    p('cookieRefused', { field: 'cookie', platform, detail: sentence }),
   jellyfinNotConfigured: () => p('jellyfinNotConfigured'),
   jellyfinWrongPassword: () => p('jellyfinWrongPassword'),
   jellyfinInvalidApiKey: () => p('jellyfinInvalidApiKey'),

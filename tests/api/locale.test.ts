@@ -99,15 +99,31 @@ describe('errors in the caller language', () => {
   });
 
   it('gives a sentence thrown without its own code the generic code of its status', async () => {
+    const again = { username: uniqueName('admin'), password: 'correct horse battery' };
+    expect(await post('/api/session/setup', again, 'en')).toEqual({
+      status: 409,
+      body: { error: 'setup is already done', code: 'conflict', params: { detail: 'setup is already done' } },
+    });
+    expect((await post('/api/session/setup', again, 'zh')).body).toMatchObject({
+      error: '与现有内容冲突。',
+      code: 'conflict',
+    });
+  });
+
+  it('says a user name that is taken in both languages, naming the field', async () => {
     const user = { username: uniqueName('member'), password: 'correct horse battery' };
     expect((await post('/api/users', user)).status).toBe(201);
     expect(await post('/api/users', user, 'en')).toEqual({
       status: 409,
-      body: { error: 'username is taken', code: 'conflict', params: { detail: 'username is taken' } },
+      body: {
+        error: 'This user name is taken; choose another.',
+        code: 'usernameTaken',
+        params: { field: 'username' },
+      },
     });
     expect((await post('/api/users', user, 'zh')).body).toMatchObject({
-      error: '与现有内容冲突。',
-      code: 'conflict',
+      error: '这个用户名已被占用，请换一个。',
+      code: 'usernameTaken',
     });
   });
 });

@@ -98,11 +98,15 @@ describe('music_c cookie login', () => {
       body: { platform: 'music_c', cookie: 'token=expiredtoken; userid=5' },
     });
     expect(dead.response.status).toBe(400);
-    expect(dead.error?.error).toBe('music_c: Kugou Music did not accept this login (expired or signed out)');
+    expect(dead.error?.error).toBe(
+      'Not logged in: Kugou Music did not accept this login (expired or signed out).',
+    );
     const partial = await admin.api.POST('/api/auth/cookie', {
       body: { platform: 'music_c', cookie: 'kg_mid=1' },
     });
-    expect(partial.error?.error).toBe('music_c: a Kugou Music login cookie needs its token and userid');
+    expect(partial.error?.error).toBe(
+      'Not logged in: a Kugou Music login cookie needs its token and userid.',
+    );
     // The refused cookies left the stored login as it was.
     expect((await stored())?.credential).toBe(COOKIE);
   });

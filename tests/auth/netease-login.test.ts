@@ -168,13 +168,13 @@ describe('music_a cookie login', () => {
     });
     expect(dead.response.status).toBe(400);
     expect(dead.error?.error).toBe(
-      'music_a: NetEase Cloud Music does not accept this cookie: its login has expired or was logged out',
+      'Not logged in: NetEase Cloud Music does not accept this cookie: its login has expired or was logged out.',
     );
     const noLogin = await admin.api.POST('/api/auth/cookie', {
       body: { platform: 'music_a', cookie: 'NMTID=x' },
     });
     expect(noLogin.error?.error).toBe(
-      'music_a: NetEase Cloud Music needs the MUSIC_U cookie of a logged-in account',
+      'Not logged in: NetEase Cloud Music needs the MUSIC_U cookie of a logged-in account.',
     );
     expect(await storedLogin()).toEqual(before);
   });

@@ -87,12 +87,12 @@ describe('music_b QR login', () => {
     });
     expect(dead.response.status).toBe(400);
     expect(dead.error?.error).toBe(
-      'music_b: QQ Music does not accept this cookie: its login has expired or was logged out',
+      'Not logged in: QQ Music does not accept this cookie: its login has expired or was logged out.',
     );
     const partial = await admin.api.POST('/api/auth/cookie', {
       body: { platform: 'music_b', cookie: 'uin=1' },
     });
-    expect(partial.error?.error).toMatch(/^music_b: QQ Music needs the uin and qqmusic_key/);
+    expect(partial.error?.error).toMatch(/^Not logged in: QQ Music needs the uin and qqmusic_key/);
   });
 });
 
@@ -145,7 +145,7 @@ describe('video_a QR login', () => {
       body: { platform: 'video_a', cookie: 'SESSDATA=pasted_sessdata' },
     });
     expect(dead.error?.error).toBe(
-      'video_a: Bilibili does not accept this cookie: its login has expired or was logged out',
+      'Not logged in: Bilibili does not accept this cookie: its login has expired or was logged out.',
     );
   });
 });

@@ -137,7 +137,7 @@ describe('an upload', () => {
       expect({ name, status, error: body.error }).toEqual({
         name,
         status: 400,
-        error: 'the file holds no audio that can be played',
+        error: 'The file holds no audio that can be played.',
       });
     }
     expect(hits).toBe(0);

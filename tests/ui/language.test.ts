@@ -91,7 +91,7 @@ describe('a 中文 walk', () => {
       { name: 'notes.txt', mimeType: 'audio/mpeg', buffer: Buffer.from('not a song') },
       { name: 'noise.mp3', mimeType: 'audio/mpeg', buffer: Buffer.from('not a song either') },
     ]);
-    await page.getByText('文件名无效，或不是支持的文件类型。').waitFor();
+    await page.getByText(/^只能上传以 \.mp3, .* 结尾的文件（或 \.lrc，同名上传歌曲的歌词）。$/).waitFor();
     await page.getByText('这个文件不是可以播放的音频。').waitFor();
     await screenshot(page, 'language-02-zh-upload-errors');
   });

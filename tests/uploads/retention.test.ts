@@ -198,7 +198,7 @@ describe('the upload route with injected options', () => {
     const before = filesIn(dir);
     const response = await app.fetch(uploadRequest({ name: 'big.mp3', bytes: body }));
     expect(response.status).toBe(413);
-    expect(await response.json()).toMatchObject({ error: 'the file is larger than 500 MB' });
+    expect(await response.json()).toMatchObject({ error: 'The file is larger than 500 MB.' });
     expect(sent).toBeLessThan(1024 * 1024);
     expect(filesIn(dir)).toEqual(before);
   });

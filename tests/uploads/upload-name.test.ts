@@ -1,5 +1,6 @@
 /** The `x-filename` header: decoding, the extension whitelist and names that try to leave the folder. */
 import { describe, expect, it } from 'vitest';
+import { renderPhrase } from '../../shared/i18n/phrases';
 import { parseUploadName, storedUploadName, UPLOAD_EXTENSIONS } from '../../shared/sources/local/upload-name';
 
 describe('parseUploadName', () => {
@@ -33,7 +34,7 @@ describe('parseUploadName', () => {
   ])('%s is refused', (header, message) => {
     const parsed = parseUploadName(header);
     expect(parsed.ok).toBe(false);
-    if (!parsed.ok) expect(parsed.error).toMatch(message);
+    if (!parsed.ok) expect(renderPhrase(parsed.error, 'en')).toMatch(message);
   });
 });
 

@@ -253,7 +253,7 @@ describe('size limit', () => {
       req.write(Buffer.alloc(64 * 1024));
     });
     expect(status.status).toBe(413);
-    expect(JSON.parse(status.body)).toMatchObject({ error: 'the file is larger than 500 MB' });
+    expect(JSON.parse(status.body)).toMatchObject({ error: 'The file is larger than 500 MB.' });
     expect(leftovers()).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@
  * reach the file system.
  */
 import { randomUUID } from 'node:crypto';
+import { type Phrase, say } from '../../i18n/phrases';
 import { err, ok, type Result } from '../../result';
 
 /**
@@ -48,28 +49,30 @@ export type AnyUploadName = UploadName | UploadName<typeof LYRICS_EXTENSION>;
 const isUploadExtension = (value: string): value is UploadExtension =>
   (UPLOAD_EXTENSIONS as readonly string[]).includes(value);
 
-/** Reads the `x-filename` header; every failure is a sentence for a 400. */
-export function parseUploadName(header: string): Result<AnyUploadName> {
+/**
+ * Reads the `x-filename` header; every failure is the phrase of a 400. A name off the list is what a
+ * person meets (a browser sends a clean name), so it has a phrase of its own in every language; the
+ * others only a hand-made request can send.
+ */
+export function parseUploadName(header: string): Result<AnyUploadName, Phrase> {
+  const refused = (sentence: string) => err(say.uploadBadName(`x-filename: ${sentence}`));
   let decoded: string;
   try {
     decoded = decodeURIComponent(header);
   } catch {
-    return err('x-filename: not valid percent-encoded UTF-8');
+    return refused('not valid percent-encoded UTF-8');
   }
-  if (CONTROL_CHARACTERS.test(decoded)) return err('x-filename: must not contain control characters');
+  if (CONTROL_CHARACTERS.test(decoded)) return refused('must not contain control characters');
   // A client may send a whole path (`C:\music\a.mp3`, `../../a.mp3`): only its last segment is a name.
   const originalName = (decoded.split(/[/\\]/).pop() ?? '').trim();
   if (!originalName || originalName === '.' || originalName === '..')
-    return err('x-filename: the file name is empty');
+    return refused('the file name is empty');
   if (originalName.length > MAX_NAME_CHARS)
-    return err(`x-filename: the file name must be at most ${MAX_NAME_CHARS} characters`);
+    return refused(`the file name must be at most ${MAX_NAME_CHARS} characters`);
   const dot = originalName.lastIndexOf('.');
   const extension = dot > 0 ? originalName.slice(dot + 1).toLowerCase() : '';
   if (extension === LYRICS_EXTENSION) return ok({ originalName, extension });
-  if (!isUploadExtension(extension))
-    return err(
-      `x-filename: the file must end in one of .${UPLOAD_EXTENSIONS.join(', .')} (or .${LYRICS_EXTENSION}, lyrics for an upload)`,
-    );
+  if (!isUploadExtension(extension)) return err(say.uploadWrongExtension(UPLOAD_EXTENSIONS));
   return ok({ originalName, extension });
 }
 

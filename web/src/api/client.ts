@@ -81,11 +81,12 @@ function phraseOf(body: unknown): Pick<Refusal, 'code' | 'params'> {
   };
 }
 
-/** The request field a validation refusal names (`serverAddress`), if it is one. */
+/**
+ * The request field a refusal names (`serverAddress`), if it names one: a validation refusal
+ * (`field…`), or one of its own kind about a field (`usernameTaken`).
+ */
 export const refusedField = (result: CallResult<unknown>): string | undefined =>
-  !result.ok && result.code?.startsWith('field') && typeof result.params?.field === 'string'
-    ? result.params.field
-    : undefined;
+  !result.ok && typeof result.params?.field === 'string' ? result.params.field : undefined;
 
 /** Awaits a client call; network failures and error answers become `{ok: false, error}`. */
 export async function call<T>(request: Promise<ClientAnswer<T>>): Promise<CallResult<T>> {

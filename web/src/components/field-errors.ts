@@ -1,19 +1,24 @@
 /**
  * Errors beside the field they concern, the same way in every form. A form names its fields (in the
  * order it shows them) with the sentence that says what a good value is; a check before sending and
- * a 400 the server answers about one of those fields (`code` field…, `params.field`) both put that
- * sentence under the input, mark the input `aria-invalid` and point its `aria-describedby` and
+ * a validation refusal about one of those fields (`code` field…, `params.field`) both put that
+ * sentence under the input (a refusal of its own kind naming a field, such as a user name that is
+ * taken, puts its own phrase there), mark the input `aria-invalid` and point its `aria-describedby` and
  * `aria-errormessage` at it, and move focus to the first field in error. Forms set `novalidate`: the
  * browser's own bubbles would speak the browser's language, not the page's.
  */
 import { nextTick, reactive, useId } from 'vue';
 import { type Refusal, refusedField } from '../api/client';
-import { type MessageKey, t } from '../i18n';
+import { type MessageKey, t, tPhrase } from '../i18n';
 
 /** A sentence of the catalog, worded when shown (so it follows a change of language). */
 export interface FieldMessage {
   key: MessageKey;
   params?: Record<string, string | number>;
+}
+/** A refusal's own phrase from the server's catalog, also worded when shown. */
+interface RefusalMessage {
+  refusal: Refusal;
 }
 
 /** What a check found wrong with a field: its own sentence (`true`), another one, or nothing. */
@@ -50,7 +55,7 @@ export function useFieldErrors<F extends string>(
   serverNames: Partial<Record<string, NoInfer<F>>> = {},
 ): FieldErrors<F> {
   const order = Object.keys(sentences) as F[];
-  const errors = reactive({}) as Partial<Record<F, FieldMessage>>;
+  const errors = reactive({}) as Partial<Record<F, FieldMessage | RefusalMessage>>;
   const prefix = useId();
   const inputId = (field: F) => `${prefix}-${field}`;
   const errorId = (field: F) => `${prefix}-${field}-error`;
@@ -90,7 +95,10 @@ export function useFieldErrors<F extends string>(
     }),
     message: (field) => {
       const error = errors[field];
-      return error ? t(error.key, error.params) : '';
+      if (!error) return '';
+      if ('key' in error) return t(error.key, error.params);
+      const { code, params, error: text } = error.refusal;
+      return code ? tPhrase({ code, params: params ?? {} }, text) : text;
     },
     errorId,
     async validate(problems) {
@@ -111,7 +119,9 @@ export function useFieldErrors<F extends string>(
       const path = refusedField(refusal);
       const field = path === undefined ? undefined : fieldOf(path);
       if (!field) return false;
-      errors[field] = { key: sentences[field] };
+      // A validation refusal's own words are the schema's (English, or only "invalid" in 中文): the
+      // form's sentence for the field says it better. A refusal of its own kind says what happened.
+      errors[field] = refusal.code?.startsWith('field') ? { key: sentences[field] } : { refusal };
       await focusFirst();
       return true;
     },
