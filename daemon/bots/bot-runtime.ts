@@ -221,7 +221,7 @@ export class BotRuntime implements BotContext {
   }
 
   heldSongs(): readonly PlayableSong[] {
-    return [...this.player.queue.snapshot().songs, ...this.queueUndo.songs()];
+    return [...this.player.queue.snapshot().songs, ...this.queueUndo.songs(this.player.queue)];
   }
 
   channelPeople(): readonly string[] {

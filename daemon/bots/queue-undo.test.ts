@@ -30,20 +30,32 @@ function replaced() {
 describe('QueueUndo', () => {
   it('gives back the replaced songs, the current index and the position under its token, once', () => {
     const { queue, undo, token } = replaced();
-    expect(undo.songs().map((s) => s.id)).toEqual(['a', 'b', 'c']);
+    expect(undo.songs(queue).map((s) => s.id)).toEqual(['a', 'b', 'c']);
     expect(undo.take('other', queue)).toBeUndefined();
     const back = undo.take(token, queue);
     expect(back?.songs.map((s) => s.id)).toEqual(['a', 'b', 'c']);
     expect(back).toMatchObject({ currentIndex: 1, resume: { positionSeconds: 12, paused: false } });
     expect(undo.take(token, queue)).toBeUndefined();
-    expect(undo.songs()).toEqual([]);
+    expect(undo.songs(queue)).toEqual([]);
   });
 
-  it('refuses once the queue that replaced it was edited, and keeps holding its songs', () => {
+  it('refuses once the queue that replaced it was edited, and holds its songs no longer', () => {
     const { queue, undo, token } = replaced();
     queue.append([song('y')]);
     expect(undo.take(token, queue)).toBeUndefined();
-    expect(undo.songs()).toHaveLength(3);
+    expect(undo.songs(queue)).toEqual([]);
+  });
+
+  it('forgets an earlier replacement once another one happened, even of an empty queue', () => {
+    const { queue, undo, token } = replaced();
+    undo.before(queue, undefined);
+    queue.clear();
+    undo.after(queue);
+    undo.before(queue, undefined);
+    queue.append([song('z')]);
+    expect(undo.after(queue)).toBeUndefined();
+    expect(undo.take(token, queue)).toBeUndefined();
+    expect(undo.songs(queue)).toEqual([]);
   });
 
   it('takes no edit for a change of the current song (the queue playing on)', () => {

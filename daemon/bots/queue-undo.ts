@@ -42,10 +42,15 @@ export class QueueUndo {
     this.pending = songs.length > 0 ? { songs, currentIndex, resume } : undefined;
   }
 
-  /** The replacement happened: what was remembered can be given back, under the token answered. */
+  /**
+   * The replacement happened: what was remembered can be given back, under the token answered. An
+   * earlier replacement can no longer be (the queue it would check has gone), even when this one
+   * replaced an empty queue and keeps nothing.
+   */
   after(queue: SongQueue<PlayableSong>): string | undefined {
     const replaced = this.pending;
     this.pending = undefined;
+    this.held = undefined;
     if (!replaced) return undefined;
     this.held = { ...replaced, token: randomBytes(9).toString('base64url'), replacedBy: entryKeys(queue) };
     return this.held.token;
@@ -59,9 +64,9 @@ export class QueueUndo {
     return { songs: held.songs, currentIndex: held.currentIndex, resume: held.resume };
   }
 
-  /** The songs an Undo could bring back. */
-  songs(): readonly PlayableSong[] {
-    return this.held?.songs ?? [];
+  /** The songs an Undo could still bring back: none once the queue that replaced them was edited. */
+  songs(queue: SongQueue<PlayableSong>): readonly PlayableSong[] {
+    return this.held && this.held.replacedBy === entryKeys(queue) ? this.held.songs : [];
   }
 
   forget(): void {

@@ -1,5 +1,12 @@
 /** Bot configuration and avatar routes (SPEC.md "Bots: /api/bot" and "Bot configuration"). */
 import { z } from '@hono/zod-openapi';
+import {
+  NICKNAME_MAX,
+  NICKNAME_MIN,
+  SERVER_ADDRESS_MAX,
+  SERVER_ADDRESS_PATTERN,
+  serverAddressProblem,
+} from '../../shared/domain/bot-rules';
 import { BotStatusSchema } from '../../shared/domain/schemas';
 import { errors, jsonBody, jsonResponse, receiptFields } from '../errors';
 import { defineRoute } from '../policy';
@@ -17,19 +24,17 @@ const ConfigFields = {
     .string()
     .trim()
     .min(1, 'serverAddress is required')
-    .max(255)
-    .regex(/^[\w.:[\]-]+$/, 'serverAddress must be a host name or IP address')
-    // One colon is a host with its port (an IPv6 address has at least two): the port has its own field.
+    .max(SERVER_ADDRESS_MAX)
+    .regex(SERVER_ADDRESS_PATTERN, 'serverAddress must be a host name or IP address')
     .refine(
-      (address) => address.split(':').length !== 2,
+      (address) => serverAddressProblem(address) !== 'withPort',
       'serverAddress is the host alone: give the port as serverPort',
     ),
-  // TeamSpeak nicknames are 3-30 characters.
   nickname: z
     .string()
     .trim()
-    .min(3, 'nickname must be 3 to 30 characters')
-    .max(30, 'nickname must be 3 to 30 characters'),
+    .min(NICKNAME_MIN, `nickname must be ${NICKNAME_MIN} to ${NICKNAME_MAX} characters`)
+    .max(NICKNAME_MAX, `nickname must be ${NICKNAME_MIN} to ${NICKNAME_MAX} characters`),
   serverPort: z.number().int().min(1).max(65535),
   defaultChannel: optionalText(255).openapi({ description: 'Channel name or path (`Music/Lounge`) to join' }),
   channelId: z

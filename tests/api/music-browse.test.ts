@@ -161,11 +161,15 @@ describe('GET /api/music/album/{id} and /playlist/{id}', () => {
     expect(playlist.error).toMatchObject({ error: 'playlist not found' });
   });
 
-  it('answers 501 where the source has no albums or playlists (local)', async () => {
-    for (const path of ['/api/music/album/{id}', '/api/music/playlist/{id}'] as const) {
-      const { response } = await admin.api.GET(path, { params: { path: { id: 'any' }, query: LOCAL } });
-      expect(response.status).toBe(501);
-    }
+  it('answers 501 where the source has no playlists (local), and 404 for an album no upload names', async () => {
+    const playlist = await admin.api.GET('/api/music/playlist/{id}', {
+      params: { path: { id: 'any' }, query: LOCAL },
+    });
+    expect(playlist.response.status).toBe(501);
+    const album = await admin.api.GET('/api/music/album/{id}', {
+      params: { path: { id: 'any' }, query: LOCAL },
+    });
+    expect(album.response.status).toBe(404);
   });
 });
 

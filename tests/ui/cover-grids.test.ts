@@ -196,7 +196,7 @@ describe('cover grids', () => {
     await openDiscover(page);
     const recommended = shelf(page, '网易云音乐', '推荐歌单');
     await recommended.getByRole('link', { name: 'Rainy Day Piano' }).waitFor();
-    await recommended.getByRole('button', { name: '全部播放: Rainy Day Piano' }).waitFor();
+    await recommended.getByRole('button', { name: '全部播放（替换队列）: Rainy Day Piano' }).waitFor();
     await recommended.getByText('80 首').waitFor();
     await shelvesLoaded(page);
   }, 30_000);
@@ -264,7 +264,7 @@ describe('collection pages', () => {
     await page.reload();
     await header().getByText('专辑 · 网易云音乐').waitFor();
     await header().getByText('2 首 · 7 分钟', { exact: true }).waitFor();
-    await header().getByRole('button', { name: '全部播放: Harbour Lights' }).waitFor();
+    await header().getByRole('button', { name: '全部播放（替换队列）: Harbour Lights' }).waitFor();
   }, 30_000);
 
   it('has no axe-core violation of any impact on a collection page, in both themes', async () => {

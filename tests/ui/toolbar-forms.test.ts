@@ -6,7 +6,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setupAdmin } from '../../testkit/accounts';
+import { login, setupAdmin } from '../../testkit/accounts';
 import { fieldError, screenshot, signedInPage, startUiHarness, type UiHarness } from './ui-harness';
 
 let ui: UiHarness;
@@ -137,5 +137,37 @@ describe('the bot form (a grid of fields) on a desktop', () => {
     const offset = Math.abs((await middle(checkbox)) - (await middle(field('Channel password'))));
     expect(offset).toBeLessThanOrEqual(4);
     await screenshot(desktop, 'toolbar-forms-desktop-bot');
+  });
+});
+
+describe('the bot form checks what the server would refuse, before sending', () => {
+  it('says a short nickname, an address with a port and a name another bot has, beside them', async () => {
+    const admin = await login(ui.t, 'owner');
+    const taken = await admin.api.POST('/api/bot', {
+      body: { name: 'Lounge', nickname: 'Lounge DJ', serverAddress: '127.0.0.1', serverPort: 9987 },
+    });
+    expect(taken.response.status).toBe(201);
+    await desktop.goto(`${ui.baseUrl}/settings/bots`);
+    await desktop.getByRole('button', { name: 'Add a bot' }).click();
+    const field = (label: string) => desktop.getByLabel(label, { exact: true });
+    const requests: string[] = [];
+    desktop.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/api/bot')) requests.push(request.url());
+    });
+    await field('Name').fill('lounge');
+    await desktop.getByText('Another bot already has this name').waitFor();
+    await field('Nickname on the server').fill('DJ');
+    await field('Server address').fill('ts.example.com:9987');
+    await desktop.getByRole('button', { name: 'Create', exact: true }).click();
+    await expect
+      .poll(() => fieldError(field('Nickname on the server')))
+      .toBe('Use 3 to 30 characters for the nickname, as TeamSpeak asks.');
+    expect(await fieldError(field('Server address'))).toBe(
+      'Give the host alone here; the port has its own field.',
+    );
+    // A name another bot has is allowed: only said, never refused.
+    expect(await fieldError(field('Name'))).toBeNull();
+    expect(requests).toEqual([]);
+    await screenshot(desktop, 'toolbar-forms-desktop-bot-checks');
   });
 });

@@ -134,8 +134,9 @@ describe("a saved queue's upload", () => {
     await expect.poll(async () => Number(await slider.getAttribute('aria-valuenow'))).toBeGreaterThan(at);
     await screenshot(page, 'upload-retention-03-saved-queue-plays');
 
-    // The saved queue was its last reference: deleted, the next sweep takes the played file.
-    await admin.api.POST('/api/player/{botId}/clear', { params: { path: { botId } } });
+    // The saved queue was its last reference: deleted, the next sweep takes the played file. The song
+    // leaves the live queue by a removal (a clear could be undone, so its songs would still be held).
+    await admin.api.DELETE('/api/player/{botId}/queue/{index}', { params: { path: { botId, index: 0 } } });
     await page.goto(`${ui.baseUrl}/music`);
     await page.getByRole('tab', { name: 'Saved queues' }).click();
     await page.getByRole('button', { name: 'Delete Keepsakes' }).click();

@@ -102,6 +102,9 @@ export const en = {
   'bot.invalid.serverAddress':
     'Enter the host name or IP address of the TeamSpeak server, e.g. ts.example.com.',
   'bot.blank': '{field}: type more than spaces.',
+  'bot.invalid.addressWithPort': 'Give the host alone here; the port has its own field.',
+  'bot.nameTaken':
+    'Another bot already has this name: you can keep it, but the two will be hard to tell apart.',
   'bot.name': 'Name',
   'bot.nickname': 'Nickname on the server',
   'bot.serverAddress': 'Server address',

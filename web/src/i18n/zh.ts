@@ -104,6 +104,8 @@ export const zh: Record<MessageKey, string> = {
   'bot.invalid.nickname': '昵称需要 3 到 30 个字符（TeamSpeak 的要求）。',
   'bot.invalid.serverAddress': '请输入 TeamSpeak 服务器的主机名或 IP 地址，例如 ts.example.com。',
   'bot.blank': '{field}：请输入内容，不能只有空格。',
+  'bot.invalid.addressWithPort': '这里只填主机名，端口在单独的输入框里。',
+  'bot.nameTaken': '已有机器人叫这个名字：可以保留，但两个会不好区分。',
   'bot.name': '名称',
   'bot.nickname': '服务器上的昵称',
   'bot.serverAddress': '服务器地址',
