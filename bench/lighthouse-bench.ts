@@ -8,9 +8,11 @@
  * Lighthouse's desktop preset (formFactor desktop, desktop screen emulation) with its default
  * throttling method, `simulate`: the page loads at loopback speed and Lighthouse models the load over
  * its desktop network (40 ms RTT, 10 Mbit/s, no CPU slowdown) from the observed trace. `provided`
- * would score loopback itself, where every page is near 100 whatever its size and number of round
- * trips, and the figures would swing with this shared machine's load; the simulation still counts the
- * bytes and the request chains a real network would pay for.
+ * would score loopback itself, where a page pays nothing for its bytes and round trips, so a heavier
+ * bundle or a longer request chain would not show; the simulation counts what a real network charges
+ * for them. Both take the main thread's work as observed, so on this shared machine the performance
+ * figures (total blocking time above all) still move with its load: the table prints Lighthouse's CPU
+ * index per page to tell a busy machine from a heavy page.
  *
  * One Chromium (chrome-launcher, which Lighthouse itself depends on) serves every run; Lighthouse
  * opens a fresh tab per page and clears the origin's storage before each. The session rides as a
