@@ -397,10 +397,11 @@ describe('lyrics', () => {
       .getByRole('region', { name: 'Player of Deck' })
       .getByRole('button', { name: 'Full-screen lyrics' })
       .click();
+    // A fresh phone profile loads the bundle, the queue and the lyrics first: slow on a loaded machine.
     await phone
       .getByRole('dialog', { name: 'Full-screen lyrics' })
       .locator('[aria-current="true"]')
-      .waitFor();
+      .waitFor({ timeout: 15_000 });
     await expect.poll(() => distanceFromMiddle(phone), { timeout: 5000 }).toBeLessThan(60);
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await screenshot(phone, 'discover-08-lyrics-phone');
