@@ -58,10 +58,12 @@ describe('a member on a server without internet', () => {
     await openDiscover(member);
     await member.getByRole('status').filter({ hasText: OFFLINE }).waitFor();
     expect(await member.getByText(OFFLINE).count()).toBe(1);
-    // What this server holds itself (the uploads' albums) may still show; no platform's shelf does.
+    // What this server holds itself (the uploads' albums) may still show; no platform's shelf does,
+    // and uploads without album tags leave no empty section behind.
     expect(
       await member.locator('.source-home:not([aria-labelledby="home-local"]) .home-section').count(),
     ).toBe(0);
+    await member.locator('[aria-labelledby="home-local"]').waitFor({ state: 'hidden' });
     expect(await member.getByText(/music_a|fetch failed|could not be reached/).count()).toBe(0);
     await screenshot(member, 'offline-01-member-home');
 
