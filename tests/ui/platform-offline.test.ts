@@ -8,6 +8,9 @@
  * tab, internet radio). One platform out while another answers: its shelves fold into one notice.
  * axe-core finds no violation of any impact in either theme; a phone shows it too.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { HttpResponse, http } from 'msw';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -15,6 +18,7 @@ import { createMember, type Session, setupAdmin } from '../../testkit/accounts';
 import { addToneUpload } from '../../testkit/tone-uploads';
 import { ALICE_LOGIN, useJellyfinApi } from '../helpers/jellyfin-api';
 import { useMswServer } from '../helpers/msw-server';
+import { sendUpload, taggedMp3WithCover } from '../uploads/media-files';
 import { axeViolations, screenshot, signedInPage, startUiHarness, type UiHarness } from './ui-harness';
 
 /** A loopback port nothing listens on: a connection there is refused, as a host off the network is. */
@@ -75,6 +79,29 @@ describe('a member on a server without internet', () => {
       await member.locator('.source-home:not([aria-labelledby="home-local"]) .home-section').count(),
     ).toBe(0);
   }, 30_000);
+
+  it('still shows the albums of the uploads under the notice, with their embedded covers', async () => {
+    const media = mkdtempSync(join(tmpdir(), 'offline-albums-'));
+    onTestFinished(() => rmSync(media, { recursive: true, force: true }));
+    const sent = await sendUpload(ui.t, { name: 'tagged.mp3', bytes: taggedMp3WithCover(media) }, admin.jar);
+    expect(sent.status).toBe(200);
+    await openDiscover(member);
+    await member.getByRole('status').filter({ hasText: OFFLINE }).waitFor();
+    const uploads = member.getByRole('region', { name: 'Uploaded files' });
+    const album = uploads.getByRole('link', { name: 'Fixtures' });
+    await album.waitFor();
+    await expect
+      .poll(() =>
+        uploads
+          .locator('img')
+          .first()
+          .evaluate((img: HTMLImageElement) => img.naturalWidth),
+      )
+      .toBeGreaterThan(0);
+    await screenshot(member, 'offline-01b-uploaded-albums');
+    await album.click();
+    await member.getByText('Tëst Sóng').first().waitFor();
+  });
 
   it("reads a platform's failure as a sentence with the platform's name, in English and Chinese", async () => {
     await searchNetease(member);
