@@ -13,12 +13,20 @@ import type { ChatCommand } from './parse-command';
 
 /** What a REST call answered: a receipt on success, the error text otherwise. */
 interface Answer {
-  data?: { message: string } | undefined;
+  /** `undoToken`: the call replaced a queue with songs in it, which `POST /undo` gives back. */
+  data?: { message: string; undoToken?: string } | undefined;
   error?: { error: string } | undefined;
 }
 /** The error text of a failed call. */
 const errorText = (error: { error: string } | undefined): string => error?.error ?? receipts.requestFailed();
 const replyOf = (answer: Answer): string => answer.data?.message ?? errorText(answer.error);
+/** The reply of a call that may have replaced the queue: when it did, `!undo` can take it back, and says so. */
+function replyReplacing(ctx: CommandContext, answer: Answer): string {
+  const token = answer.data?.undoToken;
+  if (!token) return replyOf(answer);
+  ctx.undo.token = token;
+  return `${replyOf(answer)} ${receipts.chatUndoHint(ctx.prefix)}`;
+}
 /** The platform flags a command takes, as its usage shows them (`[-n|-q|…]`): one per platform that has one. */
 const PLATFORM_CHOICE = `[${Object.keys(PLATFORM_FLAGS).join('|')}]`;
 
@@ -29,6 +37,13 @@ export interface CommandContext {
   prefix: string;
   /** Casts the sender's vote to skip the current song; the reply is the tally or the skip. */
   voteSkip(): Promise<string>;
+  /** The Undo of the last chat command that replaced this bot's queue, for `!undo`. */
+  undo: UndoSlot;
+}
+
+/** One bot's last Undo token from the chat (the REST call checks it is still good). */
+export interface UndoSlot {
+  token: string | undefined;
 }
 
 interface CommandSpec {
@@ -77,7 +92,8 @@ const simple = (
 ): CommandSpec => ({
   usage: route.slice(1),
   adminOnly,
-  run: async (ctx) => replyOf(await ctx.api.POST(`/api/player/{botId}${route}`, path(ctx.botId))),
+  // `/clear` can be undone; the others answer no Undo.
+  run: async (ctx) => replyReplacing(ctx, await ctx.api.POST(`/api/player/{botId}${route}`, path(ctx.botId))),
 });
 
 const searchBody = (ctx: CommandContext) => ({
@@ -90,7 +106,10 @@ export const CHAT_COMMANDS: Readonly<Record<string, CommandSpec>> = {
     usage: `play <song> ${PLATFORM_CHOICE}`,
     run: async (ctx) =>
       needText(ctx, 'play <song>') ??
-      replyOf(await ctx.api.POST('/api/player/{botId}/play', { ...path(ctx.botId), body: searchBody(ctx) })),
+      replyReplacing(
+        ctx,
+        await ctx.api.POST('/api/player/{botId}/play', { ...path(ctx.botId), body: searchBody(ctx) }),
+      ),
   },
   add: {
     usage: `add <song> ${PLATFORM_CHOICE}`,
@@ -227,7 +246,7 @@ export const CHAT_COMMANDS: Readonly<Record<string, CommandSpec>> = {
       if (!playlistId) return receipts.chatUsage(`${ctx.prefix}playlist <id> [-a]`);
       const body = { playlistId, ...(ctx.command.platform ? { platform: ctx.command.platform } : {}) };
       const route = ctx.command.append ? '/api/player/{botId}/playlist' : '/api/player/{botId}/play-playlist';
-      return replyOf(await ctx.api.POST(route, { ...path(ctx.botId), body }));
+      return replyReplacing(ctx, await ctx.api.POST(route, { ...path(ctx.botId), body }));
     },
   },
   album: {
@@ -236,13 +255,17 @@ export const CHAT_COMMANDS: Readonly<Record<string, CommandSpec>> = {
       const albumId = ctx.command.args[0];
       if (!albumId) return receipts.chatUsage(`${ctx.prefix}album <id>`);
       const body = { albumId, ...(ctx.command.platform ? { platform: ctx.command.platform } : {}) };
-      return replyOf(await ctx.api.POST('/api/player/{botId}/play-album', { ...path(ctx.botId), body }));
+      return replyReplacing(
+        ctx,
+        await ctx.api.POST('/api/player/{botId}/play-album', { ...path(ctx.botId), body }),
+      );
     },
   },
   fm: {
     usage: `fm ${PLATFORM_CHOICE}`,
     run: async (ctx) =>
-      replyOf(
+      replyReplacing(
+        ctx,
         await ctx.api.POST('/api/player/{botId}/fm', {
           ...path(ctx.botId),
           body: ctx.command.platform ? { platform: ctx.command.platform } : {},
@@ -297,7 +320,19 @@ export const CHAT_COMMANDS: Readonly<Record<string, CommandSpec>> = {
       });
       // A load where nothing could play says why, in the bot's own receipt.
       if (!data) return errorText(error);
-      return data.ok ? receipts.savedQueueLoaded(saved.name, data.loaded) : data.message;
+      if (!data.ok) return data.message;
+      return replyReplacing(ctx, {
+        data: { ...data, message: receipts.savedQueueLoaded(saved.name, data.loaded) },
+      });
+    },
+  },
+  undo: {
+    usage: 'undo',
+    run: async (ctx) => {
+      const token = ctx.undo.token;
+      if (!token) return receipts.nothingToUndo();
+      ctx.undo.token = undefined;
+      return replyOf(await ctx.api.POST('/api/player/{botId}/undo', { ...path(ctx.botId), body: { token } }));
     },
   },
   queues: {

@@ -4,7 +4,7 @@
  */
 import type { ApiClient } from '../../openapi/client';
 import { receipts } from '../../shared/receipts';
-import { CHAT_COMMANDS } from './chat-commands';
+import { CHAT_COMMANDS, type UndoSlot } from './chat-commands';
 import { DEFAULT_CHAT_PREFIX, parseChatCommand } from './parse-command';
 
 export interface ChatSender {
@@ -27,6 +27,7 @@ export interface ChatDispatcherOptions {
 
 export class ChatDispatcher {
   private readonly prefix: string;
+  private readonly undo: UndoSlot = { token: undefined };
 
   constructor(private readonly options: ChatDispatcherOptions) {
     this.prefix = options.prefix ?? DEFAULT_CHAT_PREFIX;
@@ -47,6 +48,7 @@ export class ChatDispatcher {
       command,
       prefix: this.prefix,
       voteSkip: () => this.options.voteSkip(sender),
+      undo: this.undo,
     });
   }
 }

@@ -14,6 +14,7 @@ import { receipts } from '../../shared/receipts';
 import type { Session } from '../../testkit/accounts';
 import type { TestApp } from '../../testkit/test-app';
 import { addToneUpload } from '../../testkit/tone-uploads';
+import { chatFor } from '../helpers/chat';
 import { startVoiceApp, type VoiceApp } from '../helpers/voice-app';
 
 let app: VoiceApp;
@@ -159,3 +160,38 @@ describe('upload retention', () => {
     await undo(token!);
   });
 });
+
+describe('in the chat', () => {
+  const sender = { nickname: 'Listener', uid: 'listener-uid', serverGroups: [8] };
+  // `!play <words>` searches the default source: here, the uploads.
+  beforeAll(async () => {
+    const set = await admin.api.POST('/api/bot/settings', { body: { defaultPlatform: 'local' } });
+    expect(set.response.status).toBe(200);
+  });
+
+  it('!play that replaced the queue says how to take it back, and !undo does, once', async () => {
+    await queueWithSecondPlaying(10);
+    const chat = chatFor(t, botId);
+    const played = await chat.handle('!play Tone 3', sender);
+    // Found by the search: the upload as stored, without the artist the test's song object carries.
+    expect(played).toBe(`${receipts.nowPlaying({ ...songs[3]!, artist: '' })} ${receipts.chatUndoHint('!')}`);
+    expect(await queueIds()).toEqual([songs[3]!.id]);
+    expect(await chat.handle('!undo', sender)).toBe(
+      `${receipts.queueRestored(3)} ${receipts.nowPlaying(songs[1]!)}`,
+    );
+    expect(await queueIds()).toEqual(songs.slice(0, 3).map((song) => song.id));
+    expect(await chat.handle('!undo', sender)).toBe(receipts.nothingToUndo());
+  });
+
+  it('!clear can be undone too; an add says nothing of Undo', async () => {
+    await queueWithSecondPlaying(0);
+    const chat = chatFor(t, botId);
+    expect(await chat.handle('!clear', sender)).toBe(`${receipts.cleared()} ${receipts.chatUndoHint('!')}`);
+    expect(await chat.handle('!undo', sender)).toMatch(
+      new RegExp(`^${escapeRegExp(receipts.queueRestored(3))}`),
+    );
+    expect(await chat.handle('!add Tone 0', sender)).not.toContain('undo');
+  });
+});
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
