@@ -39,6 +39,7 @@ describe('the operation table on a connected bot', () => {
     ['status', {}],
     ['start', {}],
     ['queue', {}],
+    ['heldSongs', {}],
     ['elapsed', {}],
     ['listen', { hub: 'table', listeners: 0 }],
     ['playSong', { song, requestedBy: 'alice' }],
@@ -59,6 +60,8 @@ describe('the operation table on a connected bot', () => {
     ['prev', {}],
     ['stopPlayback', {}],
     ['clear', {}],
+    // The clear's Undo, under the token the clear answered (the loop puts it in).
+    ['undoReplace', { token: 'the token the clear answered' }],
     ['stop', {}],
   ];
 
@@ -67,10 +70,14 @@ describe('the operation table on a connected bot', () => {
   });
 
   it('answers every op with data that parses with its declared reply schema', async () => {
-    for (const [op, args] of steps()) {
+    let undoToken = '';
+    for (const [op, stepArgs] of steps()) {
+      const args = op === 'undoReplace' ? { token: undoToken } : stepArgs;
       const raw = BotReplySchema.parse(
         await h.bus.request(botCommandSubject(bot), { op, args, actor: ACTOR }, { timeoutMs: 30_000 }),
       );
+      const answered = raw.data as { undoToken?: string } | undefined;
+      if (answered?.undoToken) undoToken = answered.undoToken;
       expect({ op, ok: raw.ok, status: raw.status }).toEqual({ op, ok: true, status: 200 });
       const parsed = BOT_OPS[op].reply.safeParse(raw.data);
       expect({ op, parsed: parsed.success }).toEqual({ op, parsed: true });

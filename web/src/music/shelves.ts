@@ -105,9 +105,9 @@ const SHELVES: Record<ShelfKind, (platform: Platform) => ShelfRequest> = {
   uploadedAlbums: () => ({
     key: 'uploadedAlbums',
     title: 'home.uploadedAlbums',
-    path: PLATFORM_ROUTES.uploads.albums,
+    path: OWN.uploadedAlbums,
     load: () =>
-      shelf(call(api.GET(PLATFORM_ROUTES.uploads.albums, library(LIBRARY))), (value) => ({
+      shelf(call(api.GET(OWN.uploadedAlbums, library(LIBRARY))), (value) => ({
         kind: 'collections',
         items: value.albums.map(albumCollection),
       })),

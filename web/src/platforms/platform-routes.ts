@@ -15,6 +15,8 @@ export const PLATFORM_ROUTES = {
     latestAlbums: '/api/music/library_a/latest-albums',
     mostPlayed: '/api/music/library_a/most-played',
     genres: '/api/music/library_a/genres',
+    /** The albums the uploads' tags name. */
+    uploadedAlbums: '/api/music/local/albums',
   },
   /** The songs of one genre of the `genres` shelf. */
   genreSongs: '/api/music/library_a/genre/{id}/songs',
@@ -37,8 +39,6 @@ export const PLATFORM_ROUTES = {
   uploads: {
     upload: '/api/music/local/upload',
     list: '/api/music/local/uploads',
-    /** The albums their tags name: the uploads' shelf on the music home. */
-    albums: '/api/music/local/albums',
     usage: '/api/music/local/usage',
   },
 } as const;
