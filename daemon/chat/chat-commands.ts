@@ -20,12 +20,14 @@ interface Answer {
 /** The error text of a failed call. */
 const errorText = (error: { error: string } | undefined): string => error?.error ?? receipts.requestFailed();
 const replyOf = (answer: Answer): string => answer.data?.message ?? errorText(answer.error);
-/** The reply of a call that may have replaced the queue: when it did, `!undo` can take it back, and says so. */
+/**
+ * The reply of a call that may have replaced the queue: the REST receipt as it is (a chat reply is the
+ * REST receipt), and when it replaced one, `!undo` can take it back.
+ */
 function replyReplacing(ctx: CommandContext, answer: Answer): string {
   const token = answer.data?.undoToken;
-  if (!token) return replyOf(answer);
-  ctx.undo.token = token;
-  return `${replyOf(answer)} ${receipts.chatUndoHint(ctx.prefix)}`;
+  if (token) ctx.undo.token = token;
+  return replyOf(answer);
 }
 /** The platform flags a command takes, as its usage shows them (`[-n|-q|…]`): one per platform that has one. */
 const PLATFORM_CHOICE = `[${Object.keys(PLATFORM_FLAGS).join('|')}]`;

@@ -101,7 +101,6 @@ const en = {
   // Chat only.
   chatUnknownCommand: 'Unknown command {prefix}{name}. Try {prefix}help.',
   chatUsage: 'Usage: {usage}',
-  chatUndoHint: '({prefix}undo brings the previous queue back.)',
   chatAdminOnly: 'Only members of the admin groups may do that.',
   chatQueueEmpty: 'The queue is empty.',
   chatQueueMore: '… and {count} more',
@@ -274,7 +273,6 @@ const zh: Record<PhraseCode, string> = {
   said: '{detail}',
   chatUnknownCommand: '未知命令 {prefix}{name}，请试试 {prefix}help。',
   chatUsage: '用法：{usage}',
-  chatUndoHint: '（{prefix}undo 可恢复之前的队列。）',
   chatAdminOnly: '只有管理员组的成员可以这样做。',
   chatQueueEmpty: '队列是空的。',
   chatQueueMore: '……还有 {count} 首',
@@ -529,7 +527,6 @@ export const say = {
   said: (text: string) => p('said', { detail: text }),
   chatUnknownCommand: (name: string, prefix: string) => p('chatUnknownCommand', { name, prefix }),
   chatUsage: (usage: string) => p('chatUsage', { usage }),
-  chatUndoHint: (prefix: string) => p('chatUndoHint', { prefix }),
   chatAdminOnly: () => p('chatAdminOnly'),
   chatQueueEmpty: () => p('chatQueueEmpty'),
   chatQueueMore: (count: number) => p('chatQueueMore', { count }),
