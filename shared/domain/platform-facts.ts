@@ -34,6 +34,11 @@ export type ShelfKind =
   | 'uploadedAlbums';
 
 export interface PlatformFacts {
+  /**
+   * The API's name for it (SPEC's platform values; docs/platforms.md maps each to its service). The
+   * registry (platforms.ts) keys every list by it, so it is the only place a platform's value is written.
+   */
+  value: string;
   /** The service's own name (English); the Chinese one is `PLATFORM_NAMES` in shared/i18n/phrases.ts. */
   name: string;
   /** The chat flag that picks it (`!play -n …`), where it has one. */

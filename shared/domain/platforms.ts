@@ -1,8 +1,7 @@
 /**
- * The one registry of music platforms: one line per platform, its value (the API's name for it, whose
- * place here is its place in the OpenAPI enum) and its facts, kept in the platform's own folder
- * (shared/sources/<service>/<service>-facts.ts). The api, the daemon, the chat parser, the OpenAPI
- * enums and the web UI all derive their lists from here. Each platform's code is its module
+ * The one registry of music platforms: one line per platform, its facts, kept in the platform's own
+ * folder (shared/sources/<service>/<service>-facts.ts) with its value (the API's name for it). The
+ * api, the daemon, the chat parser, the OpenAPI enums and the web UI all derive their lists from here. Each platform's code is its module
  * (shared/sources/platform-modules.ts, type-checked to have one module per row here), kept apart so
  * the web bundle can import this registry without any adapter.
  *
@@ -30,24 +29,31 @@ export {
   type ShelfKind,
 } from './platform-facts';
 
-export const PLATFORM_REGISTRY = {
-  music_a: NETEASE_FACTS,
-  music_b: QQ_MUSIC_FACTS,
-  video_a: BILIBILI_FACTS,
-  video_b: YOUTUBE_FACTS,
-  music_c: KUGOU_FACTS,
-  library_a: JELLYFIN_FACTS,
-  local: LOCAL_FACTS,
-  streaming_a: SPOTIFY_FACTS,
-  stream: STREAM_FACTS,
-} as const satisfies Record<string, PlatformFacts>;
+/** One line per platform; the place of a row is its value's place in the OpenAPI enum. */
+const ROWS = [
+  NETEASE_FACTS,
+  QQ_MUSIC_FACTS,
+  BILIBILI_FACTS,
+  YOUTUBE_FACTS,
+  KUGOU_FACTS,
+  JELLYFIN_FACTS,
+  LOCAL_FACTS,
+  SPOTIFY_FACTS,
+  STREAM_FACTS,
+] as const satisfies readonly PlatformFacts[];
+type Row = (typeof ROWS)[number];
 
-export type Platform = keyof typeof PLATFORM_REGISTRY;
+export type Platform = Row['value'];
 /** A platform's own row, with its literal facts (its login kinds, …). */
-export type FactsOf<P extends Platform> = (typeof PLATFORM_REGISTRY)[P];
+export type FactsOf<P extends Platform> = Extract<Row, { value: P }>;
+
+/** The rows keyed by value. */
+export const PLATFORM_REGISTRY = Object.fromEntries(ROWS.map((row) => [row.value, row])) as {
+  [R in Row as R['value']]: R;
+};
 
 /** Platform values as the API speaks them (docs/platforms.md maps each to its real service), in row order. */
-export const PLATFORMS = Object.keys(PLATFORM_REGISTRY) as [Platform, ...Platform[]];
+export const PLATFORMS = ROWS.map((row) => row.value) as [Platform, ...Platform[]];
 
 export const platformFacts = (platform: Platform): PlatformFacts => PLATFORM_REGISTRY[platform];
 

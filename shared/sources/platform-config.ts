@@ -1,32 +1,28 @@
 /**
  * The platforms' slices of the process configuration (the environment variables a platform reads and
- * the options it makes of them), one line per platform that has one. Kept apart from the module list
+ * the options it makes of them), one entry per platform that has one. Kept apart from the module list
  * (platform-modules.ts) so that reading the configuration (shared/config.ts) loads no adapter: a slice
  * is a light file of its platform's folder, and the platform's module names the same slice (a test
  * checks that they agree).
  */
 import type { z } from 'zod';
-import type { Platform } from '../domain/platforms';
 import type { ConfigSlice } from './platform-module';
 import { spotifyOptions } from './spotify/spotify-options';
 import { youtubeConfig } from './youtube/youtube-config';
 
-export const PLATFORM_CONFIG = {
-  video_b: youtubeConfig,
-  streaming_a: spotifyOptions,
-} as const satisfies Partial<Record<Platform, { env: z.ZodRawShape; options(env: never): object }>>;
+export const PLATFORM_CONFIG = [youtubeConfig, spotifyOptions] as const satisfies readonly {
+  env: z.ZodRawShape;
+  options(env: never): object;
+}[];
 
-type Slices = typeof PLATFORM_CONFIG;
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void
   ? I
   : never;
 
 /** The options the platforms' configuration slices make, all together (part of the process configuration). */
-export type PlatformOptions = UnionToIntersection<
-  { [P in keyof Slices]: Slices[P] extends { options(env: never): infer O } ? O : never }[keyof Slices]
->;
+export type PlatformOptions = UnionToIntersection<ReturnType<(typeof PLATFORM_CONFIG)[number]['options']>>;
 
-const slices: readonly ConfigSlice<z.ZodRawShape, object>[] = Object.values(PLATFORM_CONFIG);
+const slices: readonly ConfigSlice<z.ZodRawShape, object>[] = PLATFORM_CONFIG;
 
 /** The environment variables the platforms read, for the entries' loadConfig to check with the rest. */
 export const PLATFORM_ENV: z.ZodRawShape = Object.assign({}, ...slices.map((slice) => slice.env));

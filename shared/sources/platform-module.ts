@@ -8,7 +8,7 @@
  */
 import type { z } from 'zod';
 import type { Db } from '../db/client';
-import type { AuthLoginKind, FactsOf, Platform } from '../domain/platforms';
+import type { AuthLoginKind, FactsOf, Platform, PlatformFacts } from '../domain/platforms';
 import type { FfmpegLocation } from '../media/ffmpeg-locator';
 import type { SettingsSlice } from '../settings/settings-slice';
 import type { MusicSource } from './music-source';
@@ -39,6 +39,8 @@ export interface ConfigSlice<Shape extends z.ZodRawShape, Options extends object
  * common context with those options (the whole process's context at run time, which has them all).
  */
 export interface PlatformModule<Options extends object = object> {
+  /** Its registry row (shared/domain/platforms.ts): the module list is keyed by the row's value. */
+  facts: PlatformFacts;
   catalog(ctx: CommonContext & Options): SongCatalog;
   source(ctx: CommonContext & Options): MusicSource;
   /** How its shared login is made (QR, cookie, SMS) and renewed, where it has one. */
@@ -57,7 +59,8 @@ type AuthLoginsOf<P extends Platform> = Extract<FactsOf<P>['logins'][number], Au
  * factory giving each of its /api/auth ways (and none where the row names none), the status check of
  * a personal login where the row offers one, and a catalog with the methods of the row's own shelves.
  */
-export type ModuleOf<P extends Platform> = Omit<PlatformModule, 'login' | 'catalog' | 'source'> & {
+export type ModuleOf<P extends Platform> = Omit<PlatformModule, 'facts' | 'login' | 'catalog' | 'source'> & {
+  facts: FactsOf<P>;
   source(ctx: CommonContext): MusicSource & { readonly platform: P };
 } & ([AuthLoginsOf<P>] extends [never]
     ? { login?: never }

@@ -1,7 +1,7 @@
 /**
  * The server's list of platform modules, one line per platform (shared/sources/platform-module.ts says
  * what a module holds): both processes derive their catalogs, sources, login ways and the platforms'
- * configuration from here. The list's type asks for exactly one module per registry row
+ * settings from here. The list's type asks for exactly one module per registry row
  * (shared/domain/platforms.ts), with a login factory giving exactly the ways the row's `logins` name.
  */
 import type { Db } from '../db/client';
@@ -21,16 +21,22 @@ import { spotifyModule } from './spotify/spotify-module';
 import { streamModule } from './stream/stream-module';
 import { youtubeModule } from './youtube/youtube-module';
 
-export const PLATFORM_MODULES = {
-  music_a: neteaseModule,
-  music_b: qqMusicModule,
-  video_a: bilibiliModule,
-  video_b: youtubeModule,
-  music_c: kugouModule,
-  library_a: jellyfinModule,
-  local: localModule,
-  streaming_a: spotifyModule,
-  stream: streamModule,
+/** One line per platform, each module naming its registry row (so no line here names a value). */
+const MODULES = [
+  neteaseModule,
+  qqMusicModule,
+  bilibiliModule,
+  youtubeModule,
+  kugouModule,
+  jellyfinModule,
+  localModule,
+  spotifyModule,
+  streamModule,
+] as const;
+
+/** The modules keyed by their row's value; the type asks for exactly the module each row needs. */
+export const PLATFORM_MODULES = Object.fromEntries(MODULES.map((module) => [module.facts.value, module])) as {
+  [M in (typeof MODULES)[number] as M['facts']['value']]: M;
 } satisfies { [P in Platform]: ModuleOf<P> };
 
 /** What a platform's factories are given: the common context and every platform's options. */

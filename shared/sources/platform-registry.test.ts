@@ -52,6 +52,11 @@ afterAll(() => {
 });
 
 describe('the lists derived from the registry', () => {
+  it('every row has a value of its own', () => {
+    expect(new Set(PLATFORMS).size).toBe(PLATFORMS.length);
+    expect(rows).toHaveLength(PLATFORMS.length);
+  });
+
   it('the committed OpenAPI document: Platform, QrPlatform and the quality report', () => {
     expect(schema('Platform')?.enum).toEqual(rows.map(([p]) => p));
     expect(schema('QrPlatform')?.enum).toEqual(where((f) => f.logins.includes('qr')));
@@ -136,10 +141,11 @@ describe("each platform's adapters have what its row says", () => {
     uploadedAlbums: 'uploadedAlbums',
   };
 
-  it.each(PLATFORMS)('%s: its module names the configuration slice the configuration reads', (platform) => {
-    const module: PlatformModule = PLATFORM_MODULES[platform];
-    const slices: Partial<Record<string, unknown>> = PLATFORM_CONFIG;
-    expect(module.config).toBe(slices[platform]);
+  it('the configuration reads exactly the slices the modules name', () => {
+    const modules: PlatformModule[] = Object.values(PLATFORM_MODULES);
+    const named = modules.flatMap((module) => (module.config ? [module.config] : []));
+    expect(new Set<unknown>(PLATFORM_CONFIG)).toEqual(new Set<unknown>(named));
+    expect(named).toHaveLength(PLATFORM_CONFIG.length);
   });
 
   it.each(PLATFORMS)('%s: search kinds, FM, lyrics, shelves and login ways', (platform) => {

@@ -5,6 +5,7 @@
 import type { PlatformFacts } from '../../domain/platform-facts';
 
 export const BILIBILI_FACTS = {
+  value: 'video_a',
   name: 'Bilibili',
   chatFlag: '-b',
   priority: 5,

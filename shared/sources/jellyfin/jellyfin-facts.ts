@@ -5,6 +5,7 @@
 import { CATALOG_SEARCH, type PlatformFacts } from '../../domain/platform-facts';
 
 export const JELLYFIN_FACTS = {
+  value: 'library_a',
   name: 'Jellyfin',
   chatFlag: '-j',
   priority: 4,

@@ -5,6 +5,7 @@
 import { CATALOG_SEARCH, type PlatformFacts } from '../../domain/platform-facts';
 
 export const KUGOU_FACTS = {
+  value: 'music_c',
   name: 'Kugou Music',
   chatFlag: '-k',
   priority: 3,

@@ -5,6 +5,7 @@
 import type { PlatformFacts } from '../../domain/platform-facts';
 
 export const LOCAL_FACTS = {
+  value: 'local',
   name: 'Uploaded files',
   enabledByDefault: false,
   switchedBy: 'localAudioEnabled',

@@ -5,6 +5,7 @@
 import { CATALOG_SEARCH, PERSONAL_PAGES, type PlatformFacts } from '../../domain/platform-facts';
 
 export const NETEASE_FACTS = {
+  value: 'music_a',
   name: 'NetEase Cloud Music',
   chatFlag: '-n',
   priority: 1,

@@ -5,6 +5,7 @@
 import { CATALOG_SEARCH, PERSONAL_PAGES, type PlatformFacts } from '../../domain/platform-facts';
 
 export const QQ_MUSIC_FACTS = {
+  value: 'music_b',
   name: 'QQ Music',
   chatFlag: '-q',
   priority: 2,

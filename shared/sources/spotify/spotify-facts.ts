@@ -5,6 +5,7 @@
 import { CATALOG_SEARCH, type PlatformFacts } from '../../domain/platform-facts';
 
 export const SPOTIFY_FACTS = {
+  value: 'streaming_a',
   name: 'Spotify',
   enabledByDefault: false,
   switchedBy: 'enabledProviders',

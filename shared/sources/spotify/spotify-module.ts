@@ -5,11 +5,13 @@
 import type { PlatformModule } from '../platform-module';
 import { SpotifyCatalog } from './spotify-catalog';
 import { storedSpotifyClient } from './spotify-client';
+import { SPOTIFY_FACTS } from './spotify-facts';
 import { type SpotifyOptions, spotifyOptions } from './spotify-options';
 import { spotifySettings } from './spotify-settings';
 import { SpotifySource } from './spotify-source';
 
 export const spotifyModule = {
+  facts: SPOTIFY_FACTS,
   config: spotifyOptions,
   settings: spotifySettings,
   catalog: ({ db }) => new SpotifyCatalog(storedSpotifyClient(db)),

@@ -1,10 +1,11 @@
 /**
- * Internet radio and audio addresses's facts (shared/domain/platform-facts.ts): plain data the web UI reads too, so nothing here
- * may import adapter code.
+ * The facts of internet radio and audio addresses (shared/domain/platform-facts.ts): plain data the
+ * web UI reads too, so nothing here may import adapter code.
  */
 import type { PlatformFacts } from '../../domain/platform-facts';
 
 export const STREAM_FACTS = {
+  value: 'stream',
   name: 'Internet radio and audio addresses',
   // Never a fallback: a song here is an address someone gave, never a search for words. Opt-in, like
   // Jellyfin: SPEC's default `enabledProviders` has no `stream`, and a client that knows only SPEC's

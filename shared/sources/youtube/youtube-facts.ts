@@ -5,6 +5,7 @@
 import type { PlatformFacts } from '../../domain/platform-facts';
 
 export const YOUTUBE_FACTS = {
+  value: 'video_b',
   name: 'YouTube',
   chatFlag: '-y',
   priority: 6,

@@ -5,6 +5,7 @@
 import type { PlatformModule } from '../platform-module';
 import { YoutubeCatalog } from './youtube-catalog';
 import { type YoutubeOptions, youtubeConfig } from './youtube-config';
+import { YOUTUBE_FACTS } from './youtube-facts';
 import { YoutubeSource } from './youtube-source';
 import { YtDlp } from './yt-dlp';
 
@@ -12,6 +13,7 @@ const ytDlpOf = ({ ytDlpPath, ytDlpCookies, ytDlpArgs }: Partial<YoutubeOptions>
   new YtDlp(ytDlpPath, {}, { cookies: ytDlpCookies, args: ytDlpArgs });
 
 export const youtubeModule = {
+  facts: YOUTUBE_FACTS,
   config: youtubeConfig,
   catalog: (ctx) => new YoutubeCatalog(ytDlpOf(ctx)),
   source: (ctx) => new YoutubeSource(ytDlpOf(ctx)),
