@@ -8,6 +8,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { and, eq } from 'drizzle-orm';
 import * as routes from '../../openapi/routes/personal-logins';
 import { personalLinks } from '../../shared/db/schema';
+import { PERSONAL_LOGIN_PLATFORM } from '../../shared/domain/platforms';
 import type { LoginProfile } from '../../shared/sources/platform-login';
 import { platformLogin, type SourceContext } from '../../shared/sources/platform-modules';
 import { type Principal, principalOf } from '../access/principal';
@@ -17,7 +18,7 @@ import { platformFailure } from '../music/platform-failure';
 import { loginWay } from './login-ways';
 import { QrAttempts } from './qr-attempts';
 
-const PLATFORM = routes.PERSONAL_LOGIN_PLATFORM;
+const PLATFORM = PERSONAL_LOGIN_PLATFORM;
 
 /** Links belong to accounts; the chat service acts for voice-server users, who have none. */
 function ownerOf(principal: Principal): string {

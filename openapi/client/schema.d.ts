@@ -92,7 +92,7 @@ export interface paths {
         put?: never;
         /**
          * Store a pasted cookie as a platform's shared login
-         * @description The cookie is checked with the platform first; one it refuses is a 400 `cookieRefused` with the reason, naming the field `cookie`; a platform that cannot be reached (or did not answer in time) is a 502, as any platform failure. `video_b`, `library_a`, `local` and `streaming_a` take no cookie (400); 501 for a platform this build cannot log in yet.
+         * @description The cookie is checked with the platform first; one it refuses is a 400 `cookieRefused` with the reason, naming the field `cookie`; a platform that cannot be reached (or did not answer in time) is a 502, as any platform failure. `video_b`, `library_a`, `local`, `streaming_a` and `stream` take no cookie (400); 501 for a platform this build cannot log in yet.
          *
          *     **Access:** Authenticated. Capability `platform.auth`.
          */
@@ -220,7 +220,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Test a library_a (Jellyfin) server and its credentials
+         * Test a media server (`library_a`) and its credentials
          * @description Empty or absent fields fall back to the stored `jellyfin` settings; nothing is stored. A server that cannot be reached or refuses the credentials is `{ok: false, error}` with the reason, not an HTTP error.
          *
          *     **Access:** Authenticated. Capability `platform.auth`.
@@ -576,8 +576,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Text a login code to a phone (music_a)
-         * @description The phone number is a mainland China number (country code 86). 502 when NetEase refuses.
+         * Text a login code to a phone (`music_a`)
+         * @description The phone number is a mainland China number (country code 86). 502 when the platform refuses.
          *
          *     **Access:** Authenticated. Capability `platform.auth`.
          */
@@ -695,8 +695,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Log the shared music_a account in with a texted code
-         * @description A code NetEase refuses is a 400 with its reason; NetEase refusing SMS logins outright (it wants a behaviour captcha, code 8821), or not being reached, is a 502 saying so (the first pointing to the QR login). Nothing is stored then.
+         * Log the shared `music_a` account in with a texted code
+         * @description A code the platform refuses is a 400 with its reason; the platform refusing SMS logins outright (it wants a behaviour captcha, code 8821), or not being reached, is a 502 saying so (the first pointing to the QR login). Nothing is stored then.
          *
          *     **Access:** Authenticated. Capability `platform.auth`.
          */
@@ -814,7 +814,7 @@ export interface paths {
         };
         /**
          * Whether a platform's shared login works, and as whom
-         * @description A login the platform no longer accepts, and a platform without one, are `loggedIn: false`. For `video_b` the status reports the yt-dlp tool (not installed: `loggedIn: false`, the nickname says so); `local` is always logged in. 502 when the platform cannot be reached.
+         * @description A login the platform no longer accepts, and a platform without one, are `loggedIn: false`. A platform played through a tool on this server (yt-dlp) reports the tool (not installed: `loggedIn: false`, the nickname says so); the uploads are always logged in. 502 when the platform cannot be reached.
          *
          *     **Access:** Authenticated. Guests refused.
          */
@@ -4726,7 +4726,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description `default` is what a request without `platform` uses; null when no source can be it (none enabled, or only `local`/`streaming_a` and no `defaultPlatform`) */
+                /** @description `default` is what a request without `platform` uses; null when no source can be it (none enabled, or only sources that are never a fallback (`local`, `streaming_a` and `stream`) and no `defaultPlatform`) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -5257,7 +5257,7 @@ export interface paths {
         };
         /**
          * Search every enabled source at once
-         * @description Sources are asked concurrently, each with its own deadline; a source that fails or does not answer in time adds nothing instead of failing the search. streaming_a is never included (SPEC).
+         * @description Sources are asked concurrently, each with its own deadline; a source that fails or does not answer in time adds nothing instead of failing the search. `streaming_a` and `stream` are never included (SPEC rule 5).
          *
          *     **Access:** Authenticated.
          */
@@ -5510,7 +5510,7 @@ export interface paths {
         };
         /**
          * The logged-in account's playlists
-         * @description The platform is the `platform` query (default: the configured default source). Uses the platform's shared login. The whole list, unpaged: created then collected (music_b: at most 300 collected, music_a: at most 1000 in all).
+         * @description The platform is the `platform` query (default: the configured default source). Uses the platform's shared login. The whole list, unpaged: created then collected, as far as the platform lists them (some stop at a few hundred).
          *
          *     **Access:** Authenticated. Guests refused.
          */
@@ -6431,7 +6431,7 @@ export interface paths {
         put?: never;
         /**
          * Start personal FM
-         * @description For music_a, FM uses the caller's linked personal account when there is one, else the shared login. Audio-starting commands on a disconnected bot answer 409 `{error, message, ok: false}` and leave the queue alone.
+         * @description For `music_a`, FM uses the caller's linked personal account when there is one, else the shared login. Audio-starting commands on a disconnected bot answer 409 `{error, message, ok: false}` and leave the queue alone.
          *
          *     **Access:** Authenticated. Capability `player.control`. Bot access required. Guests need `playMode`.
          */
@@ -12181,7 +12181,7 @@ export interface components {
             avatarUrl?: string;
             code?: components["schemas"]["PhraseCode"] & unknown;
             loggedIn: boolean;
-            /** @description The account's name; for `video_b` the yt-dlp status, worded in the language of `Accept-Language` */
+            /** @description The account's name; for a platform played through a tool on this server instead of an account, the tool's status, worded in the language of `Accept-Language` */
             nickname?: string;
             params?: components["schemas"]["PhraseParams"];
             platform: components["schemas"]["Platform"];
@@ -12364,7 +12364,7 @@ export interface components {
             savedQueuesEnabled: boolean;
             spotify: {
                 /**
-                 * @description The audio sidecar that plays streaming_a tracks
+                 * @description The audio sidecar that plays `streaming_a` tracks
                  * @enum {string}
                  */
                 backend: "librespot";
@@ -12419,7 +12419,7 @@ export interface components {
             savedQueuesEnabled?: boolean;
             spotify?: {
                 /**
-                 * @description The audio sidecar that plays streaming_a tracks
+                 * @description The audio sidecar that plays `streaming_a` tracks
                  * @enum {string}
                  */
                 backend?: "librespot";
@@ -12487,7 +12487,7 @@ export interface components {
             /** @description A Spotify account is connected */
             authorized: boolean;
             /**
-             * @description The audio sidecar that plays streaming_a
+             * @description The audio sidecar that plays `streaming_a`
              * @enum {string}
              */
             backend: "librespot";

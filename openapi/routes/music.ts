@@ -10,6 +10,7 @@ import {
   SongSchema,
 } from '../../shared/domain/schemas';
 import { errors, jsonBody, jsonResponse } from '../errors';
+import { platformsNamed } from '../platform-prose';
 import { defineRoute } from '../policy';
 
 const text = (name: string) =>
@@ -76,7 +77,8 @@ export const searchAllMusic = defineRoute({
   summary: 'Search every enabled source at once',
   description:
     'Sources are asked concurrently, each with its own deadline; a source that fails or does not answer ' +
-    'in time adds nothing instead of failing the search. streaming_a is never included (SPEC).',
+    `in time adds nothing instead of failing the search. ${platformsNamed((f) => !f.inSearchAll)} are never ` +
+    'included (SPEC rule 5).',
   policy: { access: 'authenticated' },
   request: { query: z.object({ q: text('q'), limit: limitQuery(20, 50) }) },
   responses: {
@@ -176,7 +178,7 @@ export const userPlaylists = personal(
   {
     query: platformQuery,
     nonGuest: true,
-    note: 'The whole list, unpaged: created then collected (music_b: at most 300 collected, music_a: at most 1000 in all).',
+    note: 'The whole list, unpaged: created then collected, as far as the platform lists them (some stop at a few hundred).',
   },
 );
 
@@ -195,7 +197,8 @@ export const listProviders = defineRoute({
         default: z.union([PlatformSchema, z.null()]),
       }),
       '`default` is what a request without `platform` uses; null when no source can be it (none enabled, ' +
-        'or only `local`/`streaming_a` and no `defaultPlatform`)',
+        `or only sources that are never a fallback (${platformsNamed((f) => f.priority === undefined)}) and no ` +
+        '`defaultPlatform`)',
     ),
     ...errors(401),
   },

@@ -5,16 +5,10 @@
  * bots' shared login.
  */
 import { z } from '@hono/zod-openapi';
-import { PERSONAL_LOGIN_PLATFORMS } from '../../shared/domain/platforms';
+import { PERSONAL_LOGIN_PLATFORM } from '../../shared/domain/platforms';
 import { errors, jsonResponse } from '../errors';
 import { defineRoute } from '../policy';
 import { QrCodeSchema, QrKeySchema, QrStatusSchema } from './platform-logins';
-
-/** SPEC has one personal account, that of the one platform whose facts offer it. */
-const [platform] = PERSONAL_LOGIN_PLATFORMS;
-if (!platform || PERSONAL_LOGIN_PLATFORMS.length > 1)
-  throw new Error('SPEC has exactly one personal login platform');
-export const PERSONAL_LOGIN_PLATFORM = platform;
 
 const tags = ['Personal music account'];
 const policy = { access: 'authenticated', nonGuest: true } as const;

@@ -7,6 +7,7 @@ import { z } from '@hono/zod-openapi';
 import { QR_PLATFORMS } from '../../shared/domain/platforms';
 import { PlatformSchema } from '../../shared/domain/schemas';
 import { errors, jsonBody, jsonResponse, PhraseCodeSchema, PhraseParamsSchema } from '../errors';
+import { platformsNamed } from '../platform-prose';
 import { defineRoute } from '../policy';
 import { SuccessSchema } from './common';
 
@@ -23,13 +24,18 @@ export const AccountStatusSchema = z
   .object({
     platform: PlatformSchema,
     loggedIn: z.boolean(),
-    nickname: z.string().optional().openapi({
-      description:
-        "The account's name; for `video_b` the yt-dlp status, worded in the language of `Accept-Language`",
-    }),
+    nickname: z
+      .string()
+      .optional()
+      .openapi({
+        description:
+          "The account's name; for a platform played through a tool on this server instead of an account, " +
+          "the tool's status, worded in the language of `Accept-Language`",
+      }),
     avatarUrl: z.string().optional(),
     code: PhraseCodeSchema.optional().openapi({
-      description: 'Where `nickname` is a sentence of the server (`video_b`): the phrase it was worded from',
+      description:
+        "Where `nickname` is a sentence of the server (a tool's status): the phrase it was worded from",
     }),
     params: PhraseParamsSchema.optional(),
   })
@@ -57,9 +63,10 @@ export const getAccountStatus = defineRoute({
   tags,
   summary: "Whether a platform's shared login works, and as whom",
   description:
-    'A login the platform no longer accepts, and a platform without one, are `loggedIn: false`. For ' +
-    '`video_b` the status reports the yt-dlp tool (not installed: `loggedIn: false`, the nickname says ' +
-    'so); `local` is always logged in. 502 when the platform cannot be reached.',
+    'A login the platform no longer accepts, and a platform without one, are `loggedIn: false`. A ' +
+    'platform played through a tool on this server (yt-dlp) reports the tool (not installed: ' +
+    '`loggedIn: false`, the nickname says so); the uploads are always logged in. 502 when the platform ' +
+    'cannot be reached.',
   policy: read,
   request: { query: z.object({ platform: PlatformSchema }) },
   responses: {
@@ -109,8 +116,9 @@ export const sendSmsCode = defineRoute({
   method: 'post',
   path: '/api/auth/sms/send',
   tags,
-  summary: 'Text a login code to a phone (music_a)',
-  description: 'The phone number is a mainland China number (country code 86). 502 when NetEase refuses.',
+  summary: `Text a login code to a phone (${platformsNamed((f) => f.logins.includes('sms'))})`,
+  description:
+    'The phone number is a mainland China number (country code 86). 502 when the platform refuses.',
   policy: manage,
   request: { body: jsonBody(z.object({ phone: PhoneSchema }).strict()) },
   responses: {
@@ -123,9 +131,11 @@ export const verifySmsCode = defineRoute({
   method: 'post',
   path: '/api/auth/sms/verify',
   tags,
-  summary: 'Log the shared music_a account in with a texted code',
+  summary: `Log the shared ${platformsNamed((f) => f.logins.includes('sms'))} account in with a texted code`,
   description:
-    'A code NetEase refuses is a 400 with its reason; NetEase refusing SMS logins outright (it wants a behaviour captcha, code 8821), or not being reached, is a 502 saying so (the first pointing to the QR login). Nothing is stored then.',
+    'A code the platform refuses is a 400 with its reason; the platform refusing SMS logins outright (it ' +
+    'wants a behaviour captcha, code 8821), or not being reached, is a 502 saying so (the first pointing ' +
+    'to the QR login). Nothing is stored then.',
   policy: manage,
   request: {
     body: jsonBody(
@@ -154,8 +164,8 @@ export const setCookieLogin = defineRoute({
   description:
     'The cookie is checked with the platform first; one it refuses is a 400 `cookieRefused` with the ' +
     'reason, naming the field `cookie`; a platform that cannot be reached (or did not answer in time) is a 502, ' +
-    'as any platform failure. `video_b`, `library_a`, `local` and `streaming_a` take no cookie (400); 501 ' +
-    'for a platform this build cannot log in yet.',
+    `as any platform failure. ${platformsNamed((f) => !f.logins.includes('cookie'))} take no cookie ` +
+    '(400); 501 for a platform this build cannot log in yet.',
   policy: manage,
   request: {
     body: jsonBody(
@@ -177,7 +187,7 @@ export const testJellyfin = defineRoute({
   method: 'post',
   path: '/api/auth/jellyfin/test',
   tags,
-  summary: 'Test a library_a (Jellyfin) server and its credentials',
+  summary: `Test a media server (${platformsNamed((f) => f.logins.includes('server'))}) and its credentials`,
   description:
     'Empty or absent fields fall back to the stored `jellyfin` settings; nothing is stored. A server that ' +
     'cannot be reached or refuses the credentials is `{ok: false, error}` with the reason, not an HTTP error.',

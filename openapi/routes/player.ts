@@ -14,6 +14,7 @@ import {
   SongSchema,
 } from '../../shared/domain/schemas';
 import { errors, jsonBody, jsonResponse, receiptFields } from '../errors';
+import { platformsNamed } from '../platform-prose';
 import { defineRoute } from '../policy';
 import { BotIdParamSchema, TimestampSchema } from './common';
 
@@ -211,7 +212,9 @@ export const startFm = playerPost(
   z.strictObject({ platform: PlatformSchema.optional() }),
   OkReplacedMessageSchema,
   {
-    description: `For music_a, FM uses the caller's linked personal account when there is one, else the shared login. ${NOT_CONNECTED}`,
+    description:
+      `For ${platformsNamed((f) => f.personalLogin !== undefined)}, FM uses the caller's linked personal ` +
+      `account when there is one, else the shared login. ${NOT_CONNECTED}`,
     statuses: [400, 409, 501, 502],
   },
 );

@@ -3,14 +3,15 @@ import { z } from '@hono/zod-openapi';
 import { PLATFORMS } from '../../shared/domain/platforms';
 import { PlatformSchema } from '../../shared/domain/schemas';
 import { errors, jsonBody, jsonResponse } from '../errors';
+import { platformsNamed } from '../platform-prose';
 import { defineRoute } from '../policy';
 import { GuestPermissionsSchema } from './session';
 
 const VoiceDucking = z.object({ enabled: z.boolean(), volumePercent: z.number().int().min(0).max(100) });
 const GuestBots = z.union([z.literal('all'), z.array(z.string().min(1).max(128)).max(1000)]);
-const SpotifyBackend = z
-  .enum(['librespot'])
-  .openapi({ description: 'The audio sidecar that plays streaming_a tracks' });
+const SpotifyBackend = z.enum(['librespot']).openapi({
+  description: `The audio sidecar that plays ${platformsNamed((f) => f.logins.includes('oauth'))} tracks`,
+});
 const SpotifyBitrate = z.union([z.literal(96), z.literal(160), z.literal(320)]);
 const VoteSkipRatio = z
   .number()

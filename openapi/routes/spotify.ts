@@ -1,10 +1,14 @@
 /**
  * Streaming source login (SPEC.md "Streaming source login: /api/spotify"): connecting the Spotify
- * account `streaming_a` plays with, by OAuth Authorization Code with PKCE.
+ * account the `oauth` platform plays with, by OAuth Authorization Code with PKCE.
  */
 import { z } from '@hono/zod-openapi';
 import { errors, jsonResponse } from '../errors';
+import { platformsNamed } from '../platform-prose';
 import { defineRoute } from '../policy';
+
+/** The platform these routes log in (its facts name the `oauth` login). */
+const OAUTH_PLATFORM = platformsNamed((f) => f.logins.includes('oauth'));
 
 const MOUNTED_WHEN_CONFIGURED =
   'SPEC mounts these routes only while the `spotify` settings are configured (`enabled` and a ' +
@@ -45,7 +49,7 @@ export const spotifyCallback = defineRoute({
   summary: 'Where Spotify sends the browser back after authorization',
   description:
     'Finishes the attempt named by `state`: trades `code` for tokens, which are kept server-side as ' +
-    'the shared `streaming_a` login and never returned, and redirects to the web UI settings page ' +
+    `the shared ${OAUTH_PLATFORM} login and never returned, and redirects to the web UI settings page ` +
     '(`/settings` under `BASE_PATH`) with `?spotify=connected`, or `?spotify=error&reason=<code>`: ' +
     '`access_denied` (or another `error` Spotify sent), `invalid_state` (unknown, used or expired ' +
     `attempt), \`token_exchange_failed\`. ${MOUNTED_WHEN_CONFIGURED}`,
@@ -63,7 +67,7 @@ export const spotifyCallback = defineRoute({
 export const SpotifyStatusSchema = z
   .object({
     authorized: z.boolean().openapi({ description: 'A Spotify account is connected' }),
-    backend: z.enum(['librespot']).openapi({ description: 'The audio sidecar that plays streaming_a' }),
+    backend: z.enum(['librespot']).openapi({ description: `The audio sidecar that plays ${OAUTH_PLATFORM}` }),
     deviceName: z.string().openapi({ description: 'The Spotify Connect device name the sidecar uses' }),
     binaryAvailable: z
       .boolean()

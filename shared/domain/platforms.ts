@@ -58,7 +58,7 @@ export const PLATFORMS = ROWS.map((row) => row.value) as [Platform, ...Platform[
 export const platformFacts = (platform: Platform): PlatformFacts => PLATFORM_REGISTRY[platform];
 
 /** The platforms whose row says `fact`, in row order. */
-const platformsWhere = (fact: (facts: PlatformFacts) => boolean): Platform[] =>
+export const platformsWhere = (fact: (facts: PlatformFacts) => boolean): Platform[] =>
   PLATFORMS.filter((p) => fact(platformFacts(p)));
 
 /** Default for `enabledProviders`, also used for a legacy configuration that has none. */
@@ -106,10 +106,23 @@ export const ADDRESS_PLATFORM: Platform | undefined = PLATFORMS.find((p) => plat
  * value (`/api/music/<value>/popular`; SPEC fixes the paths so), and the contract and the page derive
  * those paths from here.
  */
-export function shelfOwner(shelf: ShelfKind): Platform {
-  const [owner, ...others] = platformsWhere((f) => f.shelves.includes(shelf));
-  if (!owner || others.length > 0) throw new Error(`exactly one platform must have the ${shelf} shelf`);
-  return owner;
+export function shelfOwner<S extends ShelfKind>(shelf: S): ShelfOwner<S> {
+  return theOne(
+    platformsWhere((f) => f.shelves.includes(shelf)),
+    `the ${shelf} shelf`,
+  ) as ShelfOwner<S>;
+}
+/** The value of the row whose shelves name `S`, as a literal (the web's typed paths are built of it). */
+type ShelfOwner<S extends ShelfKind, R extends Row = Row> = R extends unknown
+  ? S extends R['shelves'][number]
+    ? R['value']
+    : never
+  : never;
+
+function theOne(platforms: Platform[], what: string): Platform {
+  const [one, ...others] = platforms;
+  if (!one || others.length > 0) throw new Error(`exactly one platform must have ${what}`);
+  return one;
 }
 
 /** The platform of the files people upload: the one the uploads switch (`localAudioEnabled`) turns on. */
@@ -117,5 +130,11 @@ export const UPLOADS_PLATFORM: Platform | undefined = PLATFORMS.find(
   (p) => platformFacts(p).switchedBy === 'localAudioEnabled',
 );
 
-/** The platforms a user may link their own account of (`/api/me/music/<platform>`), in row order. */
-export const PERSONAL_LOGIN_PLATFORMS = platformsWhere((f) => f.personalLogin !== undefined);
+/**
+ * The one platform a user may link their own account of (SPEC has one personal account, under
+ * `/api/me/music/<platform>`), its value a literal like the shelves' owners.
+ */
+export const PERSONAL_LOGIN_PLATFORM = theOne(
+  platformsWhere((f) => f.personalLogin !== undefined),
+  'the personal login',
+) as Extract<Row, { personalLogin: string }>['value'];

@@ -1,7 +1,7 @@
 /**
  * A music platform's failure in plain words. The API sends it as a 502 or 503 phrase whose detail is
  * "<platform>: <sentence>" (api/music: the platform's value, then what its adapter said), e.g.
- * "music_a: NetEase Cloud Music could not be reached (fetch failed)": a refusal of a common kind with
+ * "<value>: <the service's name> could not be reached (fetch failed)": a refusal of a common kind with
  * that kind's phrase (`platformLoginNeeded`, …, worded from the shared catalog), any other failure as
  * `badGateway` or `serviceUnavailable`. A person is told which service, by the name they know, and
  * what it means for them; the detail itself stays for admins (ErrorNotice's disclosure).
