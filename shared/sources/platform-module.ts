@@ -3,8 +3,9 @@
  * listed once in platform-modules.ts. Its facts (the web-safe row in platforms.ts) say what it can do;
  * the module gives the code that does it: its catalog (search and browse, the api's side), its source
  * (stream resolution, the daemon's side), its login ways, the slice of the process configuration it
- * reads from the environment, the settings it keeps and which of them are secrets, and the routes it
- * contributes beyond the common ones.
+ * reads from the environment, and the settings it keeps and which of them are secrets. It has no routes
+ * of its own: the api serves every platform by the capability its facts name (a shelf, a login kind),
+ * and the few SPEC paths that carry a value take it from the platform owning that capability.
  */
 import type { z } from 'zod';
 import type { Db } from '../db/client';
