@@ -10,6 +10,7 @@
  * - A result with `previewSeconds` is a preview clip: the stream itself is only that long, and the
  *   bot reports it as the track's effective duration.
  */
+import type { KnownLoudness } from '../domain/loudness';
 import type { Platform } from '../domain/platforms';
 import type { Quality } from '../domain/qualities';
 import type { Result } from '../result';
@@ -62,6 +63,8 @@ export interface ResolvedStream {
   live?: boolean;
   /** Set when only a preview clip is playable (VIP or copyright-restricted): its length in seconds. */
   previewSeconds?: number;
+  /** The track's loudness where the platform or the file says it (else the bot measures it as it plays). */
+  loudness?: KnownLoudness;
 }
 
 /** What a source needs to know about a song to find its audio. */
