@@ -20,6 +20,7 @@ import { readSettings } from '../../shared/settings/settings';
 import { LocalCatalog, uploadToSong } from '../../shared/sources/local/local-catalog';
 import { attachLyricsFile, LYRICS_FILE_MAX_BYTES } from '../../shared/sources/local/lyrics-upload';
 import { type MediaTools, takeInUpload, UPLOAD_MAX_BYTES } from '../../shared/sources/local/upload-intake';
+import { UploadLoudnessMeter } from '../../shared/sources/local/upload-loudness';
 import { LYRICS_EXTENSION, parseUploadName } from '../../shared/sources/local/upload-name';
 import {
   evictOverQuota,
@@ -71,6 +72,7 @@ export function uploadRoutes({ db, config }: AppDeps, options: UploadRouteOption
   const maxBytes = options.maxBytes ?? UPLOAD_MAX_BYTES;
   const referencedUploadIds = options.referencedUploadIds ?? (() => uploadsInStoredQueues(db));
   const mediaTools = mediaToolsFinder(config.ffmpeg);
+  const loudnessMeter = new UploadLoudnessMeter(db, config.dataDir);
 
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   // SPEC: 403 while local audio is off, before the request itself is judged (a missing x-filename).
@@ -99,7 +101,8 @@ export function uploadRoutes({ db, config }: AppDeps, options: UploadRouteOption
         throw new ApiError(failure.kind === 'noUpload' ? 404 : 400, failure.message);
       }
 
-      const taken = await takeInUpload(db, config.dataDir, mediaTools(), {
+      const tools = mediaTools();
+      const taken = await takeInUpload(db, config.dataDir, tools, {
         body,
         name: name.value,
         uploadedBy: principalOf(c).userId,
@@ -118,6 +121,8 @@ export function uploadRoutes({ db, config }: AppDeps, options: UploadRouteOption
         keepId: upload.id,
         referenced: await referencedUploadIds(),
       });
+      // Measured after the answer: a long file takes a while (upload-loudness.ts).
+      if (!upload.loudnessSource) loudnessMeter.measureLater(tools.ffmpeg, upload);
       return c.json({ song: uploadToSong(upload) }, 200);
     })
 

@@ -1,6 +1,6 @@
 /**
  * Small media files for the upload tests, rendered by the real ffmpeg: a tagged MP3 with an attached
- * cover, a plain WAV, a video with a sound track, and helpers to send a file to the upload route.
+ * cover, a plain WAV, a sine of known loudness, a video with a sound track, and helpers to send a file to the upload route.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -50,6 +50,31 @@ export function taggedAudio(dir: string, extension: string, tags: Record<string,
   const path = join(dir, `tagged.${extension}`);
   ffmpeg([
     ...sine(1),
+    ...Object.entries(tags).flatMap(([key, value]) => ['-metadata', `${key}=${value}`]),
+    path,
+  ]);
+  return readFileSync(path);
+}
+
+export interface SineFile {
+  /** Of full scale in each channel (1 = 0 dBFS peak). */
+  amplitude: number;
+  seconds: number;
+  /** The container, by extension (`wav`, `flac`, `mp3`, `opus`, …). */
+  extension: string;
+  /** Tags ffmpeg writes as they are (`key=value`). */
+  tags?: Record<string, string>;
+}
+
+/**
+ * A stereo 997 Hz sine, the same in both channels. BS.1770 defines its loudness: the K-weighting
+ * gains about 0.69 dB at 997 Hz, which the formula's -0.691 takes back, and the two channels' mean
+ * squares (A²/2 each) sum to A², so it reads 20·log10(A) LUFS with a peak of 20·log10(A) dBFS.
+ */
+export function stereoSine(dir: string, { amplitude, seconds, extension, tags = {} }: SineFile): Buffer {
+  const path = join(dir, `sine.${extension}`);
+  ffmpeg([
+    ...['-f', 'lavfi', '-i', `aevalsrc='${amplitude}*sin(2*PI*997*t)':s=48000:d=${seconds}:c=stereo`],
     ...Object.entries(tags).flatMap(([key, value]) => ['-metadata', `${key}=${value}`]),
     path,
   ]);

@@ -3,7 +3,16 @@
  * attempts (kept here because the api is stateless and any replica may answer the status poll)
  * and uploaded local files.
  */
-import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import {
+  blob,
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/sqlite-core';
 import { PLATFORMS } from '../../domain/constants';
 import { users } from './accounts';
 
@@ -87,7 +96,9 @@ export const qrLogins = sqliteTable(
  * Uploaded local audio under DATA_DIR/uploads; deleted once played and no longer queued anywhere, or
  * evicted oldest-first under the disk quota. Title, artist, album and lyrics come from the file's tags
  * (the title falls back to the file name). The embedded cover is kept here, not on disk, so any api replica
- * can serve it; it is capped small at upload time.
+ * can serve it; it is capped small at upload time. The loudness (issue 39) comes from the file's ReplayGain
+ * or R128 tags, else it is measured once after the upload; it stays unset until then, and on uploads
+ * stored before it was kept (the bot measures those as they play).
  */
 export const uploads = sqliteTable(
   'uploads',
@@ -104,6 +115,11 @@ export const uploads = sqliteTable(
     lyrics: text('lyrics').notNull().default(''),
     coverType: text('cover_type', { enum: ['image/jpeg', 'image/png'] }),
     coverData: blob('cover_data', { mode: 'buffer' }),
+    /** Integrated loudness, LUFS (shared/domain/loudness.ts); null while unknown. */
+    loudnessLufs: real('loudness_lufs'),
+    /** The highest peak, dBFS, where the tags or the measurement gave one. */
+    loudnessPeakDb: real('loudness_peak_db'),
+    loudnessSource: text('loudness_source', { enum: ['tags', 'measured'] }),
     uploadedBy: text('uploaded_by'),
     createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
     playedAt: integer('played_at', { mode: 'timestamp_ms' }),

@@ -1,6 +1,6 @@
 /**
  * What ffprobe finds in an uploaded file: whether it really holds audio, how long it is, its tags
- * (lyrics included), whether it carries a picture track (a video) and an embedded cover. The shape is ffprobe's
+ * (lyrics and loudness included), whether it carries a picture track (a video) and an embedded cover. The shape is ffprobe's
  * `-print_format json -show_format -show_streams` output (fftools/ffprobe.c; the field names are
  * ffprobe's own).
  *
@@ -10,6 +10,8 @@
 import { z } from 'zod';
 import { runBounded } from '../../exec/bounded-process';
 import { err, ok, type Result } from '../../result';
+import { loudnessFromTags } from './loudness-tags';
+import type { UploadLoudness } from './stored-loudness';
 
 /**
  * The only demuxers an upload is opened with: those of the whitelisted extensions (ffmpeg's names:
@@ -63,6 +65,8 @@ export interface ProbedAudio {
   album: string | undefined;
   /** Lyrics embedded as text (USLT, LYRICS/UNSYNCEDLYRICS, ©lyr), as written: LRC or plain lines. */
   lyrics: string | undefined;
+  /** What its ReplayGain or R128 tags say of its loudness (loudness-tags.ts). */
+  loudness: UploadLoudness | undefined;
 }
 
 export const NOT_AUDIO = 'the file holds no audio that can be played';
@@ -138,5 +142,6 @@ export async function probeAudio(
     artist: tag('artist') ?? tag('album_artist'),
     album: tag('album'),
     lyrics: tag(LYRICS_KEY),
+    loudness: loudnessFromTags(tag),
   });
 }

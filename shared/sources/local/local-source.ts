@@ -1,6 +1,6 @@
 /**
  * The `local` source: a song id is an upload id, and its audio is the uploaded file under
- * `DATA_DIR/uploads`, named by the upload row.
+ * `DATA_DIR/uploads`, named by the upload row, with the loudness the row keeps where it has one.
  */
 import { access } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -9,6 +9,7 @@ import type { Db } from '../../db/client';
 import { uploads } from '../../db/schema';
 import { err, ok, type Result } from '../../result';
 import type { MusicSource, ResolvedStream, StreamRequest } from '../music-source';
+import { storedLoudness } from './stored-loudness';
 
 export const UPLOADS_DIR = 'uploads';
 
@@ -22,7 +23,13 @@ export class LocalSource implements MusicSource {
 
   async resolveStream(song: StreamRequest): Promise<Result<ResolvedStream>> {
     const [row] = await this.db
-      .select({ storedName: uploads.storedName, originalName: uploads.originalName })
+      .select({
+        storedName: uploads.storedName,
+        originalName: uploads.originalName,
+        loudnessLufs: uploads.loudnessLufs,
+        loudnessPeakDb: uploads.loudnessPeakDb,
+        loudnessSource: uploads.loudnessSource,
+      })
       .from(uploads)
       .where(eq(uploads.id, song.id))
       .limit(1);
@@ -34,6 +41,7 @@ export class LocalSource implements MusicSource {
     } catch {
       return err(`the uploaded file ${row.originalName} is missing on disk`);
     }
-    return ok({ input: { kind: 'file', path } });
+    const loudness = storedLoudness(row);
+    return ok({ input: { kind: 'file', path }, ...(loudness && { loudness }) });
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Takes in one upload: the body is streamed to a temporary file in DATA_DIR/uploads, ffprobe checks
- * that it really is audio (and reads its tags, lyrics and cover), a video keeps its audio track only, and the
+ * that it really is audio (and reads its tags, lyrics, loudness tags and cover), a video keeps its audio track only, and the
  * file is stored under a random id with its whitelisted extension. Whatever fails, no temporary or
  * half-written file is left behind.
  */
@@ -16,6 +16,7 @@ import { NOT_AUDIO, probeAudio } from './audio-probe';
 import { readSyncedLyrics } from './id3-synced-lyrics';
 import { UPLOADS_DIR } from './local-source';
 import { receiveToFile } from './receive-file';
+import { loudnessColumns } from './stored-loudness';
 import { storedUploadName, titleFromFileName, type UploadName } from './upload-name';
 
 /** SPEC.md Limits: an upload is at most 500 MB. */
@@ -110,6 +111,8 @@ async function store(
     lyrics: lyrics.slice(0, MAX_LYRICS_CHARS),
     coverType: cover?.ok ? cover.value.type : null,
     coverData: cover?.ok ? cover.value.data : null,
+    // Without loudness tags it stays unknown until measured (upload-loudness.ts).
+    ...loudnessColumns(audio.loudness),
     uploadedBy,
     createdAt: new Date(),
     playedAt: null,
