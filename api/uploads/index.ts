@@ -1,8 +1,8 @@
 /**
  * POST /api/music/local/upload, GET /api/music/local/uploads, /albums, /usage and
  * /cover/{id}: the HTTP side of local uploads.
- * The file handling itself (streaming to disk, probing, keeping a video's audio, retention) lives in
- * shared/sources/local/.
+ * The file handling itself (streaming to disk, probing, keeping a video's audio, measuring its loudness,
+ * retention) lives in shared/sources/local/.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';

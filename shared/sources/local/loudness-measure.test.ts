@@ -63,8 +63,11 @@ describe('the ebur128 summary', () => {
       `    Peak:      ${peak} dBFS`,
     ].join('\n');
 
-  it('reads the integrated loudness and the peak after "Summary:" only', () => {
-    const log = `[Parsed_ebur128_0] t: 9.9  M: -5.0 S: -5.0  I: -5.0 LUFS  TPK: -1.0 -1.0 dBFS\n${summary('-23.1', '-3.4')}`;
+  it('reads the integrated loudness and the peak of the last "Summary:" only', () => {
+    // A tag printed with the input may hold anything; the frame lines come before the summary too.
+    const tag = `    comment         : ${summary('-1.0', '0.0')}`;
+    const frame = '[Parsed_ebur128_0] t: 9.9  M: -5.0 S: -5.0  I: -5.0 LUFS  TPK: -1.0 -1.0 dBFS';
+    const log = [tag, frame, summary('-23.1', '-3.4')].join('\n');
     expect(parseEbur128Summary(log)).toEqual({ integratedLufs: -23.1, peakDb: -3.4, source: 'measured' });
   });
 

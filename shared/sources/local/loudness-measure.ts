@@ -18,16 +18,18 @@ const MEASURE_LIMITS = { timeoutMs: 5 * 60_000, maxOutputBytes: 64_000 };
  */
 const ABSOLUTE_GATE_LUFS = -70;
 
-const SUMMARY = /Summary:([\s\S]*)$/;
+/** The input's tags are printed before it, so the last one is the filter's. */
+const SUMMARY = 'Summary:';
 const INTEGRATED = /\bI:\s+(-?\d+(?:\.\d+)?)\s+LUFS/;
 /** `Peak:` under "True peak:" (peak=true); "-inf" for digital silence. */
 const PEAK = /\bPeak:\s+(-?\d+(?:\.\d+)?)\s+dBFS/;
 
 /** The figure in the summary ffmpeg's ebur128 filter logs; undefined when it has none or it is gated out. */
 export function parseEbur128Summary(log: string): UploadLoudness | undefined {
-  const summary = SUMMARY.exec(log)?.[1];
-  const integrated = summary && INTEGRATED.exec(summary);
-  if (!summary || !integrated) return undefined;
+  const at = log.lastIndexOf(SUMMARY);
+  const summary = at < 0 ? '' : log.slice(at);
+  const integrated = INTEGRATED.exec(summary);
+  if (!integrated) return undefined;
   const integratedLufs = Number(integrated[1]);
   if (integratedLufs <= ABSOLUTE_GATE_LUFS) return undefined;
   const peak = PEAK.exec(summary);

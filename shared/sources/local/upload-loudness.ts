@@ -49,8 +49,12 @@ export class UploadLoudnessMeter {
 
   private async measure(ffmpeg: string, { id, storedName }: UploadToMeasure): Promise<void> {
     const measured = await measureLoudness(ffmpeg, join(this.dataDir, UPLOADS_DIR, basename(storedName)));
-    // A file deleted meanwhile fails here too: the upload is gone, so there is nothing to tell.
-    if (!measured.ok) return void log.info({ uploadId: id, reason: measured.error }, 'loudness not measured');
+    if (!measured.ok) {
+      // Also what a file deleted meanwhile gets: either way the upload keeps no figure.
+      log.info({ uploadId: id, reason: measured.error }, 'an upload’s loudness was not measured');
+      return;
+    }
+    // Silence has no loudness to store.
     if (!measured.value) return;
     await this.db.update(uploads).set(loudnessColumns(measured.value)).where(eq(uploads.id, id));
   }
