@@ -73,7 +73,7 @@ export function renderTestFiles(): TempDir {
  * Renders an `aevalsrc` expression (t in seconds) to a file, e.g.
  * `0.5*sin(2*PI*440*t)`, at 48 kHz stereo; the container follows the file extension.
  */
-function renderAudio(path: string, expression: string, durationSeconds: number): void {
+export function renderAudio(path: string, expression: string, durationSeconds: number): void {
   // Quoted: the expressions contain commas, which would otherwise split the filter's options.
   const source = `aevalsrc='${expression}':s=${PCM_FORMAT.sampleRateHz}:d=${durationSeconds}:c=stereo`;
   const run = spawnSync(FFMPEG, [

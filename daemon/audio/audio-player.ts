@@ -38,7 +38,7 @@ import type { DecoderExit } from './decode/decoder';
 import type { OpusEncoderOptions } from './encode/encoder';
 import { OPUS_SILENCE_FRAME } from './encode/opus-silence-frame';
 import type { AudioWorkerPool } from './engine/audio-worker-pool';
-import type { PlayerEngine, TrackPipeline } from './engine/track-pipeline';
+import type { LoudnessReport, PlayerEngine, TrackPipeline } from './engine/track-pipeline';
 import { WorkerEngine } from './engine/worker-engine';
 import { FRAME_SECONDS } from './pcm-format';
 import { DEFAULT_PLAYBACK_POLICY, type PlaybackPolicy } from './playback-policy';
@@ -76,6 +76,8 @@ export interface AudioPlayerOptions {
   /** Encoded frames the worker keeps ready (DEFAULT_LOOKAHEAD_FRAMES by default). */
   lookaheadFrames?: number;
   encoder?: OpusEncoderOptions;
+  /** The loudness each track is brought to (LUFS); absent: tracks play as they are. */
+  loudnessTargetLufs?: number;
 }
 
 export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements ScheduledPlayer {
@@ -95,6 +97,9 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
   private onClock = false;
   /** The packet built for the next tick, and the frame it holds (an AudioFrame, or OPUS_SILENCE_FRAME). */
   private prepared: { frame: object; voice: PreparedVoice } | undefined;
+  private loudnessTarget: number | undefined;
+  /** The current track's loudness normalization, once its worker has reported it. */
+  private loudnessReport: LoudnessReport | undefined;
 
   constructor(options: AudioPlayerOptions) {
     super();
@@ -109,6 +114,17 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
       ...(options.lookaheadFrames === undefined ? {} : { lookaheadFrames: options.lookaheadFrames }),
     });
     this.ducking = options.voiceDucking ?? { enabled: false, volumePercent: 100 };
+    this.loudnessTarget = options.loudnessTargetLufs;
+  }
+
+  /** The current track's normalization gain and its figure's source; undefined while off or not known yet. */
+  get loudness(): LoudnessReport | undefined {
+    return this.currentState.status === 'idle' ? undefined : this.loudnessReport;
+  }
+
+  /** A new target (undefined: off) applies from the next track or seek: a song keeps its level. */
+  setLoudnessTarget(targetLufs: number | undefined): void {
+    this.loudnessTarget = targetLufs;
   }
 
   get state(): AudioPlayerState {
@@ -135,6 +151,7 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
   /** Starts a track, ending the current one (reason `stopped`) first. */
   play(track: Track): void {
     this.stop();
+    this.loudnessReport = undefined;
     const ffmpeg = this.findFfmpeg();
     if (!ffmpeg.ok) {
       this.failToStart(track, ffmpeg.error);
@@ -309,12 +326,16 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
       seekSeconds,
       prebufferFrames: this.policy.prebufferFrames,
       stallMs: this.policy.streamStallMs,
+      ...(this.loudnessTarget === undefined ? {} : { loudnessTargetLufs: this.loudnessTarget }),
     });
     const isCurrent = () =>
       this.currentState.status !== 'idle' && this.currentState.playback.pipeline === pipeline;
     pipeline.on('spawn', () => this.spawnFailures.recordSuccess());
     pipeline.on('title', (title) => {
       if (isCurrent()) this.emit('streamTitle', track, title);
+    });
+    pipeline.on('loudness', (report) => {
+      if (isCurrent()) this.loudnessReport = report;
     });
     pipeline.on('ready', () => {
       if (isCurrent()) this.leaveBuffering(pipeline);

@@ -1,4 +1,5 @@
 /** What a player plays: an input for ffmpeg and what is known of its length. */
+import type { KnownLoudness } from '../../shared/domain/loudness';
 import type { DecoderInput } from './decode/decoder-input';
 
 export interface Track {
@@ -7,4 +8,6 @@ export interface Track {
   durationSeconds?: number;
   /** Play no further than this position: a preview clip cut from a longer stream. */
   stopAtSeconds?: number;
+  /** Its loudness where the platform or the file says it; else it is measured as it decodes. */
+  loudness?: KnownLoudness;
 }

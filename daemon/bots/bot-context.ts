@@ -4,6 +4,7 @@
  */
 import type { BotReply } from '../../shared/bus/messages';
 import type { PlayMode } from '../../shared/domain/constants';
+import type { LoudnessSetting } from '../../shared/domain/loudness';
 import type { BotStatus, QueuedSong } from '../../shared/domain/schemas';
 import type { Logger } from '../../shared/logger';
 import type { StoredSettings } from '../../shared/settings/settings';
@@ -34,6 +35,10 @@ export interface BotContext {
   /** Publishes the bot's state; `queueChanged` also sends the queue and snapshots it. */
   changed(queueChanged: boolean): void;
   persistVolume(volume: number): Promise<void>;
+  /** The bot's loudness normalization setting. */
+  readonly loudness: LoudnessSetting;
+  /** Stores the setting, then plays from the next track (or seek) on by it. */
+  setLoudness(setting: LoudnessSetting): Promise<void>;
   persistMode(mode: PlayMode): Promise<void>;
   start(): Promise<BotReply<BotStatus>>;
   stop(): Promise<BotReply<BotStatus>>;

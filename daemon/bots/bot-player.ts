@@ -14,6 +14,7 @@ import { AudioPlayer, type AudioPlayerOptions } from '../audio/audio-player';
 import type { AudioPlayerState, TrackEnd } from '../audio/audio-player-state';
 import type { FrameHealthSnapshot } from '../audio/clock/frame-health';
 import type { DecodeProblem } from '../audio/decode/decode-problem';
+import type { LoudnessReport } from '../audio/engine/track-pipeline';
 import type { Track } from '../audio/track';
 import { type PlayableSong, withStreamTitle } from './playable-song';
 import { SongQueue } from './queue';
@@ -144,6 +145,16 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
     return clamped;
   }
 
+  /** The loudness tracks are brought to from the next one on (undefined: as they are). */
+  setLoudnessTarget(targetLufs: number | undefined): void {
+    this.audio.setLoudnessTarget(targetLufs);
+  }
+
+  /** The current track's normalization gain and its figure's source, once known. */
+  get loudness(): LoudnessReport | undefined {
+    return this.audio.loudness;
+  }
+
   setVoiceDucking(ducking: { enabled: boolean; volumePercent: number }): void {
     this.audio.setVoiceDucking(ducking);
   }
@@ -267,6 +278,7 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
     const track: Track = {
       input: stream.input,
       durationSeconds: duration,
+      ...(stream.loudness ? { loudness: stream.loudness } : {}),
       // A source's preview may be cut from the full song: the player stops at the preview's end.
       ...(stream.previewSeconds === undefined ? {} : { stopAtSeconds: stream.previewSeconds }),
     };

@@ -13,6 +13,7 @@ import type { Db } from '../../shared/db/client';
 import { dbFaultOf } from '../../shared/db/db-faults';
 import type { bots } from '../../shared/db/schema';
 import { BOT_START_DEADLINE_MS, type PlayMode } from '../../shared/domain/constants';
+import type { LoudnessSetting } from '../../shared/domain/loudness';
 import type { BotStatus, QueuedSong } from '../../shared/domain/schemas';
 import { say, statusPhrase } from '../../shared/i18n/phrases';
 import { type Logger, logger } from '../../shared/logger';
@@ -51,7 +52,7 @@ import { SkipVotes } from './skip-votes';
 import { loadBotAvatar } from './stores/avatar-store';
 import { storedIdentity, storeIdentity } from './stores/identity-store';
 import { recordPlay } from './stores/play-history-store';
-import { saveMode, saveVolume } from './stores/playback-settings-store';
+import { saveLoudness, saveMode, saveVolume } from './stores/playback-settings-store';
 import { QueueSnapshotStore } from './stores/queue-snapshot-store';
 
 export type BotRow = typeof bots.$inferSelect;
@@ -131,6 +132,7 @@ export class BotRuntime implements BotContext {
         sink: this.sink,
         volumePercent: config.volume,
         voiceDucking: deps.settings.voiceDucking,
+        ...loudnessTargetOf(config),
         ...(deps.scheduler ? { scheduler: deps.scheduler } : {}),
         locateFfmpeg: () => locateDecoder(deps.ffmpeg),
         ...(deps.encoder ? { encoder: deps.encoder } : {}),
@@ -209,6 +211,7 @@ export class BotRuntime implements BotContext {
       elapsed: Math.round(this.player.elapsedSeconds * 1000) / 1000,
       skipVotes: this.skipVotes.tally(now, this.channelPeople().length, this.currentSettings.voteSkipRatio),
       listeners: this.listenFeed.listeners,
+      loudness: { ...this.loudness, ...this.player.loudness },
     };
     if (now?.effectiveDuration !== undefined) status.effectiveDuration = now.effectiveDuration;
     const channel = this.lifecycle.connected ? this.session?.joinedChannel(this.requestedChannel) : undefined;
@@ -257,6 +260,20 @@ export class BotRuntime implements BotContext {
   persistVolume(volume: number): Promise<void> {
     this.config = { ...this.config, volume };
     return saveVolume(this.deps.db, this.config.id, volume);
+  }
+
+  get loudness(): LoudnessSetting {
+    return { enabled: this.config.loudnessNormalization, targetLufs: this.config.loudnessTarget };
+  }
+
+  async setLoudness(setting: LoudnessSetting): Promise<void> {
+    await saveLoudness(this.deps.db, this.config.id, setting);
+    this.config = {
+      ...this.config,
+      loudnessNormalization: setting.enabled,
+      loudnessTarget: setting.targetLufs,
+    };
+    this.player.setLoudnessTarget(loudnessTargetOf(this.config).loudnessTargetLufs);
   }
 
   persistMode(mode: PlayMode): Promise<void> {
@@ -341,6 +358,7 @@ export class BotRuntime implements BotContext {
     // The daemon writes volume and mode through on every change, so a differing row was edited elsewhere.
     if (config.volume !== this.player.volume) this.player.setVolume(config.volume);
     if (config.playMode !== this.player.queue.mode) this.player.queue.setMode(config.playMode);
+    this.player.setLoudnessTarget(loudnessTargetOf(config).loudnessTargetLufs);
     this.session?.reconfigure(config.profileConfig ?? PROFILE_DISABLED, config.nickname);
     void this.refreshAvatar();
     this.changed(false);
@@ -500,4 +518,9 @@ export class BotRuntime implements BotContext {
     this.avatarUpdatedAt = updatedAt;
     if (this.session && !this.player.nowPlaying) await this.session.profile.showDefaultAvatar();
   }
+}
+
+/** The player's loudness target by a bot's row: none while its normalization is off. */
+function loudnessTargetOf(config: BotRow): { loudnessTargetLufs?: number } {
+  return config.loudnessNormalization ? { loudnessTargetLufs: config.loudnessTarget } : {};
 }

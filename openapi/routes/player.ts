@@ -8,6 +8,7 @@ import type { RoutePolicy } from '../../shared/access/route-access';
 import type { GuestPermission } from '../../shared/domain/constants';
 import {
   BotStatusSchema,
+  LoudnessChangeSchema,
   PlatformSchema,
   PlayModeSchema,
   QueuedSongSchema,
@@ -300,6 +301,21 @@ export const volume = playerPost(
   }),
   MessageSchema,
   { statuses: [400] },
+);
+export const loudness = playerPost(
+  '/loudness',
+  'Turn loudness normalization on or off, or set its target',
+  control('transport'),
+  LoudnessChangeSchema,
+  MessageSchema,
+  {
+    description:
+      'Every track is brought to the target (integrated loudness, LUFS; -16 for a new bot), with no ' +
+      "peak over -1 dBTP: the platform's figure where it gives one, the file's ReplayGain or R128 tags, " +
+      'else measured as it decodes. Stored with the bot; heard from the next track or seek, so the ' +
+      "song playing keeps its level. The bot's volume applies on top. The status's `loudness` shows it.",
+    statuses: [400],
+  },
 );
 export const mode = playerPost(
   '/mode',

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { BOT_START_DEADLINE_MS } from '../domain/constants';
 import {
   BotStatusSchema,
+  LoudnessChangeSchema,
   PlayModeSchema,
   QueuedSongSchema,
   SkipTallySchema,
@@ -147,6 +148,8 @@ export const BOT_OPS = {
   clear: op({ args: none, reply: replacedQueue }),
   volume: op({ args: z.object({ volume: z.number().min(0).max(100) }).strict(), reply: receiptOnly }),
   mode: op({ args: z.object({ mode: PlayModeSchema }).strict(), reply: receiptOnly }),
+  /** Changes the bot's loudness normalization (the fields sent); stored, and heard from the next track. */
+  loudness: op({ args: LoudnessChangeSchema, reply: receiptOnly }),
   seek: op({
     args: z.object({ position: z.number().min(0) }).strict(),
     reply: z.object({ seekOffset: z.number() }),

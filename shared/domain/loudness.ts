@@ -18,6 +18,12 @@ export const TRUE_PEAK_CEILING_DB = -1;
  */
 export type LoudnessSource = 'platform' | 'tags' | 'measured';
 
+/** A bot's normalization setting: whether it is on, and the loudness it brings every track to. */
+export interface LoudnessSetting {
+  enabled: boolean;
+  targetLufs: number;
+}
+
 /** What is known of a track's loudness before it plays, so the bot need not measure it. */
 export interface KnownLoudness {
   /** Integrated loudness, LUFS. */

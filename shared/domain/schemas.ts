@@ -4,6 +4,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { PLAY_MODES } from './constants';
+import { LOUDNESS_TARGET_RANGE } from './loudness';
 import { PLATFORM_DESCRIPTION, PLATFORMS } from './platforms';
 
 export const PlatformSchema = z.enum(PLATFORMS).openapi('Platform', { description: PLATFORM_DESCRIPTION });
@@ -111,6 +112,44 @@ export const JoinedChannelSchema = z
   .openapi('JoinedChannel');
 export type JoinedChannel = z.infer<typeof JoinedChannelSchema>;
 
+export const LoudnessStatusSchema = z
+  .object({
+    enabled: z
+      .boolean()
+      .openapi({ description: 'Every track is brought to `targetLufs` (on for a new bot)' }),
+    targetLufs: z.number().int().min(LOUDNESS_TARGET_RANGE.min).max(LOUDNESS_TARGET_RANGE.max),
+    gainDb: z
+      .number()
+      .optional()
+      .openapi({
+        description:
+          "The gain the current track gets to reach the target (dB), once known: the limiter's momentary " +
+          'cut under the ceiling of -1 dBTP apart.',
+      }),
+    source: z
+      .enum(['platform', 'tags', 'measured'])
+      .optional()
+      .openapi({
+        description:
+          "Where the current track's loudness figure comes from: the platform's own, the file's ReplayGain " +
+          'or R128 tags, or measured (an upload when sent, any other stream as it decodes)',
+      }),
+  })
+  .openapi('LoudnessStatus');
+
+const TARGET_RANGE = `targetLufs must be a whole number from ${LOUDNESS_TARGET_RANGE.min} to ${LOUDNESS_TARGET_RANGE.max}`;
+export const LoudnessChangeSchema = z
+  .strictObject({
+    enabled: z.boolean().optional(),
+    targetLufs: z
+      .number()
+      .int(TARGET_RANGE)
+      .min(LOUDNESS_TARGET_RANGE.min, TARGET_RANGE)
+      .max(LOUDNESS_TARGET_RANGE.max, TARGET_RANGE)
+      .optional(),
+  })
+  .openapi('LoudnessChange', { description: 'Only the fields sent change.' });
+
 export const BotStatusSchema = z
   .object({
     id: z.string(),
@@ -135,6 +174,9 @@ export const BotStatusSchema = z
     }),
     channel: JoinedChannelSchema.optional().openapi({
       description: 'The channel the bot is in, while connected (an addition: older daemons leave it out).',
+    }),
+    loudness: LoudnessStatusSchema.optional().openapi({
+      description: 'Loudness normalization (an addition: older daemons leave it out).',
     }),
   })
   .openapi('BotStatus');

@@ -51,7 +51,7 @@ export interface DecoderEvents {
   /** The child is running. */
   spawn: [];
   /** New PCM arrived in `pcm`. */
-  data: [];
+  data: [chunk: Buffer];
   /** The child is gone and, unless killed, everything it wrote is in `pcm`. Emitted once. */
   exit: [DecoderExit];
   /** The relayed stream (a user's address) named what plays now: its new ICY StreamTitle. */
@@ -154,7 +154,7 @@ export class Decoder extends EventEmitter<DecoderEvents> {
       // After a kill the rest of the output is drained and dropped, so the connection can close (no fd leak).
       if (this.killed) return;
       if (!this.pcm.write(chunk)) io.pause();
-      this.emit('data');
+      this.emit('data', chunk);
     });
     // ffmpeg may exit before a producer is done (error, kill); the broken connection is expected then.
     io.on('error', (error) => log.debug({ err: error }, 'ffmpeg stdin closed early'));

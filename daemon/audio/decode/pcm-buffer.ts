@@ -84,6 +84,27 @@ export class PcmBuffer {
     return target;
   }
 
+  /**
+   * The frame `readFrame` would answer next, copied into `target` without taking it (the loudness
+   * limiter looks a frame ahead); undefined when a whole frame is not buffered yet.
+   */
+  peekFrame(target: Int16Array): Int16Array | undefined {
+    const frameBytes = this.bufferedBytes >= FRAME_BYTES ? FRAME_BYTES : this.ended ? this.bufferedBytes : 0;
+    if (frameBytes === 0) return undefined;
+    const targetBytes = new Uint8Array(target.buffer, target.byteOffset, FRAME_BYTES);
+    let written = 0;
+    let offset = this.headOffset;
+    for (const chunk of this.chunks) {
+      const take = Math.min(frameBytes - written, chunk.length - offset);
+      chunk.copy(targetBytes, written, offset, offset + take);
+      written += take;
+      offset = 0;
+      if (written === frameBytes) break;
+    }
+    targetBytes.fill(0, frameBytes);
+    return target;
+  }
+
   private copyOut(target: Uint8Array, byteCount: number): void {
     let written = 0;
     while (written < byteCount) {

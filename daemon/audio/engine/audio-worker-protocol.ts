@@ -9,6 +9,8 @@ import type { LoggingConfig } from '../../../shared/logger';
 import type { DecoderExit } from '../decode/decoder';
 import type { DecoderInput, RawPcmFormat } from '../decode/decoder-input';
 import type { OpusEncoderOptions } from '../encode/encoder';
+import type { NormalizationSpec } from '../loudness/loudness-normalizer';
+import type { LoudnessReport } from './track-pipeline';
 
 /** The worker's half of a decoder input; a stream's bytes follow as `input` messages. */
 export type WireInput =
@@ -51,6 +53,8 @@ export type ToWorker =
       stopAtSeconds?: number;
       prebufferFrames: number;
       stallMs: number;
+      /** Absent: the track plays as it is, with no loudness normalization. */
+      normalization?: NormalizationSpec;
     }
   | { type: 'input'; slot: number; generation: number; chunk: Uint8Array }
   | { type: 'inputEnd'; slot: number; generation: number }
@@ -71,6 +75,8 @@ export type FromWorker =
     }
   /** A user's live stream named what plays now (its ICY StreamTitle). */
   | { type: 'title'; slot: number; generation: number; title: string }
+  /** The loudness normalization's gain moved (by a reportable step) or its figure's source changed. */
+  | { type: 'loudness'; slot: number; generation: number; report: LoudnessReport }
   /** An ffmpeg child has exited or been killed (the pool stops tracking its pid). */
   | { type: 'childGone'; slot: number; pid: number }
   /** A relayed stream input is ahead of ffmpeg: stop reading it (`inputResume`: read again). */

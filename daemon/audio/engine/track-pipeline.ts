@@ -6,6 +6,7 @@
  * the player's policies testable apart from the threads that make the frames.
  */
 import type { EventEmitter } from 'node:events';
+import type { LoudnessSource } from '../../../shared/domain/loudness';
 import type { DecoderExit } from '../decode/decoder';
 import type { Track } from '../track';
 
@@ -28,6 +29,13 @@ export interface PipelineEvents {
   exit: [DecoderExit];
   /** A user's live stream named what plays now (its ICY StreamTitle changed). */
   title: [string];
+  /** The loudness normalization's gain now, and where its figure comes from. */
+  loudness: [LoudnessReport];
+}
+
+export interface LoudnessReport {
+  gainDb: number;
+  source: LoudnessSource;
 }
 
 export interface PipelineSpec {
@@ -38,6 +46,8 @@ export interface PipelineSpec {
   prebufferFrames: number;
   /** How long a relayed stream may send nothing (the policy's stream stall). */
   stallMs: number;
+  /** The loudness target (LUFS) the track is brought to; absent: played as it is. */
+  loudnessTargetLufs?: number;
 }
 
 /** One track's pipeline from a seek point on: replaced wholesale on seek, killed on stop. */

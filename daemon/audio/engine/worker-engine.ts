@@ -129,6 +129,14 @@ export class WorkerEngine implements PlayerEngine, SlotListener {
       ...(track.stopAtSeconds === undefined ? {} : { stopAtSeconds: track.stopAtSeconds }),
       prebufferFrames: spec.prebufferFrames,
       stallMs: spec.stallMs,
+      ...(spec.loudnessTargetLufs === undefined
+        ? {}
+        : {
+            normalization: {
+              targetLufs: spec.loudnessTargetLufs,
+              ...(track.loudness ? { known: track.loudness } : {}),
+            },
+          }),
     });
     if (track.input.kind === 'stream') pipeline.relay(track.input.stream);
     return pipeline;
@@ -329,6 +337,9 @@ class WorkerPipeline extends EventEmitter<PipelineEvents> implements TrackPipeli
         break;
       case 'title':
         this.emit('title', message.title);
+        break;
+      case 'loudness':
+        this.emit('loudness', message.report);
         break;
       case 'inputPause':
         this.input?.stream.pause();

@@ -22,9 +22,11 @@ import type { DecoderInput } from '../decode/decoder-input';
 import { OpusEncoder } from '../encode/encoder';
 import { FrameHistory } from '../encode/frame-history';
 import { Gain } from '../encode/gain';
+import { LoudnessNormalizer } from '../loudness/loudness-normalizer';
 import { SAMPLES_PER_FRAME } from '../pcm-format';
 import type { FromWorker, GainChange, GainRewind, ToWorker, WireInput } from './audio-worker-protocol';
 import { FrameRing, MAX_OPUS_FRAME_BYTES } from './frame-ring';
+import type { LoudnessReport } from './track-pipeline';
 
 type OpenMessage = Extract<ToWorker, { type: 'open' }>;
 type PlayMessage = Extract<ToWorker, { type: 'play' }>;
@@ -39,9 +41,16 @@ const PRIMING_FRAMES = 3;
 /** Where the priming frames' packets go: they are not sent. */
 const discardedPacket = new Uint8Array(MAX_OPUS_FRAME_BYTES);
 
+/** A normalization gain that moved less than this since the last report is not reported again. */
+const LOUDNESS_REPORT_STEP_DB = 0.5;
+
 interface Running {
   generation: number;
   decoder: Decoder;
+  /** Brings the track to the bot's loudness target; absent when normalization is off. */
+  normalizer: LoudnessNormalizer | undefined;
+  /** The normalization last reported to the main thread. */
+  reported: LoudnessReport | undefined;
   prebufferFrames: number;
   /** The relayed bytes of a stream input; absent for URLs and files. */
   input: RelayedInput | undefined;
@@ -64,6 +73,8 @@ export class WorkerSlot implements FillableSlot {
   private readonly encoder: OpusEncoder;
   private readonly lookaheadFrames: number;
   private readonly pcmFrame = new Int16Array(SAMPLES_PER_FRAME);
+  /** The frame after `pcmFrame`, which the loudness limiter looks at ahead. */
+  private readonly nextPcmFrame = new Int16Array(SAMPLES_PER_FRAME);
   private readonly history: FrameHistory;
   private running: Running | undefined;
 
@@ -95,6 +106,8 @@ export class WorkerSlot implements FillableSlot {
     const running: Running = {
       generation,
       decoder,
+      normalizer: message.normalization && new LoudnessNormalizer(message.normalization),
+      reported: undefined,
       prebufferFrames: message.prebufferFrames,
       input,
       started: false,
@@ -115,7 +128,8 @@ export class WorkerSlot implements FillableSlot {
     decoder.on('title', (title) => {
       if (isCurrent()) this.post({ type: 'title', slot: this.id, generation, title });
     });
-    decoder.on('data', () => {
+    decoder.on('data', (chunk) => {
+      running.normalizer?.measure(chunk);
       if (isCurrent()) this.fill();
     });
     decoder.on('exit', (exit) => {
@@ -184,6 +198,7 @@ export class WorkerSlot implements FillableSlot {
     const { pcm } = running.decoder;
     if (!running.started) {
       if (pcm.framesAvailable < running.prebufferFrames && !pcm.hasEnded) return;
+      if (running.normalizer?.ready === false && !pcm.hasEnded) return;
       running.started = true;
     }
     const target = Math.min(depth, this.lookaheadFrames);
@@ -191,9 +206,10 @@ export class WorkerSlot implements FillableSlot {
       // A slot is free unless superseded frames the main thread has yet to drop fill the ring.
       const slot = this.ring.reserve();
       if (!slot) break;
+      // A replayed frame is kept as it was normalized; only the volume is applied to it again.
       const frame =
         (running.sequence < running.replayUntil && this.history.recall(running.sequence, this.pcmFrame)) ||
-        pcm.readFrame(this.pcmFrame);
+        this.decodedFrame(running);
       if (frame) {
         this.history.record(running.sequence, frame, this.gain);
         this.gain.apply(frame);
@@ -213,6 +229,31 @@ export class WorkerSlot implements FillableSlot {
       running.readySent = true;
       this.post({ type: 'ready', slot: this.id, generation: running.generation });
     }
+  }
+
+  /** The decoder's next frame, brought to the loudness target where normalization is on. */
+  private decodedFrame(running: Running): Int16Array | undefined {
+    const { pcm } = running.decoder;
+    const frame = pcm.readFrame(this.pcmFrame);
+    const normalizer = running.normalizer;
+    if (!frame || !normalizer) return frame;
+    normalizer.apply(frame, pcm.peekFrame(this.nextPcmFrame));
+    const { gainDb, source } = normalizer;
+    const last = running.reported;
+    if (
+      gainDb !== undefined &&
+      source !== undefined &&
+      (!last || last.source !== source || Math.abs(last.gainDb - gainDb) >= LOUDNESS_REPORT_STEP_DB)
+    ) {
+      running.reported = { gainDb, source };
+      this.post({
+        type: 'loudness',
+        slot: this.id,
+        generation: running.generation,
+        report: running.reported,
+      });
+    }
+    return frame;
   }
 
   /**

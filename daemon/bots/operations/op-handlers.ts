@@ -17,6 +17,7 @@ import type { BotContext } from '../bot-context';
 import { addSong, loadSongs, playNextSong, playNowSong, playSong } from './enqueue-ops';
 import {
   clear,
+  loudness,
   mode,
   move,
   next,
@@ -62,6 +63,7 @@ const HANDLERS: { [Op in BotOp]: Handler<Op> } = {
   stopPlayback,
   clear,
   volume,
+  loudness,
   mode,
   seek,
   playAt,

@@ -57,6 +57,14 @@ export async function volume(ctx: BotContext, args: BotOpArgs<'volume'>): Promis
   return done(say.volume(applied));
 }
 
+/** Stored first, as the volume is; heard from the next track or seek, so a song keeps its level. */
+export async function loudness(ctx: BotContext, args: BotOpArgs<'loudness'>): Promise<ReceiptReply> {
+  const setting = { ...ctx.loudness, ...args };
+  await ctx.setLoudness(setting);
+  ctx.changed(false);
+  return done(setting.enabled ? say.loudnessOn(setting.targetLufs) : say.loudnessOff());
+}
+
 export async function mode(ctx: BotContext, args: BotOpArgs<'mode'>): Promise<ReceiptReply> {
   await ctx.persistMode(args.mode);
   ctx.player.queue.setMode(args.mode);

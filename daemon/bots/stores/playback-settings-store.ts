@@ -1,14 +1,22 @@
 /**
  * Per-bot playback settings that survive a rebuild of the bot instance (SPEC "Persisted playback
- * settings"): the volume and the saved play mode. Temporary mode switches must not come through here.
+ * settings"): the volume, the saved play mode and the loudness normalization. Temporary mode switches must not come through here.
  */
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../../shared/db/client';
 import { bots } from '../../../shared/db/schema';
 import type { PlayMode } from '../../../shared/domain/constants';
+import type { LoudnessSetting } from '../../../shared/domain/loudness';
 
 export async function saveVolume(db: Db, botId: string, volume: number): Promise<void> {
   await db.update(bots).set({ volume }).where(eq(bots.id, botId));
+}
+
+export async function saveLoudness(db: Db, botId: string, setting: LoudnessSetting): Promise<void> {
+  await db
+    .update(bots)
+    .set({ loudnessNormalization: setting.enabled, loudnessTarget: setting.targetLufs })
+    .where(eq(bots.id, botId));
 }
 
 export async function saveMode(db: Db, botId: string, playMode: PlayMode): Promise<void> {

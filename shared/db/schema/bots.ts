@@ -1,6 +1,6 @@
 /**
  * Bots: connection configuration, the stored voice identity, per-bot playback settings that survive
- * a rebuild of the bot instance (volume, play mode, profile config), play history and the optional
+ * a rebuild of the bot instance (volume, play mode, loudness normalization, profile config), play history and the optional
  * live-queue snapshot used when `savedQueuesEnabled` is on.
  */
 import { blob, index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
@@ -36,6 +36,9 @@ export const bots = sqliteTable('bots', {
     .notNull()
     .default('seq'),
   profileConfig: text('profile_config', { mode: 'json' }).$type<ProfileConfigRow>(),
+  // Loudness normalization (issue 39): on for every bot unless turned off, to its own target (LUFS).
+  loudnessNormalization: integer('loudness_normalization', { mode: 'boolean' }).notNull().default(true),
+  loudnessTarget: integer('loudness_target').notNull().default(-16),
   createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 });

@@ -1,0 +1,140 @@
+/**
+ * Brings one track to the bot's loudness target, frame by frame, where decoding runs (the audio
+ * worker), before the bot's volume and ducking: those stay the listener's own, on top.
+ *
+ * The gain comes from the track's known loudness (the platform's figure, the file's tags, an upload's
+ * measurement) when it has one, else from a LoudnessMeter fed with the decoder's output, which runs
+ * seconds ahead of the clock. That estimate settles in the first seconds, where the gain may move fast
+ * (a ramp, never a step), and afterwards moves at most 1 dB a second, so a quiet intro followed by a
+ * loud chorus is not pumped up and then slammed down.
+ *
+ * A gain that would push a sample over the ceiling is limited, never clipped: each frame's gain is at
+ * most what keeps its own peak and the next frame's under the ceiling, and the gain ramps from one
+ * frame's to the next across the frame, so every sample of it stays under both ends' limits. It comes
+ * back up at 5 dB a second. The ceiling is the true-peak one less a decibel: what the listener decodes
+ * is Opus, whose peaks (and those between samples) can pass the PCM's by a fraction of a decibel.
+ */
+import {
+  type KnownLoudness,
+  type LoudnessSource,
+  TRUE_PEAK_CEILING_DB,
+} from '../../../shared/domain/loudness';
+import { FRAME_SECONDS, PCM_FORMAT } from '../pcm-format';
+import { LoudnessMeter } from './loudness-meter';
+
+export interface NormalizationSpec {
+  targetLufs: number;
+  /** The track's own figure; without one it is measured as it decodes. */
+  known?: KnownLoudness;
+}
+
+/** The gain a track gets at most, and the cut: a near-silent track is not raised into noise. */
+const MAX_BOOST_DB = 18;
+const MAX_CUT_DB = -30;
+const SAMPLE_CEILING = 32767 * 10 ** ((TRUE_PEAK_CEILING_DB - 1) / 20);
+/** While the estimate settles (its first seconds of audio) the gain may move this much per frame. */
+const SETTLING_SECONDS = 5;
+const SETTLING_DB_PER_FRAME = 0.5;
+const SETTLED_DB_PER_FRAME = 1 * FRAME_SECONDS;
+/** Measured audio a track waits for before its first frame, so it starts at its level (a block is 0.4 s). */
+const FIRST_ESTIMATE_SECONDS = 1;
+/** How fast the limiter lets go, per frame (5 dB/s). */
+const RELEASE_PER_FRAME = 10 ** ((5 * FRAME_SECONDS) / 20);
+
+const amplitudeOf = (db: number): number => 10 ** (db / 20);
+
+export class LoudnessNormalizer {
+  private readonly meter: LoudnessMeter | undefined;
+  /** The normalization gain (dB) before limiting; undefined until there is a figure. */
+  private gain: number | undefined;
+  /** The amplitude the last frame ended at. */
+  private lastAmplitude: number | undefined;
+  /** The limiter's cut (≤ 1) the last frame ended at. */
+  private lastCut = 1;
+
+  constructor(private readonly spec: NormalizationSpec) {
+    this.meter = spec.known ? undefined : new LoudnessMeter();
+    if (spec.known) this.gain = clampGain(spec.targetLufs - spec.known.integratedLufs);
+  }
+
+  /** The normalization gain applied now (dB; the limiter's momentary cut apart), once known. */
+  get gainDb(): number | undefined {
+    return this.gain;
+  }
+
+  /** Where the gain's figure comes from, once there is one. */
+  get source(): LoudnessSource | undefined {
+    if (this.gain === undefined) return undefined;
+    return this.spec.known?.source ?? 'measured';
+  }
+
+  /**
+   * Whether the first frame may be played: at once with a known figure; with a measured one once the
+   * meter has an estimate (or has heard a second of silence), so a track does not start at the wrong
+   * level and then slide to its own.
+   */
+  get ready(): boolean {
+    return (
+      !this.meter || this.meter.integrated() !== undefined || this.meter.seconds >= FIRST_ESTIMATE_SECONDS
+    );
+  }
+
+  /** The decoder's output as it arrives: measured when the track has no figure of its own. */
+  measure(chunk: Uint8Array): void {
+    this.meter?.addBytes(chunk);
+  }
+
+  /** Applies the gain to `frame` in place; `next` is the frame after it, where already decoded. */
+  apply(frame: Int16Array, next: Int16Array | undefined): void {
+    this.followEstimate();
+    if (this.gain === undefined) {
+      // Played as it is until the first estimate, which the gain then moves to from here.
+      this.lastAmplitude = 1;
+      return;
+    }
+    const gain = amplitudeOf(this.gain);
+    const limit = SAMPLE_CEILING / Math.max(1, peakOf(frame), next ? peakOf(next) : 0);
+    this.lastCut = Math.min(1, limit / gain, this.lastCut * RELEASE_PER_FRAME);
+    const end = gain * this.lastCut;
+    const start = this.lastAmplitude ?? end;
+    this.lastAmplitude = end;
+    const pairs = frame.length / PCM_FORMAT.channels;
+    const step = (end - start) / pairs;
+    for (let pair = 0; pair < pairs; pair++) {
+      const amplitude = start + step * (pair + 1);
+      for (let channel = 0; channel < PCM_FORMAT.channels; channel++) {
+        const index = pair * PCM_FORMAT.channels + channel;
+        // The bound only bites after an underrun, when the frame before had no `next` to look at.
+        const value = (frame[index] ?? 0) * amplitude;
+        frame[index] = Math.round(Math.max(-SAMPLE_CEILING, Math.min(SAMPLE_CEILING, value)));
+      }
+    }
+  }
+
+  /** Moves the measured gain toward what the estimate asks, fast while it settles, slowly after. */
+  private followEstimate(): void {
+    const estimate = this.meter?.integrated();
+    if (!this.meter || estimate === undefined) return;
+    const wanted = clampGain(this.spec.targetLufs - estimate);
+    if (this.gain === undefined && this.lastAmplitude === undefined) {
+      this.gain = wanted;
+      return;
+    }
+    this.gain ??= 0;
+    const most = this.meter.seconds < SETTLING_SECONDS ? SETTLING_DB_PER_FRAME : SETTLED_DB_PER_FRAME;
+    this.gain += Math.max(-most, Math.min(most, wanted - this.gain));
+  }
+}
+
+function clampGain(db: number): number {
+  return Math.max(MAX_CUT_DB, Math.min(MAX_BOOST_DB, db));
+}
+
+function peakOf(frame: Int16Array): number {
+  let peak = 0;
+  for (const sample of frame) {
+    const magnitude = sample < 0 ? -sample : sample;
+    if (magnitude > peak) peak = magnitude;
+  }
+  return peak;
+}
