@@ -7,7 +7,7 @@
  *   whose AudioEffects.cs `GetAudioGainMultiplier` multiplies the samples by 10^(gain/20)). The
  *   values are ReplayGain-like track gains, to four places: -6.3072 and -5.2158 on analysed MP3s.
  * - `peak` is linear, full scale 1.0, as ReplayGain's peak: 1 on those MP3s, 1.0606 and 1.2562 on
- *   AAC files (inter-sample overs of the decoded AAC).
+ *   AAC files (a lossy file's decoded peak may pass full scale).
  * - The reference the gain aims at is not documented, nor named by any client we found; the pair is
  *   ReplayGain's (a dB track gain, a linear peak), so we read it at ReplayGain 2.0's -18 LUFS
  *   (platform-loudness.ts). Measured loudness of real NetEase files would confirm or correct it.

@@ -7,7 +7,7 @@
  *
  * The gain is ReplayGain's, to -18 LUFS (platform-loudness.ts): recorded answers give 告白气球 (2016)
  * -8.993 dB and Faded (2015) -10.253, i.e. about -9 and -7.7 LUFS, what such masters measure, and a
- * 1989 Cantonese song +0.541, i.e. -18.5; the peak is linear (0.815, 0.99, 1). A track QQ Music has
+ * 1989 Hong Kong song +0.541, i.e. -18.5; the peak is linear (0.815, 0.99, 1). A track QQ Music has
  * not analysed answers `{"gain":0,"peak":0,"lra":0}` (and `vf` null): no figure, and the bot
  * measures it as it plays.
  */
