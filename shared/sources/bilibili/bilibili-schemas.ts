@@ -91,5 +91,7 @@ export const PlayUrlDataSchema = z.object({
     })
     .nullish(),
   durl: z.array(z.object({ url: z.string() })).nullish(),
+  /** The audio's loudnorm measurements (bilibili-loudness.ts); absent or zeros where not measured. */
+  volume: z.object({ measured_i: z.number().nullish(), measured_tp: z.number().nullish() }).nullish(),
 });
 export type PlayUrlData = z.infer<typeof PlayUrlDataSchema>;

@@ -40,8 +40,34 @@ describe('Bilibili source', () => {
             userAgent: expect.stringMatching(/^Mozilla\/5\.0/),
           },
         },
+        // The answer's `volume`: loudnorm's integrated loudness and true peak.
+        loudness: { integratedLufs: -9.6, peakDb: 1.9, source: 'platform' },
       },
     });
+  });
+
+  it("gives no loudness where Bilibili has not measured the video's audio", async () => {
+    const answer = (volume: unknown) => {
+      const playurl = bilibiliFixture('playurl') as { data: Record<string, unknown> };
+      playurl.data.volume = volume;
+      return playurl;
+    };
+    const unmeasured = [
+      answer(undefined),
+      answer(null),
+      answer({ measured_i: 0, measured_lra: 0, measured_tp: 0, measured_threshold: 0 }),
+      bilibiliFixture('playurl-mp4'),
+    ];
+    for (const playurl of unmeasured) {
+      api.answer(PLAYURL, playurl);
+      const result = await source.resolveStream(song('BV1Ux4y1c7Mq'));
+      expect(result.ok).toBe(true);
+      expect(result.ok && 'loudness' in result.value).toBe(false);
+    }
+    // A loudness without a peak is kept.
+    api.answer(PLAYURL, answer({ measured_i: -17.25, target_i: -14 }));
+    const quiet = await source.resolveStream(song('BV1Ux4y1c7Mq'));
+    expect(quiet.ok && quiet.value.loudness).toEqual({ integratedLufs: -17.25, source: 'platform' });
   });
 
   it("asks for the part's own cid for `<bvid>?p=<n>`", async () => {

@@ -4,7 +4,8 @@
  * (the AAC ones in `dash.audio`; when lossless is asked for, also Hi-Res FLAC in `dash.flac.audio` and
  * Dolby in `dash.dolby.audio`, which only a paying login gets). Old videos without DASH fall back to
  * their MP4 (`durl`), which ffmpeg reads the audio from. The CDN refuses requests without the site's
- * Referer, so it travels with the URL.
+ * Referer, so it travels with the URL. The same answer's `volume`, where Bilibili has measured the
+ * video, is its loudness (bilibili-loudness.ts).
  *
  * Shapes from SocialSisterYi/bilibili-API-collect (docs/video/videostream_url.md: `fnval` bits — 16
  * DASH, 256 Dolby audio — and the audio ids 30216/30232/30280 for AAC, 30250 Dolby, 30251 Hi-Res);
@@ -16,6 +17,7 @@ import { BROWSER_USER_AGENT } from '../http/browser';
 import type { MusicSource, ResolvedStream, StreamRequest } from '../music-source';
 import { BILIBILI_REFERER, type BilibiliClient } from './bilibili-client';
 import { SERVICE } from './bilibili-errors';
+import { bilibiliLoudness } from './bilibili-loudness';
 import { type DashAudio, type PlayUrlData, PlayUrlDataSchema } from './bilibili-schemas';
 import { parseSongId } from './video-ids';
 import { fetchView } from './video-view';
@@ -51,8 +53,10 @@ export class BilibiliSource implements MusicSource {
     if (!streams.ok) return streams;
     const url = audioUrl(streams.value, lossless);
     if (!url) return err(`${SERVICE} gave no audio for ${title}`);
+    const loudness = bilibiliLoudness(streams.value);
     return ok({
       input: { kind: 'url', url, headers: { referer: BILIBILI_REFERER, userAgent: BROWSER_USER_AGENT } },
+      ...(loudness && { loudness }),
     });
   }
 }

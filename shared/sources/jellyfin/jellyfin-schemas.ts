@@ -5,7 +5,9 @@
  * Shapes from jellyfin/jellyfin: `BaseItemDto` and `QueryResult` (MediaBrowser.Model/Dto,
  * MediaBrowser.Model/Querying), `UserDto` and `AuthenticationResult` (Jellyfin.Api/Controllers/
  * UserController.cs), `PublicSystemInfo` (MediaBrowser.Model/System/PublicSystemInfo.cs) and
- * `LyricDto`/`LyricLine` (MediaBrowser.Model/Lyrics: `Start` in ticks, absent for unsynced lines).
+ * `LyricDto`/`LyricLine` (MediaBrowser.Model/Lyrics: `Start` in ticks, absent for unsynced lines);
+ * `NormalizationGain` from Emby.Server.Implementations/Dto/DtoService.cs and
+ * MediaBrowser.Providers/MediaInfo/AudioFileProber.cs (`REPLAYGAIN_TRACK_GAIN`).
  */
 import { z } from 'zod';
 
@@ -29,6 +31,12 @@ export const ItemSchema = z.object({
   ChildCount: z.number().nullish(),
   /** Only with `Fields=Overview`. */
   Overview: z.string().nullish(),
+  /**
+   * The dB that brings the track to -18 LUFS, where the server knows it (10.9+): from its own
+   * measurement (`-18 - LUFS`) or the file's ReplayGain track gain. Sent with every item, no field
+   * to ask for (DtoService.cs `AttachBasicFields`).
+   */
+  NormalizationGain: z.number().nullish(),
 });
 export type Item = z.infer<typeof ItemSchema>;
 

@@ -92,6 +92,24 @@ describe('Jellyfin source: audio URLs', () => {
     });
   });
 
+  it("gives the song's loudness from the server's normalization gain, and none where it has none", async () => {
+    // The fixture's song is -7.23 dB from Jellyfin's -18 LUFS reference, whatever the quality.
+    for (const quality of [undefined, 'exhigh'] as const) {
+      const result = await source.resolveStream({ id: SONG_ID, platform: 'library_a', quality });
+      expect(result.ok && result.value.loudness).toEqual({ integratedLufs: -10.77, source: 'platform' });
+    }
+    // The look-up that finds the song is the one that carries the figure: no field is asked for.
+    const lookUp = api.requests.find((r) => r.path === '/Items');
+    expect(lookUp?.query).toEqual({ Ids: SONG_ID, userId: ALICE.id });
+    // A song the server has not measured and whose file has no ReplayGain tag.
+    const unmeasured = await source.resolveStream({
+      id: 'c0000000000000000000000000000002',
+      platform: 'library_a',
+    });
+    expect(unmeasured.ok).toBe(true);
+    expect(unmeasured.ok && 'loudness' in unmeasured.value).toBe(false);
+  });
+
   it('refuses unknown songs and an unconfigured server with readable sentences', async () => {
     const unknown = '0000000000000000000000000000beef';
     expect(await source.resolveStream({ id: unknown, platform: 'library_a' })).toEqual({

@@ -5,6 +5,8 @@
  * Jellyfin's own `Authorization: MediaBrowser … Token=…` header, which the daemon sends itself: in the
  * URL (`ApiKey`) it would reach ffmpeg's command line, readable by every local user. Playback is
  * reported to the server's sessions, so the server shows the bot as "now playing" and counts plays.
+ * The song's look-up answers its `NormalizationGain` where the server knows it (its own measurement,
+ * 10.9+, or the file's ReplayGain tag): that is the song's loudness, so the bot need not measure it.
  *
  * Parameters from jellyfin/jellyfin (Jellyfin.Api/Controllers/AudioController.cs `static`;
  * UniversalAudioController.cs `Container`, `TranscodingContainer`, `TranscodingProtocol`,
@@ -17,6 +19,7 @@ import type { Quality } from '../../domain/constants';
 import { logger } from '../../logger';
 import { err, ok, type Result } from '../../result';
 import type { MusicSource, PlaybackReport, ResolvedStream, StreamRequest } from '../music-source';
+import { loudnessFromTrackGain } from '../platform-loudness';
 import type { JellyfinClient } from './jellyfin-client';
 import { authorizationHeader, JELLYFIN_DEVICE_ID, jellyfinUrl } from './jellyfin-http';
 import { findItem } from './jellyfin-item-lookup';
@@ -75,6 +78,8 @@ export class JellyfinSource implements MusicSource {
           });
     return ok({
       input: { kind: 'url', url, headers: { authorization: authorizationHeader(session.token) } },
+      // The server's figure is the original file's; a transcode keeps its loudness.
+      ...(item.NormalizationGain != null && { loudness: loudnessFromTrackGain(item.NormalizationGain) }),
     });
   }
 

@@ -6,8 +6,8 @@
  * (type 10), `result.playlists` (type 1000); module/song_detail.js → `songs` + `privileges`;
  * module/playlist_detail.js and playlist_track_all.js → `playlist` with `trackIds`, `coverImgUrl`,
  * `trackCount`, `description`; module/album.js → `album` + `songs`; module/personal_fm.js → `data`;
- * module/song_url_v1.js → `data[]` with `url`, `fee`, `freeTrialInfo`; module/lyric.js → `lrc`/`tlyric`
- * `.lyric`, `nolyric`, `uncollected`; module/personalized.js → `result[]` with `picUrl`;
+ * module/song_url_v1.js → `data[]` with `url`, `fee`, `freeTrialInfo`, `gain`, `peak`; module/lyric.js →
+ * `lrc`/`tlyric` `.lyric`, `nolyric`, `uncollected`; module/personalized.js → `result[]` with `picUrl`;
  * module/recommend_resource.js → `recommend[]`; module/recommend_songs.js → `data.dailySongs`;
  * module/login_status.js → `account` + `profile`, both null for a dead login; module/user_playlist.js →
  * `playlist[]`) and the answers its documentation and users' fixtures show.
@@ -136,7 +136,10 @@ export const PlaylistSearchSchema = z.object({
 
 export const RadioSchema = z.object({ data: z.array(TrackSchema).default([]) });
 
-/** A file the account may not play has a null `url`; a preview has `freeTrialInfo` (seconds). */
+/**
+ * A file the account may not play has a null `url`; a preview has `freeTrialInfo` (seconds); `gain`
+ * and `peak` are the file's loudness figures where NetEase has analysed it (netease-loudness.ts).
+ */
 export const SongUrlSchema = z.object({
   data: z
     .array(
@@ -145,10 +148,13 @@ export const SongUrlSchema = z.object({
         url: z.string().nullish(),
         fee: z.number().default(0),
         freeTrialInfo: z.object({ start: z.number(), end: z.number() }).nullish(),
+        gain: z.number().nullish(),
+        peak: z.number().nullish(),
       }),
     )
     .default([]),
 });
+export type SongUrlFile = z.infer<typeof SongUrlSchema>['data'][number];
 
 /** One LRC text; a song without (translated) lyrics has the object missing or its `lyric` empty. */
 const LrcSchema = z.object({ lyric: z.string().nullish() }).nullish();

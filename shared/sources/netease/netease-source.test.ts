@@ -48,8 +48,48 @@ describe('NetEase source', () => {
           url: FULL_URL,
           headers: { referer: 'https://music.163.com/', userAgent: expect.stringContaining('Mozilla/5.0') },
         },
+        // The fixture's `gain` -5.8731 dB to -18 LUFS, `peak` 1 (full scale).
+        loudness: { integratedLufs: -12.13, peakDb: 0, source: 'platform' },
       },
     });
+  });
+
+  it("reads the file's loudness from its gain and linear peak, where NetEase has analysed it", async () => {
+    api.answer(URL_PATH, urlAnswer({ gain: 4.25, peak: 0.5 }));
+    const quiet = await source.resolveStream(SONG);
+    expect(quiet.ok && quiet.value.loudness).toEqual({
+      integratedLufs: -22.25,
+      peakDb: -6.02,
+      source: 'platform',
+    });
+    // An AAC file's peak passes full scale (its decoded overs).
+    api.answer(URL_PATH, urlAnswer({ gain: -9.1107, peak: 1.2562 }));
+    const loud = await source.resolveStream(SONG);
+    expect(loud.ok && loud.value.loudness).toEqual({
+      integratedLufs: -8.89,
+      peakDb: 1.98,
+      source: 'platform',
+    });
+  });
+
+  it('gives no loudness for a file NetEase has not analysed, so the bot measures it', async () => {
+    for (const figures of [
+      { gain: 0, peak: 0 },
+      { gain: 0, peak: 1.0606, closedGain: 0, closedPeak: 0 },
+      { gain: null, peak: null },
+      { gain: undefined, peak: undefined },
+    ]) {
+      api.answer(URL_PATH, urlAnswer(figures));
+      const result = await source.resolveStream(SONG);
+      expect(result.ok).toBe(true);
+      expect(result.ok && 'loudness' in result.value).toBe(false);
+    }
+  });
+
+  it('keeps a gain without a peak, and leaves out a peak of 0', async () => {
+    api.answer(URL_PATH, urlAnswer({ gain: -3, peak: 0 }));
+    const result = await source.resolveStream(SONG);
+    expect(result.ok && result.value.loudness).toEqual({ integratedLufs: -15, source: 'platform' });
   });
 
   it('sends the login to the API only: the audio host gets https, the Referer and a User-Agent', async () => {

@@ -5,14 +5,15 @@
  * and a browser User-Agent, so they travel with the URL; the login cookie does not: the URL the API
  * hands out is signed for the login already, and MUSIC_U goes only to NetEase's API hosts. A VIP song
  * without a URL is a clear refusal; a URL with `freeTrialInfo` is only the trial clip, reported as a
- * preview of that length.
+ * preview of that length. The file's `gain`/`peak`, where NetEase has analysed it, is its loudness
+ * (netease-loudness.ts), so the bot need not measure it.
  *
  * The answer names `http://m701.music.126.net/…`-style hosts; they serve the same path over https,
  * which is how qier222/YesPlayMusic plays them (src/utils/Player.js `_getAudioSourceFromNetease`
  * rewrites the answer's `http:` to `https:` and plays it in a browser, with no NetEase cookie).
  *
  * Payload (`ids` as a JSON array text, `level`, `encodeType`), form and answer (`data[].url`, `fee`,
- * `freeTrialInfo`) from NeteaseCloudMusicApiEnhanced/api-enhanced (module/song_url_v1.js: xeapi since
+ * `freeTrialInfo`, `gain`, `peak`) from NeteaseCloudMusicApiEnhanced/api-enhanced (module/song_url_v1.js: xeapi since
  * its commit d0935f6); level names from its documentation (standard, higher, exhigh, lossless, hires,
  * jymaster).
  */
@@ -23,6 +24,7 @@ import { refusal as refused } from '../http/refusals';
 import type { MusicSource, ResolvedStream, StreamRequest } from '../music-source';
 import type { NeteaseClient } from './netease-client';
 import type { NeteaseLogin } from './netease-login-shape';
+import { neteaseLoudness } from './netease-loudness';
 import { SongUrlSchema } from './netease-schemas';
 import { isVipFee, neteaseId } from './netease-tracks';
 import { NETEASE_REFERER, SERVICE } from './netease-transport';
@@ -66,6 +68,7 @@ export class NeteaseSource implements MusicSource {
     if (!file) return err(refused.notFound(SERVICE, 'song', song.id));
     if (!file.url) return err(refusal(isVipFee(file.fee) || song.vip === true, login));
     const trial = file.freeTrialInfo;
+    const loudness = neteaseLoudness(file);
     return ok({
       input: {
         kind: 'url',
@@ -73,6 +76,7 @@ export class NeteaseSource implements MusicSource {
         headers: { referer: NETEASE_REFERER, userAgent: BROWSER_USER_AGENT },
       },
       ...(trial && trial.end > trial.start && { previewSeconds: trial.end - trial.start }),
+      ...(loudness && { loudness }),
     });
   }
 }

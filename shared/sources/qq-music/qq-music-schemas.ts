@@ -12,7 +12,7 @@
  * models/user.py: created playlists `v_playlist`, collected `v_list` + `hasmore`, homepage
  * `Info.BaseInfo` with `Name`, `Avatar`, `EncryptedUin`; models/search.py `SearchByTypeResponse`: the
  * phone search's `body.item_song`, `item_album`, `item_songlist`; models/song.py `UrlinfoItem`;
- * models/songlist.py `GetSonglistDetailResponse`: `dirinfo`, `songlist`).
+ * models/songlist.py `GetSonglistDetailResponse`: `dirinfo`, `songlist`; models/base.py `Song.vf`).
  */
 import { z } from 'zod';
 
@@ -33,6 +33,9 @@ export const TrackSchema = z.object({
   file: z.object({ media_mid: z.string().default('') }).default({ media_mid: '' }),
   /** `pay_play: 1`: only paying (VIP) accounts hear more than a preview. */
   pay: z.object({ pay_play: z.number().default(0) }).default({ pay_play: 0 }),
+  /** The track's ReplayGain figures, twice over; zeros or null where not analysed (qq-music-loudness.ts). */
+  volume: z.object({ gain: z.number().nullish(), peak: z.number().nullish() }).nullish(),
+  vf: z.array(z.number()).nullish(),
 });
 export type Track = z.infer<typeof TrackSchema>;
 

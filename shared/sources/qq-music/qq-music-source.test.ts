@@ -13,6 +13,7 @@ let login: QqLogin | undefined;
 const source = new QqMusicSource(new MusicuClient(async () => login));
 const SONG = { id: '0039MnYb0qxYhV', platform: 'music_b' } as const;
 const VKEY = 'music.vkey.GetVkey.UrlGetVkey';
+const TRACK_INFO = 'music.trackInfo.UniformRuleCtrl.CgiGetTrackInfo';
 /** Sunny Day's audio files are named by its media file id, not its song mid. */
 const FILE_320 = 'M800003MediaSunny01.mp3';
 const FILE_M4A = 'C400003MediaSunny01.m4a';
@@ -56,6 +57,8 @@ describe('QQ Music source', () => {
           url: `https://isure.stream.qqmusic.qq.com/${FILE_320}?guid=1&vkey=TESTVKEY&uin=0&fromtag=120032`,
           headers: { userAgent: PHONE_USER_AGENT },
         },
+        // The track's ReplayGain gain -7.412 dB to -18 LUFS, its linear peak 0.993.
+        loudness: { integratedLufs: -10.59, peakDb: -0.06, source: 'platform' },
       },
     });
   });
@@ -105,12 +108,36 @@ describe('QQ Music source', () => {
     });
   });
 
+  it("reads the track's loudness from `vf` where `volume` is missing, and none where it is not analysed", async () => {
+    const trackInfo = (fields: Record<string, unknown>) => {
+      const answer = qqFixture('track-info') as { req_0: { data: { tracks: Record<string, unknown>[] } } };
+      Object.assign(answer.req_0.data.tracks[0]!, fields);
+      return answer;
+    };
+    api.answer(TRACK_INFO, trackInfo({ volume: undefined, vf: [0.541, 0.984, 9.111] }));
+    const quiet = await source.resolveStream(SONG);
+    expect(quiet.ok && quiet.value.loudness).toEqual({
+      integratedLufs: -18.54,
+      peakDb: -0.14,
+      source: 'platform',
+    });
+    for (const unanalysed of [
+      { volume: { gain: 0, peak: 0, lra: 0 }, vf: null },
+      { volume: undefined, vf: undefined },
+    ]) {
+      api.answer(TRACK_INFO, trackInfo(unanalysed));
+      const result = await source.resolveStream(SONG);
+      expect(result.ok).toBe(true);
+      expect(result.ok && 'loudness' in result.value).toBe(false);
+    }
+  });
+
   it('says why a VIP song has no path: no login, or a login that is not VIP', async () => {
     const vipInfo = qqFixture('track-info') as {
       req_0: { data: { tracks: { pay: { pay_play: number } }[] } };
     };
     vipInfo.req_0.data.tracks[0]!.pay.pay_play = 1;
-    api.answer('music.trackInfo.UniformRuleCtrl.CgiGetTrackInfo', vipInfo);
+    api.answer(TRACK_INFO, vipInfo);
     api.answer(VKEY, vkeyWith([]));
     expect(await source.resolveStream({ ...SONG, vip: true })).toEqual({
       ok: false,

@@ -5,7 +5,8 @@
  * names, else QQ Music's default stream host). The audio host is asked as the app (its User-Agent)
  * and never given the login cookie: the path carries its own `vkey`, which is what lets a VIP file
  * play, and qqmusic_key and the refresh tokens go only to QQ Music's API hosts. An empty path says why
- * in plain words: no login, not a VIP login, or a song QQ Music may not play here.
+ * in plain words: no login, not a VIP login, or a song QQ Music may not play here. The track's look-up
+ * also carries its ReplayGain figures where QQ Music has analysed it: its loudness (qq-music-loudness.ts).
  *
  * Request and answer from L-1124/QQMusicApi (qqmusic_api/modules/song.py `get_song_urls`: `uin`,
  * `filename` = prefix + `media_mid` + extension, `guid`, `songmid`, `songtype`, `ctx`;
@@ -23,6 +24,7 @@ import type { MusicSource, ResolvedStream, StreamRequest } from '../music-source
 import type { MusicuClient } from './musicu-client';
 import { MOBILE_USER_AGENT } from './qq-mobile-client';
 import type { QqLogin } from './qq-music-login';
+import { qqMusicLoudness } from './qq-music-loudness';
 import { type Track, VkeyDataSchema } from './qq-music-schemas';
 import { fetchTrack } from './track-info';
 
@@ -69,12 +71,14 @@ export class QqMusicSource implements MusicSource {
     const url = await this.audioUrl(track, quality, login);
     if (!url.ok) return url;
     if (typeof url.value !== 'string') return err(refusal(track, login, url.value.result));
+    const loudness = qqMusicLoudness(track);
     return ok({
       input: {
         kind: 'url',
         url: url.value,
         headers: { userAgent: MOBILE_USER_AGENT },
       },
+      ...(loudness && { loudness }),
     });
   }
 
