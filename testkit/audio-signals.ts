@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { locateDecoder, locateFfmpeg } from '../daemon/audio/decode/ffmpeg-locator';
 import { OpusDecoder } from '../daemon/audio/encode/opus-decoder';
+import { LoudnessMeter } from '../daemon/audio/loudness/loudness-meter';
 import {
   FRAME_SECONDS,
   PCM_FORMAT,
@@ -309,4 +310,27 @@ export function rms(mono: Float64Array): number {
 
 export function toDb(ratio: number): number {
   return 20 * Math.log10(ratio);
+}
+
+/**
+ * The BS.1770 loudness (LUFS) of a decoded channel heard in both ears, as a listener's meter reads
+ * what a bot sent; -Infinity for silence.
+ */
+export function loudnessLufs(mono: Float64Array): number {
+  const bytes = Buffer.alloc(mono.length * 4);
+  for (let i = 0; i < mono.length; i++) {
+    const sample = Math.max(-32768, Math.min(32767, Math.round((mono[i] ?? 0) * 32767)));
+    bytes.writeInt16LE(sample, i * 4);
+    bytes.writeInt16LE(sample, i * 4 + 2);
+  }
+  const meter = new LoudnessMeter();
+  meter.addBytes(bytes);
+  return meter.integrated() ?? Number.NEGATIVE_INFINITY;
+}
+
+/** The highest sample of a decoded channel, dBFS. */
+export function peakDbfs(mono: Float64Array): number {
+  let peak = 0;
+  for (const sample of mono) peak = Math.max(peak, Math.abs(sample));
+  return toDb(peak);
 }

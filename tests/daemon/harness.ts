@@ -34,6 +34,8 @@ export interface BotSpec {
   autoStart?: boolean;
   port?: number;
   profileConfig?: typeof bots.$inferInsert.profileConfig;
+  /** Off for a test of absolute levels (the volume's and ducking's curves); on by default, as for users. */
+  loudnessNormalization?: boolean;
 }
 
 export class DaemonHarness {
@@ -112,6 +114,9 @@ export class DaemonHarness {
       serverPassword: spec.serverPassword ?? null,
       autoStart: spec.autoStart ?? false,
       profileConfig: spec.profileConfig ?? null,
+      ...(spec.loudnessNormalization === undefined
+        ? {}
+        : { loudnessNormalization: spec.loudnessNormalization }),
       createdAt: now,
       updatedAt: now,
     });
