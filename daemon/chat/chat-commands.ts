@@ -6,6 +6,7 @@
 import type { ApiClient, Schemas } from '../../openapi/client';
 import type { PlayMode } from '../../shared/domain/constants';
 import { PLAY_MODES } from '../../shared/domain/constants';
+import { LOUDNESS_TARGET_RANGE } from '../../shared/domain/loudness';
 import { PLATFORM_FLAGS } from '../../shared/domain/platforms';
 import { formatTime, receipts } from '../../shared/receipts';
 import { lineAt, parseLrc } from '../../shared/sources/lrc';
@@ -71,6 +72,21 @@ const songLine = (s: { name: string; artist: string }) => (s.artist ? `${s.name}
 async function currentQueue(ctx: CommandContext): Promise<Schemas['QueueView'] | string> {
   const { data, error } = await ctx.api.GET('/api/player/{botId}/queue', path(ctx.botId));
   return data ?? errorText(error);
+}
+
+const NORM_USAGE = `norm [on|off|${LOUDNESS_TARGET_RANGE.min}…${LOUDNESS_TARGET_RANGE.max}]`;
+const LOUDNESS_LINES = {
+  platform: receipts.chatLoudnessPlatform,
+  tags: receipts.chatLoudnessTags,
+  measured: receipts.chatLoudnessMeasured,
+} as const;
+
+/** The `!norm` line: off, on at its target, or what the song playing gets and by which figure. */
+function loudnessLine(loudness: Schemas['LoudnessStatus'] | undefined): string {
+  if (!loudness?.enabled) return receipts.chatLoudnessOff();
+  const { targetLufs, gainDb, source } = loudness;
+  if (gainDb === undefined || source === undefined) return receipts.chatLoudnessOn(targetLufs);
+  return LOUDNESS_LINES[source](targetLufs, `${gainDb >= 0 ? '+' : ''}${gainDb.toFixed(1)}`);
 }
 
 /** Songs for the command's text on its platform, or the text to reply when there are none. */
@@ -210,6 +226,25 @@ export const CHAT_COMMANDS: Readonly<Record<string, CommandSpec>> = {
           body: { mode: word as PlayMode },
         }),
       );
+    },
+  },
+  norm: {
+    usage: NORM_USAGE,
+    adminOnly: true,
+    run: async (ctx) => {
+      const word = ctx.command.args[0]?.toLowerCase();
+      if (word === undefined) {
+        const view = await currentQueue(ctx);
+        return typeof view === 'string' ? view : loudnessLine(view.status.loudness);
+      }
+      const body =
+        word === 'on' || word === 'off'
+          ? { enabled: word === 'on' }
+          : /^[+-]?\d+$/.test(word)
+            ? { enabled: true, targetLufs: Number(word) }
+            : undefined;
+      if (!body) return receipts.chatUsage(`${ctx.prefix}${NORM_USAGE}`);
+      return replyOf(await ctx.api.POST('/api/player/{botId}/loudness', { ...path(ctx.botId), body }));
     },
   },
   queue: {

@@ -109,6 +109,12 @@ const en = {
   chatNowPlaying: 'Now playing: {song} [{elapsed}/{duration}]',
   chatVolumeIs: 'Volume is {volume}%.',
   chatModeIs: 'Play mode is {mode}.',
+  chatLoudnessOff: 'Even loudness is off.',
+  chatLoudnessOn: 'Even loudness is on at {target} LUFS.',
+  chatLoudnessPlatform:
+    "Even loudness is on at {target} LUFS: this song gets {gain} dB, by the platform's figure.",
+  chatLoudnessTags: 'Even loudness is on at {target} LUFS: this song gets {gain} dB, by its ReplayGain tags.',
+  chatLoudnessMeasured: 'Even loudness is on at {target} LUFS: this song gets {gain} dB, as measured.',
   chatNoLyrics: 'There are no lyrics for {song}.',
   chatHelp: 'Commands:\n{lines}',
 
@@ -283,6 +289,11 @@ const zh: Record<PhraseCode, string> = {
   chatNowPlaying: '正在播放：{song} [{elapsed}/{duration}]',
   chatVolumeIs: '当前音量 {volume}%。',
   chatModeIs: '当前播放模式：{mode}。',
+  chatLoudnessOff: '响度均衡已关闭。',
+  chatLoudnessOn: '响度均衡已开启，目标 {target} LUFS。',
+  chatLoudnessPlatform: '响度均衡已开启，目标 {target} LUFS：这首歌按平台提供的响度调整 {gain} dB。',
+  chatLoudnessTags: '响度均衡已开启，目标 {target} LUFS：这首歌按其 ReplayGain 标签调整 {gain} dB。',
+  chatLoudnessMeasured: '响度均衡已开启，目标 {target} LUFS：这首歌按实测响度调整 {gain} dB。',
   chatNoLyrics: '{song} 没有歌词。',
   chatHelp: '命令：\n{lines}',
 
@@ -540,6 +551,11 @@ export const say = {
     p('chatNowPlaying', { song: songText(s), elapsed, duration }),
   chatVolumeIs: (volume: number) => p('chatVolumeIs', { volume }),
   chatModeIs: (mode: PlayMode) => p('chatModeIs', { mode }),
+  chatLoudnessOff: () => p('chatLoudnessOff'),
+  chatLoudnessOn: (target: number) => p('chatLoudnessOn', { target }),
+  chatLoudnessPlatform: (target: number, gain: string) => p('chatLoudnessPlatform', { target, gain }),
+  chatLoudnessTags: (target: number, gain: string) => p('chatLoudnessTags', { target, gain }),
+  chatLoudnessMeasured: (target: number, gain: string) => p('chatLoudnessMeasured', { target, gain }),
   chatNoLyrics: (s: SongRef) => p('chatNoLyrics', { song: songText(s) }),
   chatHelp: (lines: string) => p('chatHelp', { lines }),
 

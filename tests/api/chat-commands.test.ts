@@ -72,6 +72,12 @@ describe('chat commands', () => {
       body: { volume: 150 },
     });
     expect(await chat.handle('!vol 150', user)).toBe(rest.error?.error);
+    const restNorm = await admin.api.POST('/api/player/{botId}/loudness', {
+      params: { path: { botId } },
+      body: { targetLufs: 5 },
+    });
+    expect(await chat.handle('!norm 5', user)).toBe(restNorm.error?.error);
+    expect(await chat.handle('!norm loud', user)).toBe('Usage: !norm [on|off|-23…-10]');
     const restPlay = await admin.api.POST('/api/player/{botId}/play', {
       params: { path: { botId } },
       body: { query: 'x', platform: 'library_a' },
@@ -109,7 +115,16 @@ describe('chat commands', () => {
 
   it('limits admin-type commands to adminGroups members when the list is set', async () => {
     const guarded = chatFor(t, botId, [6]);
-    for (const line of ['!next', '!stop', '!clear', '!remove 1', '!move 1 2', '!vol 10', '!mode loop']) {
+    for (const line of [
+      '!next',
+      '!stop',
+      '!clear',
+      '!remove 1',
+      '!move 1 2',
+      '!vol 10',
+      '!mode loop',
+      '!norm off',
+    ]) {
       expect(await guarded.handle(line, user)).toBe('Only members of the admin groups may do that.');
     }
     expect(

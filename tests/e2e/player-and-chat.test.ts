@@ -119,6 +119,13 @@ describe('a connected bot', () => {
     const view = await admin.api.GET('/api/player/{botId}/queue', bot());
     expect(view.data?.queue[1]).toMatchObject({ id: songs[1]!.id, requestedBy: 'Listener' });
     expect(await replyTo('!now')).toMatch(/^Now playing: Alpha Tone - tests \[\d:\d\d\/0:20\]$/);
+    expect(await replyTo('!norm')).toMatch(
+      /^Even loudness is on at -16 LUFS: this song gets [+-]\d+\.\d dB, as measured\.$/,
+    );
+    const off = await admin.api.POST('/api/player/{botId}/loudness', { ...bot(), body: { enabled: false } });
+    expect(await replyTo('!norm off')).toBe(off.data?.message);
+    expect(await replyTo('!norm')).toBe('Even loudness is off.');
+    expect(await replyTo('!norm -14')).toBe('Even loudness is on: every song plays at -14 LUFS.');
   });
 
   it('never interleaves concurrent queue edits', async () => {
