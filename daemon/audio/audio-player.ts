@@ -122,9 +122,12 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
     return this.currentState.status === 'idle' ? undefined : this.loudnessReport;
   }
 
-  /** A new target (undefined: off) applies from the next track or seek: a song keeps its level. */
+  /** A new target (undefined: off), heard at once: the song playing follows it too. */
   setLoudnessTarget(targetLufs: number | undefined): void {
+    if (targetLufs === this.loudnessTarget) return;
     this.loudnessTarget = targetLufs;
+    this.loudnessReport = undefined;
+    this.engine.setLoudnessTarget(targetLufs);
   }
 
   get state(): AudioPlayerState {

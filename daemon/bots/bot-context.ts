@@ -37,7 +37,7 @@ export interface BotContext {
   persistVolume(volume: number): Promise<void>;
   /** The bot's loudness normalization setting. */
   readonly loudness: LoudnessSetting;
-  /** Stores the setting, then plays from the next track (or seek) on by it. */
+  /** Stores the setting, then plays by it at once (the song playing included). */
   setLoudness(setting: LoudnessSetting): Promise<void>;
   persistMode(mode: PlayMode): Promise<void>;
   start(): Promise<BotReply<BotStatus>>;

@@ -145,7 +145,7 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
     return clamped;
   }
 
-  /** The loudness tracks are brought to from the next one on (undefined: as they are). */
+  /** The loudness tracks are brought to, the one playing included (undefined: as they are). */
   setLoudnessTarget(targetLufs: number | undefined): void {
     this.audio.setLoudnessTarget(targetLufs);
   }

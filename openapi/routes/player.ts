@@ -312,8 +312,8 @@ export const loudness = playerPost(
     description:
       'Every track is brought to the target (integrated loudness, LUFS; -16 for a new bot), with no ' +
       "peak over -1 dBTP: the platform's figure where it gives one, the file's ReplayGain or R128 tags, " +
-      'else measured as it decodes. Stored with the bot; heard from the next track or seek, so the ' +
-      "song playing keeps its level. The bot's volume applies on top. The status's `loudness` shows it.",
+      'else measured as it decodes. Stored with the bot and heard at once, the song playing included ' +
+      "(ramped, never a jump). The bot's volume applies on top. The status's `loudness` shows it.",
     statuses: [400],
   },
 );

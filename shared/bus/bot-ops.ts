@@ -148,7 +148,7 @@ export const BOT_OPS = {
   clear: op({ args: none, reply: replacedQueue }),
   volume: op({ args: z.object({ volume: z.number().min(0).max(100) }).strict(), reply: receiptOnly }),
   mode: op({ args: z.object({ mode: PlayModeSchema }).strict(), reply: receiptOnly }),
-  /** Changes the bot's loudness normalization (the fields sent); stored, and heard from the next track. */
+  /** Changes the bot's loudness normalization (the fields sent); stored, and heard at once. */
   loudness: op({ args: LoudnessChangeSchema, reply: receiptOnly }),
   seek: op({
     args: z.object({ position: z.number().min(0) }).strict(),

@@ -72,6 +72,28 @@ describe('a bot with loudness normalization (on by default)', () => {
     expect(Math.abs(tone.lufs + 20)).toBeLessThan(1);
   }, 60_000);
 
+  it('follows a change at once: the song playing drops back to its own level when turned off', async () => {
+    await h.command(bot, 'loudness', { enabled: true, targetLufs: -16 });
+    const song = await h.toneSong('change', [{ frequencyHz: 440, seconds: 12, amplitude: 0.05 }]);
+    await h.command(bot, 'playSong', { song, requestedBy: 'alice' });
+    const playing = await h.waitForStatus(
+      bot,
+      (s) => s.currentSong?.id === song.id && s.elapsed > 2,
+      6000,
+      'it plays',
+    );
+    const levelOf = (fromMs: number, toMs: number) =>
+      loudnessLufs(samplesBetween(heard(server, clientId()), fromMs, toMs));
+    const before = levelOf(performance.now() - 1000, performance.now());
+    await h.command(bot, 'loudness', { enabled: false });
+    const offAt = performance.now();
+    await new Promise((r) => setTimeout(r, 2000));
+    const after = levelOf(offAt + 600, offAt + 1900);
+    expect(Math.abs(before + 16)).toBeLessThan(1);
+    expect(before - after).toBeCloseTo(playing.loudness?.gainDb ?? 0, 0);
+    expect((await h.status(bot)).loudness).toEqual({ enabled: false, targetLufs: -16 });
+  }, 30_000);
+
   it('refuses a target out of range, naming it', async () => {
     const reply = await h.command(bot, 'loudness', { targetLufs: -5 });
     expect(reply).toMatchObject({ ok: false, status: 400 });

@@ -87,6 +87,29 @@ describe('the play mode', () => {
   });
 });
 
+describe('even loudness', () => {
+  it("says what the song gets and by which figure; the switch and the target are the bot's", async () => {
+    await page.goto(`${ui.baseUrl}/player/${botId}`);
+    await page.getByText(/^This song: [+−]\d+\.\d dB, as measured$/).waitFor();
+    const even = page.getByRole('checkbox', { name: 'Even loudness' });
+    expect(await even.isChecked()).toBe(true);
+    await page.getByRole('combobox', { name: 'Target' }).selectOption('-20');
+    await toast(page, 'Even loudness is on: every song plays at -20 LUFS.').waitFor();
+    await even.uncheck();
+    await toast(page, 'Even loudness is off: songs play as loud as they were made.').waitFor();
+    await expect
+      .poll(async () => (await admin.api.GET('/api/bot')).data?.bots.find((b) => b.id === botId)?.loudness)
+      .toEqual({
+        enabled: false,
+        targetLufs: -20,
+      });
+    expect(await page.getByRole('combobox', { name: 'Target' }).isDisabled()).toBe(true);
+    await screenshot(page, 'words-loudness-off');
+    await even.check();
+    await toast(page, 'Even loudness is on: every song plays at -20 LUFS.').waitFor();
+  });
+});
+
 describe('percentages', () => {
   /** Every text on the page that holds a percent sign, trimmed. */
   const percentTexts = (on: Page) =>

@@ -5,11 +5,11 @@
  * message about a pipeline that a seek or skip has already replaced is recognised and dropped.
  */
 
+import type { KnownLoudness } from '../../../shared/domain/loudness';
 import type { LoggingConfig } from '../../../shared/logger';
 import type { DecoderExit } from '../decode/decoder';
 import type { DecoderInput, RawPcmFormat } from '../decode/decoder-input';
 import type { OpusEncoderOptions } from '../encode/encoder';
-import type { NormalizationSpec } from '../loudness/loudness-normalizer';
 import type { LoudnessReport } from './track-pipeline';
 
 /** The worker's half of a decoder input; a stream's bytes follow as `input` messages. */
@@ -53,13 +53,17 @@ export type ToWorker =
       stopAtSeconds?: number;
       prebufferFrames: number;
       stallMs: number;
-      /** Absent: the track plays as it is, with no loudness normalization. */
-      normalization?: NormalizationSpec;
+      /** The loudness target; absent: the track plays as it is (until normalization is turned on). */
+      loudnessTargetLufs?: number;
+      /** The track's own loudness figure, where it has one. */
+      known?: KnownLoudness;
     }
   | { type: 'input'; slot: number; generation: number; chunk: Uint8Array }
   | { type: 'inputEnd'; slot: number; generation: number }
   | { type: 'stop'; slot: number; generation: number }
   | { type: 'gain'; slot: number; change: GainChange; rewind?: GainRewind }
+  /** The loudness target changed while a track plays (absent: normalization turned off). */
+  | { type: 'loudness'; slot: number; targetLufs?: number }
   | { type: 'close'; slot: number };
 
 export type FromWorker =

@@ -60,6 +60,9 @@ function handle(message: ToWorker): void {
     case 'gain':
       slot.changeGain(message.change, message.rewind);
       break;
+    case 'loudness':
+      slot.retargetLoudness(message.targetLufs);
+      break;
     case 'close':
       slots.delete(message.slot);
       slot.close();

@@ -73,6 +73,8 @@ export interface PlayerEngine {
   setVolume(volumePercent: number): void;
   duck(duckPercent: number): void;
   unduck(): void;
+  /** The loudness target from now on (undefined: off), the track playing included. */
+  setLoudnessTarget(targetLufs: number | undefined): void;
   start(spec: PipelineSpec): TrackPipeline;
   /** Frees the encoder (and the worker's slot). The engine cannot be used afterwards. */
   destroy(): void;

@@ -104,6 +104,14 @@ export class WorkerEngine implements PlayerEngine, SlotListener {
     this.changeGain({ op: 'unduck' });
   }
 
+  setLoudnessTarget(targetLufs: number | undefined): void {
+    this.slot.post({
+      type: 'loudness',
+      slot: this.slot.id,
+      ...(targetLufs === undefined ? {} : { targetLufs }),
+    });
+  }
+
   start(spec: PipelineSpec): TrackPipeline {
     this.current?.kill();
     // A slot whose worker died is replaced by one on a live worker (a new ring: the old one's state is
@@ -129,14 +137,8 @@ export class WorkerEngine implements PlayerEngine, SlotListener {
       ...(track.stopAtSeconds === undefined ? {} : { stopAtSeconds: track.stopAtSeconds }),
       prebufferFrames: spec.prebufferFrames,
       stallMs: spec.stallMs,
-      ...(spec.loudnessTargetLufs === undefined
-        ? {}
-        : {
-            normalization: {
-              targetLufs: spec.loudnessTargetLufs,
-              ...(track.loudness ? { known: track.loudness } : {}),
-            },
-          }),
+      ...(spec.loudnessTargetLufs === undefined ? {} : { loudnessTargetLufs: spec.loudnessTargetLufs }),
+      ...(track.loudness ? { known: track.loudness } : {}),
     });
     if (track.input.kind === 'stream') pipeline.relay(track.input.stream);
     return pipeline;

@@ -17,6 +17,7 @@
  * used up, the end marker goes into the ring behind the last frame.
  */
 import { Readable } from 'node:stream';
+import type { KnownLoudness } from '../../../shared/domain/loudness';
 import { Decoder } from '../decode/decoder';
 import type { DecoderInput } from '../decode/decoder-input';
 import { OpusEncoder } from '../encode/encoder';
@@ -47,8 +48,10 @@ const LOUDNESS_REPORT_STEP_DB = 0.5;
 interface Running {
   generation: number;
   decoder: Decoder;
-  /** Brings the track to the bot's loudness target; absent when normalization is off. */
+  /** Brings the track to the bot's loudness target; absent while normalization has not been on. */
   normalizer: LoudnessNormalizer | undefined;
+  /** The track's own loudness figure, for a normalizer made when normalization is turned on mid-track. */
+  known: KnownLoudness | undefined;
   /** The normalization last reported to the main thread. */
   reported: LoudnessReport | undefined;
   prebufferFrames: number;
@@ -106,7 +109,14 @@ export class WorkerSlot implements FillableSlot {
     const running: Running = {
       generation,
       decoder,
-      normalizer: message.normalization && new LoudnessNormalizer(message.normalization),
+      normalizer:
+        message.loudnessTargetLufs === undefined
+          ? undefined
+          : new LoudnessNormalizer({
+              targetLufs: message.loudnessTargetLufs,
+              ...(message.known ? { known: message.known } : {}),
+            }),
+      known: message.known,
       reported: undefined,
       prebufferFrames: message.prebufferFrames,
       input,
@@ -186,6 +196,20 @@ export class WorkerSlot implements FillableSlot {
     else this.gain.unduck();
   }
 
+  /** The bot's loudness target changed (undefined: off): the track playing follows it at once. */
+  retargetLoudness(targetLufs: number | undefined): void {
+    const running = this.running;
+    if (!running) return;
+    running.reported = undefined;
+    if (running.normalizer) running.normalizer.retarget(targetLufs);
+    else if (targetLufs !== undefined)
+      running.normalizer = new LoudnessNormalizer({
+        targetLufs,
+        ...(running.known ? { known: running.known } : {}),
+        midTrack: true,
+      });
+  }
+
   close(): void {
     this.stop();
     this.encoder.destroy();
@@ -245,7 +269,7 @@ export class WorkerSlot implements FillableSlot {
       source !== undefined &&
       (!last || last.source !== source || Math.abs(last.gainDb - gainDb) >= LOUDNESS_REPORT_STEP_DB)
     ) {
-      running.reported = { gainDb, source };
+      running.reported = { gainDb: Math.round(gainDb * 10) / 10, source };
       this.post({
         type: 'loudness',
         slot: this.id,

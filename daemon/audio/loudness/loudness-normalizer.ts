@@ -26,6 +26,8 @@ export interface NormalizationSpec {
   targetLufs: number;
   /** The track's own figure; without one it is measured as it decodes. */
   known?: KnownLoudness;
+  /** Turned on while the track plays: its gain ramps from unity instead of starting at its level. */
+  midTrack?: boolean;
 }
 
 /** The gain a track gets at most, and the cut: a near-silent track is not raised into noise. */
@@ -47,24 +49,41 @@ export class LoudnessNormalizer {
   private readonly meter: LoudnessMeter | undefined;
   /** The normalization gain (dB) before limiting; undefined until there is a figure. */
   private gain: number | undefined;
-  /** The amplitude the last frame ended at. */
+  /** The amplitude the last frame ended at (unity for one turned on mid-track). */
   private lastAmplitude: number | undefined;
+  private framesApplied = 0;
+  /** Turned off mid-track: the gain goes back to unity and stays there. */
+  private off = false;
+  private targetLufs: number;
   /** The limiter's cut (≤ 1) the last frame ended at. */
   private lastCut = 1;
 
   constructor(private readonly spec: NormalizationSpec) {
+    this.targetLufs = spec.targetLufs;
+    if (spec.midTrack) this.lastAmplitude = 1;
     this.meter = spec.known ? undefined : new LoudnessMeter();
     if (spec.known) this.gain = clampGain(spec.targetLufs - spec.known.integratedLufs);
   }
 
+  /**
+   * A new target while the track plays (undefined: off), heard from the next frame this applies to,
+   * ramped: a person comparing on and off hears it at once, not from the next song.
+   */
+  retarget(targetLufs: number | undefined): void {
+    this.off = targetLufs === undefined;
+    if (targetLufs === undefined) return;
+    if (this.gain !== undefined) this.gain = clampGain(this.gain + targetLufs - this.targetLufs);
+    this.targetLufs = targetLufs;
+  }
+
   /** The normalization gain applied now (dB; the limiter's momentary cut apart), once known. */
   get gainDb(): number | undefined {
-    return this.gain;
+    return this.off ? undefined : this.gain;
   }
 
   /** Where the gain's figure comes from, once there is one. */
   get source(): LoudnessSource | undefined {
-    if (this.gain === undefined) return undefined;
+    if (this.gainDb === undefined) return undefined;
     return this.spec.known?.source ?? 'measured';
   }
 
@@ -87,15 +106,21 @@ export class LoudnessNormalizer {
   /** Applies the gain to `frame` in place; `next` is the frame after it, where already decoded. */
   apply(frame: Int16Array, next: Int16Array | undefined): void {
     this.followEstimate();
+    this.framesApplied++;
+    // Played as it is until the first estimate, which the gain then moves to from here; once turned
+    // off, back to unity in one frame's ramp.
     if (this.gain === undefined) {
-      // Played as it is until the first estimate, which the gain then moves to from here.
       this.lastAmplitude = 1;
       return;
     }
-    const gain = amplitudeOf(this.gain);
-    const limit = SAMPLE_CEILING / Math.max(1, peakOf(frame), next ? peakOf(next) : 0);
-    this.lastCut = Math.min(1, limit / gain, this.lastCut * RELEASE_PER_FRAME);
-    const end = gain * this.lastCut;
+    if (this.off && this.lastAmplitude === 1) return;
+    let end = 1;
+    if (!this.off) {
+      const gain = amplitudeOf(this.gain);
+      const limit = SAMPLE_CEILING / Math.max(1, peakOf(frame), next ? peakOf(next) : 0);
+      this.lastCut = Math.min(1, limit / gain, this.lastCut * RELEASE_PER_FRAME);
+      end = gain * this.lastCut;
+    }
     const start = this.lastAmplitude ?? end;
     this.lastAmplitude = end;
     const pairs = frame.length / PCM_FORMAT.channels;
@@ -115,8 +140,8 @@ export class LoudnessNormalizer {
   private followEstimate(): void {
     const estimate = this.meter?.integrated();
     if (!this.meter || estimate === undefined) return;
-    const wanted = clampGain(this.spec.targetLufs - estimate);
-    if (this.gain === undefined && this.lastAmplitude === undefined) {
+    const wanted = clampGain(this.targetLufs - estimate);
+    if (this.gain === undefined && this.framesApplied === 0) {
       this.gain = wanted;
       return;
     }

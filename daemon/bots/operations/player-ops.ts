@@ -57,7 +57,7 @@ export async function volume(ctx: BotContext, args: BotOpArgs<'volume'>): Promis
   return done(say.volume(applied));
 }
 
-/** Stored first, as the volume is; heard from the next track or seek, so a song keeps its level. */
+/** Stored first, as the volume is; heard at once (within the frames already encoded ahead). */
 export async function loudness(ctx: BotContext, args: BotOpArgs<'loudness'>): Promise<ReceiptReply> {
   const setting = { ...ctx.loudness, ...args };
   await ctx.setLoudness(setting);

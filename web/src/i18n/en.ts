@@ -156,6 +156,14 @@ export const en = {
   'player.voteCount': '{votes} of {needed}',
   // radio2 end
   'player.mode': 'Play mode',
+  'player.loudness.title': 'Even loudness',
+  'player.loudness.target': 'Target',
+  'player.loudness.targetHint':
+    'How loud every song plays: -16 LUFS is what streaming services use; lower is quieter',
+  'player.loudness.songGain': 'This song: {gain} dB, {source}',
+  'player.loudness.source.platform': "by the platform's figure",
+  'player.loudness.source.tags': 'by its ReplayGain tags',
+  'player.loudness.source.measured': 'as measured',
   'player.views': 'Queue, history and lyrics',
   'player.tab.queue': 'Queue',
   'player.tab.history': 'History',

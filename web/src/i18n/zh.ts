@@ -157,6 +157,13 @@ export const zh: Record<MessageKey, string> = {
   'player.voteCount': '{votes}/{needed}',
   // radio2 end
   'player.mode': '播放模式',
+  'player.loudness.title': '响度均衡',
+  'player.loudness.target': '目标',
+  'player.loudness.targetHint': '每首歌播放的响度：-16 LUFS 是流媒体平台常用的响度，数值越低越安静',
+  'player.loudness.songGain': '这首歌：{gain} dB，{source}',
+  'player.loudness.source.platform': '按平台提供的响度',
+  'player.loudness.source.tags': '按其 ReplayGain 标签',
+  'player.loudness.source.measured': '按实测响度',
   'player.views': '队列、历史和歌词',
   'player.tab.queue': '队列',
   'player.tab.history': '历史',

@@ -90,6 +90,13 @@ export const setMode = async (botId: string, mode: PlayMode) =>
     `mode:${botId}`,
   );
 
+/** The bot's even loudness: on or off, and its target (the fields given). */
+export const setLoudness = async (botId: string, change: Schemas['LoudnessChange']) =>
+  report(
+    await call(api.POST('/api/player/{botId}/loudness', { ...bot(botId), body: change })),
+    `loudness:${botId}`,
+  );
+
 export async function seek(botId: string, position: number): Promise<void> {
   setElapsed(botId, position);
   report(
