@@ -66,6 +66,8 @@ export interface PlatformFacts {
   /** Whether the all-sources search asks it (SPEC rule 5: every enabled source but Spotify). */
   inSearchAll: boolean;
   personalFm: boolean;
+  /** Whether autoplay can ask it for songs like one that played (its catalog's `relatedSongs`). */
+  relatedSongs: boolean;
   /**
    * How a user links their own account of it (`/api/me/music/<platform>`), where they may; FM they
    * start then plays as that account.

@@ -155,6 +155,7 @@ describe("each platform's adapters have what its row says", () => {
     expect(has('searchAlbums')).toBe(facts.searchKinds.includes('albums'));
     expect(has('searchPlaylists')).toBe(facts.searchKinds.includes('playlists'));
     expect(has('personalFm')).toBe(facts.personalFm);
+    expect(has('relatedSongs')).toBe(facts.relatedSongs);
     expect(has('lyrics')).toBe(facts.lyrics);
     for (const [shelf, method] of Object.entries(SHELF_METHODS))
       expect({ shelf, has: has(method) }).toEqual({ shelf, has: facts.shelves.includes(shelf as ShelfKind) });

@@ -58,6 +58,11 @@ export interface SongCatalog {
    * account (its `personal_links` row); without one the platform's shared bot login is used.
    */
   personalFm?(credential?: string): Promise<Result<Song[]>>;
+  /**
+   * Songs like `song`, for autoplay when a queue runs out: the platform's own similar songs, radio or
+   * mix, `song` itself left out; at most `limit`.
+   */
+  relatedSongs?(song: Song, limit: number): Promise<Result<Song[]>>;
   /** The playlists of the logged-in account (created and collected). */
   userPlaylists?(): Promise<Result<Playlist[]>>;
   /** Whether the shared login works, and as whom. */

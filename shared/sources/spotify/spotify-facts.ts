@@ -16,6 +16,7 @@ export const SPOTIFY_FACTS = {
   searchKinds: CATALOG_SEARCH,
   inSearchAll: false,
   personalFm: false,
+  relatedSongs: false,
   lyrics: false,
   shelves: ['accountPlaylists'],
   probeUrl: 'https://api.spotify.com/',

@@ -20,6 +20,7 @@ export const STREAM_FACTS = {
   // Words are not addresses: the all-sources search would only ever get nothing from it.
   inSearchAll: false,
   personalFm: false,
+  relatedSongs: false,
   lyrics: false,
   shelves: [],
 } as const satisfies PlatformFacts;

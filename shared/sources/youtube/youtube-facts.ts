@@ -18,6 +18,7 @@ export const YOUTUBE_FACTS = {
   searchKinds: ['songs'],
   inSearchAll: true,
   personalFm: false,
+  relatedSongs: false,
   lyrics: false,
   shelves: [],
   probeUrl: 'https://www.youtube.com/',
