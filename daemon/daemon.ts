@@ -19,12 +19,13 @@ import { bots } from '../shared/db/schema';
 import { logger } from '../shared/logger';
 import { QUALITY_SETTING, readQuality } from '../shared/settings/quality';
 import { readSettings, type StoredSettings } from '../shared/settings/settings';
-import { createSources, type SourceContext } from '../shared/sources/platform-modules';
+import { Catalogs, createSources, type SourceContext } from '../shared/sources/platform-modules';
 import { SourceRegistry } from '../shared/sources/source-registry';
 import type { FrameCounts } from './audio/clock/frame-health';
 import { type FrameScheduler, type FrameSchedulerStats, frameScheduler } from './audio/clock/frame-scheduler';
 import type { FfmpegLocation } from './audio/decode/ffmpeg-locator';
 import type { OpusEncoderOptions } from './audio/encode/encoder';
+import { RelatedSongs } from './bots/autoplay/related-songs';
 import { type BotChat, type BotRow, BotRuntime } from './bots/bot-runtime';
 import type { Ts3Options } from './bots/connection/ts3-options';
 import { LoginRefresher } from './login-refresher';
@@ -86,6 +87,7 @@ export class Daemon {
   private readonly owned = new Map<string, OwnedBot>();
   private readonly subscriptions: Subscription[] = [];
   private readonly sources: SourceRegistry;
+  private readonly related: RelatedSongs;
   private readonly ts3: Ts3Options;
   private settings: StoredSettings | undefined;
   private readonly uploads: UploadJanitor;
@@ -97,6 +99,10 @@ export class Daemon {
     const ctx = deps.sourceContext;
     this.sources = deps.sources ?? new SourceRegistry(createSources(ctx));
     this.logins = new LoginRefresher({ ctx, log });
+    this.related = new RelatedSongs(
+      new Catalogs(ctx),
+      () => this.settings ?? { enabledProviders: [], localAudioEnabled: false },
+    );
     this.ts3 = deps.ts3;
     this.uploads = new UploadJanitor({
       db: deps.db,
@@ -160,6 +166,7 @@ export class Daemon {
       ts3: this.ts3,
       ffmpeg: this.deps.ffmpeg,
       uploads: this.uploads,
+      related: this.related,
       ...(this.deps.scheduler ? { scheduler: this.deps.scheduler } : {}),
       ...(this.deps.encoder ? { encoder: this.deps.encoder } : {}),
       ...(this.deps.streamStallMs === undefined ? {} : { streamStallMs: this.deps.streamStallMs }),

@@ -204,6 +204,9 @@ export function playerRoutes(
         c.json(await call(c).receipt('undoReplace', c.req.valid('json')), 200),
       )
       .openapi(routes.volume, async (c) => c.json(await call(c).receipt('volume', c.req.valid('json')), 200))
+      .openapi(routes.autoplay, async (c) =>
+        c.json(await call(c).receipt('autoplay', c.req.valid('json')), 200),
+      )
       .openapi(routes.loudness, async (c) =>
         c.json(await call(c).receipt('loudness', c.req.valid('json')), 200),
       )

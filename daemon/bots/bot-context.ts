@@ -3,7 +3,7 @@
  * the global settings, and the ways to report and persist a change. The runtime implements it.
  */
 import type { BotReply } from '../../shared/bus/messages';
-import type { PlayMode } from '../../shared/domain/constants';
+import type { AutoplayMode, PlayMode } from '../../shared/domain/constants';
 import type { LoudnessSetting } from '../../shared/domain/loudness';
 import type { BotStatus, QueuedSong } from '../../shared/domain/schemas';
 import type { Logger } from '../../shared/logger';
@@ -35,6 +35,8 @@ export interface BotContext {
   /** Publishes the bot's state; `queueChanged` also sends the queue and snapshots it. */
   changed(queueChanged: boolean): void;
   persistVolume(volume: number): Promise<void>;
+  /** Stores what the bot does when its queue runs out in order. */
+  setAutoplay(mode: AutoplayMode): Promise<void>;
   /** The bot's loudness normalization setting. */
   readonly loudness: LoudnessSetting;
   /** Stores the setting, then plays by it at once (the song playing included). */

@@ -80,6 +80,11 @@ export interface BotPlayerOptions {
   runSerial: (task: () => Promise<void>) => Promise<void>;
   log: Logger;
   player: AudioPlayerOptions;
+  /**
+   * Asked when the queue ran out in order after `last` played to its end: a song to go on with
+   * (autoplay), or undefined to stop.
+   */
+  whenQueueEnds?: (last: PlayableSong) => Promise<PlayableSong | undefined>;
 }
 
 type Category = 'idle' | 'playing' | 'paused';
@@ -311,6 +316,14 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
     void this.options.runSerial(() => this.advanceAfter(track, end));
   }
 
+  /** Queues what `whenQueueEnds` gives after `last` and makes it current. */
+  private async goOnAfter(last: PlayableSong): Promise<void> {
+    const song = await this.options.whenQueueEnds?.(last);
+    if (!song || this.queue.current()) return;
+    this.queue.append([song]);
+    this.queue.next();
+  }
+
   /** The ended track stays `current` until the next one starts, so a run that plays nothing ends idle. */
   private async advanceAfter(track: Track, end: TrackEnd): Promise<void> {
     const now = this.current;
@@ -327,7 +340,7 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
         return;
       }
     }
-    this.queue.next();
+    if (this.queue.next() === undefined && this.queue.mode === 'seq') await this.goOnAfter(now.song);
     const outcome = await this.playFromCurrent();
     const last = outcome.failures.length - 1;
     for (const [i, failure] of outcome.failures.entries())

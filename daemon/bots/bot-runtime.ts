@@ -12,7 +12,7 @@ import { botListenSubject, botStateSubject } from '../../shared/bus/subjects';
 import type { Db } from '../../shared/db/client';
 import { dbFaultOf } from '../../shared/db/db-faults';
 import type { bots } from '../../shared/db/schema';
-import { BOT_START_DEADLINE_MS, type PlayMode } from '../../shared/domain/constants';
+import { type AutoplayMode, BOT_START_DEADLINE_MS, type PlayMode } from '../../shared/domain/constants';
 import type { LoudnessSetting } from '../../shared/domain/loudness';
 import type { BotStatus, QueuedSong } from '../../shared/domain/schemas';
 import { say, statusPhrase } from '../../shared/i18n/phrases';
@@ -30,6 +30,8 @@ import type { ChatApiFactory } from '../chat/chat-api';
 import { ChatDispatcher } from '../chat/chat-dispatcher';
 import { Ts3Client } from '../ts3';
 import type { UploadEvents } from '../upload-janitor';
+import { Autoplay, RECENT_PLAYS } from './autoplay/autoplay';
+import type { RelatedSongs } from './autoplay/related-songs';
 import type { BotContext } from './bot-context';
 import { BotPlayer, type ResumePoint } from './bot-player';
 import { BotLifecycle, type ConnectionState } from './connection/bot-lifecycle';
@@ -51,8 +53,8 @@ import { SerialExecutor } from './serial-executor';
 import { SkipVotes } from './skip-votes';
 import { loadBotAvatar } from './stores/avatar-store';
 import { storedIdentity, storeIdentity } from './stores/identity-store';
-import { recordPlay } from './stores/play-history-store';
-import { saveLoudness, saveMode, saveVolume } from './stores/playback-settings-store';
+import { recentPlays, recordPlay } from './stores/play-history-store';
+import { saveAutoplay, saveLoudness, saveMode, saveVolume } from './stores/playback-settings-store';
 import { QueueSnapshotStore } from './stores/queue-snapshot-store';
 
 export type BotRow = typeof bots.$inferSelect;
@@ -84,6 +86,8 @@ export interface BotRuntimeDeps {
   chat?: BotChat;
   /** Told when an upload plays and when the queue changes, so played uploads can be deleted. */
   uploads?: UploadEvents;
+  /** Where autoplay finds songs like one that played; without it the bot stops when its queue runs out. */
+  related?: RelatedSongs;
 }
 
 /** How the bot answers chat commands: the REST client factory and the command prefix. */
@@ -103,6 +107,8 @@ export class BotRuntime implements BotContext {
   private readonly sink = new Ts3VoiceSink();
   private readonly snapshots: QueueSnapshotStore;
   private session: ConnectionSession | undefined;
+  /** Autoplay's candidates; absent in a runtime made without songs to go on with. */
+  private readonly autoplay: Autoplay | undefined;
   /** The channel the current client was told to join (the configuration may change meanwhile). */
   private requestedChannel: number | string | undefined;
   /** Where to continue once connected again (after a reconnect or a restored snapshot). */
@@ -140,7 +146,10 @@ export class BotRuntime implements BotContext {
           ? {}
           : { policy: { ...DEFAULT_PLAYBACK_POLICY, streamStallMs: deps.streamStallMs } }),
       },
+      whenQueueEnds: (last) => this.autoplayAfter(last),
     });
+    this.autoplay =
+      deps.related && new Autoplay(deps.related, () => recentPlays(deps.db, config.id, RECENT_PLAYS));
     this.listenFeed = new ListenFeed({
       publish: (frames) => deps.bus.publish(botListenSubject(config.id), { frames }),
       onListenersChange: () => this.changed(false),
@@ -211,6 +220,7 @@ export class BotRuntime implements BotContext {
       elapsed: Math.round(this.player.elapsedSeconds * 1000) / 1000,
       skipVotes: this.skipVotes.tally(now, this.channelPeople().length, this.currentSettings.voteSkipRatio),
       listeners: this.listenFeed.listeners,
+      autoplay: this.config.autoplay,
       loudness: { ...this.loudness, ...this.player.loudness },
     };
     if (now?.effectiveDuration !== undefined) status.effectiveDuration = now.effectiveDuration;
@@ -260,6 +270,19 @@ export class BotRuntime implements BotContext {
   persistVolume(volume: number): Promise<void> {
     this.config = { ...this.config, volume };
     return saveVolume(this.deps.db, this.config.id, volume);
+  }
+
+  async setAutoplay(mode: AutoplayMode): Promise<void> {
+    await saveAutoplay(this.deps.db, this.config.id, mode);
+    this.config = { ...this.config, autoplay: mode };
+  }
+
+  /** The song autoplay goes on with after `last`, when it is on; says so in the channel when there is none. */
+  private async autoplayAfter(last: PlayableSong): Promise<PlayableSong | undefined> {
+    if (this.config.autoplay === 'off' || !this.autoplay) return undefined;
+    const song = await this.autoplay.after(last);
+    if (!song) this.session?.tellChannel(receipts.autoplayNothing());
+    return song;
   }
 
   get loudness(): LoudnessSetting {

@@ -7,6 +7,7 @@ import { z } from '@hono/zod-openapi';
 import type { RoutePolicy } from '../../shared/access/route-access';
 import type { GuestPermission } from '../../shared/domain/constants';
 import {
+  AutoplayModeSchema,
   BotStatusSchema,
   LoudnessChangeSchema,
   PlatformSchema,
@@ -314,6 +315,22 @@ export const loudness = playerPost(
       "peak over -1 dBTP: the platform's figure where it gives one, the file's ReplayGain or R128 tags, " +
       'else measured as it decodes. Stored with the bot and heard at once, the song playing included ' +
       "(ramped, never a jump). The bot's volume applies on top. The status's `loudness` shows it.",
+    statuses: [400],
+  },
+);
+export const autoplay = playerPost(
+  '/autoplay',
+  'Choose what the bot does when its queue runs out',
+  control('playMode'),
+  z.strictObject({ mode: AutoplayModeSchema }),
+  MessageSchema,
+  {
+    description:
+      '`related`: when the last song of the queue ends in play mode `seq`, a song like it follows (the ' +
+      "platform's similar songs, radio or mix where it has them, else another upload), one at a time so " +
+      "a song someone adds plays before the next autoplay song; never one of the bot's last 50 plays. " +
+      'When none is left the bot stops and says so in its channel. `stop` and `clear` end it. Stored ' +
+      'with the bot; `off` (the default) stops at the end of the queue.',
     statuses: [400],
   },
 );

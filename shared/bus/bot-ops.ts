@@ -13,6 +13,7 @@
 import { z } from 'zod';
 import { BOT_START_DEADLINE_MS } from '../domain/constants';
 import {
+  AutoplayModeSchema,
   BotStatusSchema,
   LoudnessChangeSchema,
   PlayModeSchema,
@@ -150,6 +151,8 @@ export const BOT_OPS = {
   mode: op({ args: z.object({ mode: PlayModeSchema }).strict(), reply: receiptOnly }),
   /** Changes the bot's loudness normalization (the fields sent); stored, and heard at once. */
   loudness: op({ args: LoudnessChangeSchema, reply: receiptOnly }),
+  /** What the bot does when its queue runs out in order; stored. */
+  autoplay: op({ args: z.object({ mode: AutoplayModeSchema }).strict(), reply: receiptOnly }),
   seek: op({
     args: z.object({ position: z.number().min(0) }).strict(),
     reply: z.object({ seekOffset: z.number() }),

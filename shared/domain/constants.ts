@@ -65,6 +65,11 @@ export const GUEST_PERMISSIONS = Object.keys(GUEST_PERMISSION_DEFAULTS) as Guest
 /** The synthetic guest principal: created by migration, never managed through /api/users. */
 export const GUEST_PRINCIPAL_ID = 'guest';
 export const GUEST_LABEL = 'Guest';
+/** `requestedBy` of the songs autoplay adds when a queue runs out (clients word it in their language). */
+export const AUTOPLAY_LABEL = 'Autoplay';
+/** What a bot does when its queue runs out in order: stop, or go on with songs like the last one. */
+export const AUTOPLAY_MODES = ['off', 'related'] as const;
+export type AutoplayMode = (typeof AUTOPLAY_MODES)[number];
 
 /** Owner id of saved queues in the shared bucket. */
 export const SHARED_QUEUE_OWNER = 'shared';

@@ -3,7 +3,7 @@
  * web UI touches carries an OpenAPI name so it becomes a named type in the client.
  */
 import { z } from '@hono/zod-openapi';
-import { PLAY_MODES } from './constants';
+import { AUTOPLAY_MODES, PLAY_MODES } from './constants';
 import { LOUDNESS_TARGET_RANGE } from './loudness';
 import { PLATFORM_DESCRIPTION, PLATFORMS } from './platforms';
 
@@ -150,6 +150,12 @@ export const LoudnessChangeSchema = z
   })
   .openapi('LoudnessChange', { description: 'Only the fields sent change.' });
 
+export const AutoplayModeSchema = z.enum(AUTOPLAY_MODES).openapi('AutoplayMode', {
+  description:
+    '`related`: when the queue runs out (play mode `seq`), songs like the last one follow, one at a time, ' +
+    'marked `requestedBy: "Autoplay"`; `off`: the bot stops.',
+});
+
 export const BotStatusSchema = z
   .object({
     id: z.string(),
@@ -174,6 +180,9 @@ export const BotStatusSchema = z
     }),
     channel: JoinedChannelSchema.optional().openapi({
       description: 'The channel the bot is in, while connected (an addition: older daemons leave it out).',
+    }),
+    autoplay: AutoplayModeSchema.optional().openapi({
+      description: 'An addition: older daemons leave it out.',
     }),
     loudness: LoudnessStatusSchema.optional().openapi({
       description: 'Loudness normalization (an addition: older daemons leave it out).',

@@ -52,6 +52,7 @@ describe('the operation table on a connected bot', () => {
     ['seek', { position: 1 }],
     ['volume', { volume: 40 }],
     ['loudness', { enabled: true, targetLufs: -14 }],
+    ['autoplay', { mode: 'related' }],
     ['mode', { mode: 'loop' }],
     ['playAt', { index: 1 }],
     ['move', { from: 3, to: 0 }],

@@ -132,9 +132,10 @@ export class ConnectionSession {
     this.tellChannel(renderPhrases(said, locale));
   }
 
-  private tellChannel(text: string): void {
+  /** Posts `text` in the bot's channel; a failure to post is logged, never thrown. */
+  tellChannel(text: string): void {
     this.options.client.sendChannelText(text).catch((error: unknown) => {
-      this.options.log.warn({ err: error }, 'could not post a playback failure to the channel');
+      this.options.log.warn({ err: error }, 'could not post to the channel');
     });
   }
 }

@@ -16,6 +16,7 @@ import { say } from '../../../shared/i18n/phrases';
 import type { BotContext } from '../bot-context';
 import { addSong, loadSongs, playNextSong, playNowSong, playSong } from './enqueue-ops';
 import {
+  autoplay,
   clear,
   loudness,
   mode,
@@ -64,6 +65,7 @@ const HANDLERS: { [Op in BotOp]: Handler<Op> } = {
   clear,
   volume,
   loudness,
+  autoplay,
   mode,
   seek,
   playAt,

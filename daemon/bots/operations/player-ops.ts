@@ -65,6 +65,12 @@ export async function loudness(ctx: BotContext, args: BotOpArgs<'loudness'>): Pr
   return done(setting.enabled ? say.loudnessOn(setting.targetLufs) : say.loudnessOff());
 }
 
+export async function autoplay(ctx: BotContext, args: BotOpArgs<'autoplay'>): Promise<ReceiptReply> {
+  await ctx.setAutoplay(args.mode);
+  ctx.changed(false);
+  return done(args.mode === 'related' ? say.autoplayOn() : say.autoplayOff());
+}
+
 export async function mode(ctx: BotContext, args: BotOpArgs<'mode'>): Promise<ReceiptReply> {
   await ctx.persistMode(args.mode);
   ctx.player.queue.setMode(args.mode);

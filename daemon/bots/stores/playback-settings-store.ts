@@ -5,7 +5,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../../shared/db/client';
 import { bots } from '../../../shared/db/schema';
-import type { PlayMode } from '../../../shared/domain/constants';
+import type { AutoplayMode, PlayMode } from '../../../shared/domain/constants';
 import type { LoudnessSetting } from '../../../shared/domain/loudness';
 
 export async function saveVolume(db: Db, botId: string, volume: number): Promise<void> {
@@ -17,6 +17,10 @@ export async function saveLoudness(db: Db, botId: string, setting: LoudnessSetti
     .update(bots)
     .set({ loudnessNormalization: setting.enabled, loudnessTarget: setting.targetLufs })
     .where(eq(bots.id, botId));
+}
+
+export async function saveAutoplay(db: Db, botId: string, autoplay: AutoplayMode): Promise<void> {
+  await db.update(bots).set({ autoplay }).where(eq(bots.id, botId));
 }
 
 export async function saveMode(db: Db, botId: string, playMode: PlayMode): Promise<void> {

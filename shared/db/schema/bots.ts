@@ -39,6 +39,10 @@ export const bots = sqliteTable('bots', {
   // Loudness normalization (issue 39): on for every bot unless turned off, to its own target (LUFS).
   loudnessNormalization: integer('loudness_normalization', { mode: 'boolean' }).notNull().default(true),
   loudnessTarget: integer('loudness_target').notNull().default(-16),
+  // Autoplay (issue 39): when the queue runs out in order, songs like the last one follow; off by default.
+  autoplay: text('autoplay', { enum: ['off', 'related'] })
+    .notNull()
+    .default('off'),
   createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 });

@@ -57,6 +57,20 @@ export class LocalCatalog implements SongCatalog {
   }
 
   /**
+   * Uploads have no relation to each other the server could know: songs "like" one are other uploads
+   * at random, the same artist's first (what a listener of an album of uploads expects next).
+   */
+  async relatedSongs(song: Song, limit: number): Promise<Result<Song[]>> {
+    const rows = await this.db
+      .select(uploadSongColumns)
+      .from(uploads)
+      .where(ne(uploads.id, song.id))
+      .orderBy(desc(sql`${uploads.artist} = ${song.artist} AND ${song.artist} <> ''`), sql`random()`)
+      .limit(limit);
+    return ok(rows.map(uploadToSong));
+  }
+
+  /**
    * The albums the uploads' tags name whose name or artist holds `query` ('' for all), the one with the
    * newest upload first; each shows the embedded cover of one of its songs, where one has a cover.
    */

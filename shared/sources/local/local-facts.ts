@@ -15,7 +15,7 @@ export const LOCAL_FACTS = {
   searchKinds: ['songs', 'albums'],
   inSearchAll: true,
   personalFm: false,
-  relatedSongs: false,
+  relatedSongs: true,
   lyrics: true,
   shelves: ['uploadedAlbums'],
 } as const satisfies PlatformFacts;

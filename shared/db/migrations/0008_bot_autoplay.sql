@@ -1,0 +1,1 @@
+ALTER TABLE `bots` ADD `autoplay` text DEFAULT 'off' NOT NULL;
