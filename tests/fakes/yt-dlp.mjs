@@ -8,7 +8,8 @@
  * `--playlist-end N`, `--cookies FILE` (read at the start and, like yt-dlp, the cookie jar written
  * back into it at the end), and of the options an admin may add with YTDLP_ARGS `--js-runtimes
  * RUNTIME`, `--extractor-args ARGS`, `--proxy URL` and `-t PRESET`; then `--` and one of
- * `ytsearch[N|all]:<query>`, a watch (or youtu.be) link or a playlist link. Any other option is
+ * `ytsearch[N|all]:<query>`, a watch (or youtu.be) link, a playlist link, or a watch link with a
+ * `list=` (a playlist, or the video's mix `RD<videoId>`). Any other option is
  * refused the way yt-dlp's option parser does (exit 2); an unknown video or playlist is yt-dlp's
  * `ERROR:` line on stderr and exit 1.
  *
@@ -165,10 +166,10 @@ function searchAnswer(count, query) {
   };
 }
 
+/** A playlist link's answer (playlist.json), or a video's mix (`RD<videoId>`, mix.json) as its watch link lists it. */
 function playlistAnswer(listId, command) {
-  const playlist = fixture('playlist.json');
-  if (listId !== playlist.id)
-    failure(`ERROR: [youtube:tab] ${listId}: YouTube said: The playlist does not exist.`);
+  const playlist = [fixture('playlist.json'), fixture('mix.json')].find((known) => known.id === listId);
+  if (!playlist) failure(`ERROR: [youtube:tab] ${listId}: YouTube said: The playlist does not exist.`);
   if (!command.flat) usageError('this fake answers playlists only with --flat-playlist');
   const end = command.playlistEnd ?? playlist.entries.length;
   return { ...playlist, entries: playlist.entries.slice(0, end) };
@@ -182,9 +183,9 @@ function videoAnswer(videoId, command) {
   const live = fixture('live.json');
   if (videoId === live.id) return { ...live, ...chooseFormat(live.formats, command.format) };
   const video = fixture('video.json');
-  const listed = [...fixture('search.json').entries, ...fixture('playlist.json').entries].find(
-    (entry) => entry.id === videoId,
-  );
+  const listed = ['search.json', 'playlist.json', 'mix.json']
+    .flatMap((name) => fixture(name).entries)
+    .find((entry) => entry.id === videoId);
   if ((videoId !== video.id && !listed) || listed?.title === '[Deleted video]')
     failure(`ERROR: [youtube] ${videoId}: Video unavailable`);
   if (listed?.title === '[Private video]')

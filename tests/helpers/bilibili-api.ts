@@ -45,6 +45,9 @@ const DEFAULT_ANSWERS: Record<string, (query: URLSearchParams) => object> = {
   '/x/web-interface/wbi/search/type': () => bilibiliFixture('search'),
   '/x/web-interface/popular': () => bilibiliFixture('popular'),
   '/x/player/wbi/playurl': () => bilibiliFixture('playurl'),
+  // Related videos of the single-part fixture video; any other is -404, as for `view`.
+  '/x/web-interface/archive/related': (query) =>
+    query.get('bvid') === VIDEOS[0]!.bvid ? bilibiliFixture('related') : failedWith(-404, '啥都木有'),
   '/x/web-interface/view': (query) => {
     const video = VIDEOS.find((v) => v.bvid === query.get('bvid') || v.aid === query.get('aid'));
     return video ? bilibiliFixture(video.fixture) : failedWith(-404, '啥都木有');

@@ -259,7 +259,7 @@ export function useJellyfinApi() {
         (r) =>
           badQuery(r, ['userId', 'Limit']) ??
           (known(r.path.split('/')[2])
-            ? HttpResponse.json(jellyfinFixture('instant-mix') as object)
+            ? page((jellyfinFixture('instant-mix') as { Items: unknown[] }).Items, r)
             : new HttpResponse(null, { status: 404 })),
       ),
     ),

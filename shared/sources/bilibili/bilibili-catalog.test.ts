@@ -1,6 +1,7 @@
 /** The `video_a` catalog against an msw stand-in for Bilibili's web API (real request shapes). */
 import { describe, expect, it } from 'vitest';
-import { bilibiliFixture, useBilibiliApi } from '../../../tests/helpers/bilibili-api';
+import { bilibiliFixture, failedWith, useBilibiliApi } from '../../../tests/helpers/bilibili-api';
+import type { Song } from '../../domain/schemas';
 import { BilibiliCatalog } from './bilibili-catalog';
 import { BilibiliClient } from './bilibili-client';
 import { type BilibiliLogin, parseBilibiliCookie } from './bilibili-login';
@@ -10,8 +11,9 @@ let login: BilibiliLogin | undefined;
 const catalog = new BilibiliCatalog(new BilibiliClient(async () => login));
 const SEARCH = '/x/web-interface/wbi/search/type';
 const VIEW = '/x/web-interface/view';
+const RELATED = '/x/web-interface/archive/related';
 /** The single-part video of the fixtures, as search and `song` both read it. */
-const LANTERN_SONG = {
+const LANTERN_SONG: Song = {
   id: 'BV1Ux4y1c7Mq',
   name: 'Lantern Song & Rain (cover)',
   artist: 'Harbor Strings',
@@ -179,6 +181,60 @@ describe('Bilibili catalog', () => {
         },
       ],
     });
+  });
+
+  it('gives the videos Bilibili recommends beside a song, multi-part ones left out, at most `limit`', async () => {
+    login = undefined;
+    const result = await catalog.relatedSongs(LANTERN_SONG, 10);
+    const [asked] = api.to(RELATED);
+    expect(Object.fromEntries(asked!.query)).toEqual({ bvid: 'BV1Ux4y1c7Mq' });
+    expect(asked!.cookie).toContain(GUEST_BUVID);
+    expect(result).toEqual({
+      ok: true,
+      value: [
+        {
+          id: 'BV1Ab4y1C7De',
+          name: 'Rain on the Harbor (piano)',
+          artist: 'Quiet Keys',
+          album: '',
+          duration: 233,
+          coverUrl: 'https://i2.hdslb.com/bfs/archive/fixturerelated0001.jpg',
+          platform: 'video_a',
+        },
+        expect.objectContaining({ id: 'BV1Fg4y1H7Jk', artist: 'Harbor Strings', duration: 240 }),
+        expect.objectContaining({ id: 'BV1Mn4y1P7Qr', name: 'Night Ferry (acoustic)' }),
+        expect.objectContaining({ id: 'BV1St4y1U7Vw', artist: 'Tide Choir' }),
+      ],
+    });
+    const capped = await catalog.relatedSongs(LANTERN_SONG, 2);
+    expect(capped.ok && capped.value.map((song) => song.id)).toEqual(['BV1Ab4y1C7De', 'BV1Fg4y1H7Jk']);
+  });
+
+  it('leaves the seed video out, whichever part of it played', async () => {
+    const related = bilibiliFixture('related') as { data: object[] };
+    const seedEntry = { ...related.data[0], bvid: 'BV1Ux4y1c7Mq', title: 'Lantern Song & Rain (cover)' };
+    api.answer(RELATED, { ...related, data: [seedEntry, ...related.data] });
+    const result = await catalog.relatedSongs({ ...LANTERN_SONG, id: 'BV1Ux4y1c7Mq?p=1' }, 1);
+    expect(Object.fromEntries(api.to(RELATED)[0]!.query)).toEqual({ bvid: 'BV1Ux4y1c7Mq' });
+    expect(result.ok && result.value.map((song) => song.id)).toEqual(['BV1Ab4y1C7De']);
+  });
+
+  it("passes Bilibili's refusal on as an error; an id that is not a video asks nothing", async () => {
+    expect(await catalog.relatedSongs({ ...LANTERN_SONG, id: 'BV1Zz4y1Y7Xw' }, 5)).toEqual({
+      ok: false,
+      error: 'Bilibili has no such video (code -404)',
+    });
+    api.answer(RELATED, failedWith(-352));
+    expect(await catalog.relatedSongs(LANTERN_SONG, 5)).toEqual({
+      ok: false,
+      error: expect.stringContaining('suspected automation'),
+    });
+    const asked = api.requests.length;
+    expect(await catalog.relatedSongs({ ...LANTERN_SONG, id: 'not-a-video' }, 5)).toEqual({
+      ok: true,
+      value: [],
+    });
+    expect(api.requests).toHaveLength(asked);
   });
 
   it('reports the stored login as nav names it, and no login without a cookie', async () => {

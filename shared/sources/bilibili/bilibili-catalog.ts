@@ -1,11 +1,13 @@
 /**
  * The `video_a` catalog (Bilibili): video search, a song by its id (a video, or one part of a
- * multi-part video), and for the api's own Bilibili routes the popular list and a video's parts.
+ * multi-part video), the videos like one (for autoplay), and for the api's own Bilibili routes the
+ * popular list and a video's parts.
  * Playlists and albums are not offered.
  *
  * Requests from SocialSisterYi/bilibili-API-collect: docs/search/search_request.md
  * (`/x/web-interface/wbi/search/type` with `search_type=video`, `keyword`, `page`, `page_size`),
- * docs/video_ranking/popular.md (`/x/web-interface/popular` with `ps`, `pn`), docs/video/info.md
+ * docs/video_ranking/popular.md (`/x/web-interface/popular` with `ps`, `pn`), docs/video/recommend.md
+ * (`/x/web-interface/archive/related` with `bvid`, unsigned), docs/video/info.md
  * (`view`) and docs/login/login_info.md (`nav` for the account).
  */
 import type { Song } from '../../domain/schemas';
@@ -13,7 +15,7 @@ import { ok, type Result } from '../../result';
 import type { VideoParts, VideoShelves } from '../shelf-catalogs';
 import type { AccountStatus, SongCatalog } from '../song-catalog';
 import type { BilibiliClient } from './bilibili-client';
-import { PopularDataSchema, SearchDataSchema, type ViewData } from './bilibili-schemas';
+import { PopularDataSchema, RelatedDataSchema, SearchDataSchema, type ViewData } from './bilibili-schemas';
 import { httpsUrl, partToSong, searchRowToSong, videoToSong } from './bilibili-videos';
 import { parseSongId, partSongId, videoQuery } from './video-ids';
 import { fetchView } from './video-view';
@@ -52,6 +54,25 @@ export class BilibiliCatalog implements SongCatalog, VideoShelves {
     if (ref.part === undefined) return ok(wholeVideo(view.value));
     const page = view.value.pages.find((p) => p.page === ref.part);
     return ok(page && partToSong(view.value, page));
+  }
+
+  /**
+   * Songs like `song`: the videos Bilibili recommends beside it, the seed video (any of its parts)
+   * left out. Multi-part videos are left out too: the list does not give their parts, so the length
+   * of the first part (what a bare BV id plays) is not known.
+   */
+  async relatedSongs(song: Song, limit: number): Promise<Result<Song[]>> {
+    const seed = parseSongId(song.id);
+    if (!seed) return ok([]);
+    const answer = await this.client.call(
+      { path: '/x/web-interface/archive/related', params: { bvid: seed.bvid }, what: 'the related videos' },
+      RelatedDataSchema,
+    );
+    if (!answer.ok) return answer;
+    const others = answer.value.filter(
+      (video) => video.videos === 1 && video.bvid !== seed.bvid && parseSongId(video.bvid),
+    );
+    return ok(others.slice(0, limit).map(videoToSong));
   }
 
   /** Bilibili's current popular videos. */

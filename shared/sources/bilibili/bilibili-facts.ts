@@ -17,7 +17,7 @@ export const BILIBILI_FACTS = {
   searchKinds: ['songs'],
   inSearchAll: true,
   personalFm: false,
-  relatedSongs: false,
+  relatedSongs: true,
   lyrics: false,
   shelves: ['popularVideos'],
   probeUrl: 'https://api.bilibili.com/',

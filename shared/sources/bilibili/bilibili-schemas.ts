@@ -5,7 +5,8 @@
  * Shapes from SocialSisterYi/bilibili-API-collect: docs/login/login_info.md (`nav`, with `wbi_img`
  * even for guests), docs/misc/buvid3_4.md (`finger/spi`), docs/search/search_request.md
  * (`wbi/search/type`: highlighted titles, `m:ss` durations, `//` covers), docs/video/info.md (`view`:
- * `pages[]` with `cid`, `page`, `part`, `duration`), docs/video_ranking/popular.md (`popular`) and
+ * `pages[]` with `cid`, `page`, `part`, `duration`), docs/video_ranking/popular.md (`popular`),
+ * docs/video/recommend.md (`archive/related`: an array of `view`-like videos without `pages`) and
  * docs/video/videostream_url.md (`wbi/playurl`: `dash.audio[]`, `dash.dolby.audio[]`,
  * `dash.flac.audio`, or `durl[]` for MP4).
  */
@@ -72,6 +73,14 @@ export const ViewDataSchema = VideoSchema.extend({ pages: z.array(PageSchema).de
 export type ViewData = z.infer<typeof ViewDataSchema>;
 
 export const PopularDataSchema = z.object({ list: z.array(VideoSchema).default([]) });
+
+/** `archive/related`: up to 40 videos like one, each as `view` gives it without its parts. */
+export const RelatedDataSchema = z.array(
+  VideoSchema.extend({
+    /** How many parts the video has. */
+    videos: z.number().default(1),
+  }),
+);
 
 const DashAudioSchema = z.object({
   id: z.number(),

@@ -164,6 +164,25 @@ describe('Jellyfin catalog: personal pages', () => {
     expect(lastQuery(`/Items/${LANTERN.id}/InstantMix`)).toEqual({ Limit: '30' });
   });
 
+  it("gives a song's Instant Mix as the songs like it, the seed left out, at most `limit`", async () => {
+    expect(await catalog.relatedSongs(LANTERN, 5)).toEqual({ ok: true, value: [TIDE, FERRY] });
+    expect(lastQuery(`/Items/${LANTERN.id}/InstantMix`)).toEqual({ Limit: '6' });
+    // A mix may hold its own seed; one more is asked for so the seed's place is filled.
+    expect(await catalog.relatedSongs(TIDE, 1)).toEqual({ ok: true, value: [FERRY] });
+    expect(lastQuery(`/Items/${TIDE.id}/InstantMix`)).toEqual({ Limit: '2' });
+    expect(await catalog.relatedSongs(LANTERN, 1)).toEqual({ ok: true, value: [TIDE] });
+  });
+
+  it('passes a mix the server cannot make on as an error; a malformed id asks nothing', async () => {
+    expect(await catalog.relatedSongs({ ...LANTERN, id: UNKNOWN_ID }, 5)).toEqual({
+      ok: false,
+      error: `Jellyfin answered HTTP 404 to /Items/${UNKNOWN_ID}/InstantMix`,
+    });
+    const asked = api.requests.length;
+    expect(await catalog.relatedSongs({ ...LANTERN, id: '../Users' }, 5)).toEqual({ ok: true, value: [] });
+    expect(api.requests).toHaveLength(asked);
+  });
+
   it('names the logged-in user and their picture as the account status', async () => {
     expect(await catalog.accountStatus()).toEqual({
       ok: true,

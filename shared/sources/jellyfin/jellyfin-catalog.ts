@@ -1,8 +1,8 @@
 /**
  * The `library_a` catalog (Jellyfin): songs, albums and playlists found through `/Items`, a
  * playlist's entries through `/Playlists/{id}/Items`, lyrics (Jellyfin 10.9+), an Instant Mix as
- * personal FM, the logged-in user as the account status, and the library pages of the api's
- * `library_a` routes (latest albums, most played, favourites, genres).
+ * personal FM and as the songs like one (autoplay), the logged-in user as the account status, and
+ * the library pages of the api's `library_a` routes (latest albums, most played, favourites, genres).
  *
  * Query names and values from jellyfin/jellyfin (Jellyfin.Api/Controllers/ItemsController.cs:
  * `searchTerm`, `IncludeItemTypes`, `Recursive`, `ParentId`, `Ids`, `GenreIds`, `Filters`, `SortBy`,
@@ -17,7 +17,7 @@ import type { AccountStatus, SongCatalog, SongList } from '../song-catalog';
 import type { JellyfinClient } from './jellyfin-client';
 import { NOT_CONFIGURED } from './jellyfin-config';
 import type { JellyfinQuery } from './jellyfin-http';
-import { isJellyfinId } from './jellyfin-ids';
+import { isJellyfinId, sameJellyfinId } from './jellyfin-ids';
 import { findItem } from './jellyfin-item-lookup';
 import { itemToAlbum, itemToPlaylist, itemToPlaylistDetail, itemToSong } from './jellyfin-items';
 import { INVALID_API_KEY, WRONG_PASSWORD } from './jellyfin-login';
@@ -118,6 +118,17 @@ export class JellyfinCatalog implements SongCatalog, LibraryShelves {
     if (!seed.ok) return seed;
     const [first] = seed.value;
     return first ? this.listed(`/Items/${first.Id}/InstantMix`, { Limit: FM_BATCH }, itemToSong) : ok([]);
+  }
+
+  /**
+   * Songs like `song`: its Instant Mix. The server may put the seed itself in the mix (first, or
+   * among the genre picks, by version), so one more is asked for and the seed is dropped.
+   */
+  async relatedSongs(song: Song, limit: number): Promise<Result<Song[]>> {
+    if (!isJellyfinId(song.id)) return ok([]);
+    const mix = await this.listed(`/Items/${song.id}/InstantMix`, { Limit: limit + 1 }, itemToSong);
+    if (!mix.ok) return mix;
+    return ok(mix.value.filter((entry) => !sameJellyfinId(entry.id, song.id)).slice(0, limit));
   }
 
   /** Not configured, or credentials the server refuses, is "not logged in" (with the reason); only an unreachable server is an error. */

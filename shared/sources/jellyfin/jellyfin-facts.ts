@@ -17,7 +17,7 @@ export const JELLYFIN_FACTS = {
   searchKinds: CATALOG_SEARCH,
   inSearchAll: true,
   personalFm: true,
-  relatedSongs: false,
+  relatedSongs: true,
   lyrics: true,
   shelves: ['latestAlbums', 'mostPlayed', 'genres'],
 } as const satisfies PlatformFacts;

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FAKE_YTDLP, useFakeYtDlp } from '../../../tests/fakes/fake-yt-dlp';
+import type { Song } from '../../domain/schemas';
 import { YoutubeCatalog } from './youtube-catalog';
 import { YtDlp } from './yt-dlp';
 
@@ -14,6 +15,17 @@ const PLAYLIST_ID = 'PLfixtureR0adTr1pS0ngs_0123456789';
 const still = (id: string, name: string, sqp: string) =>
   `https://i.ytimg.com/vi/${id}/${name}.jpg?sqp=${sqp}`;
 const WIDEST = '-oaymwEcCNAFEJQDSFXyq4qpAw4IARUAAIhCGAFwAcABBg==&rs=AOn4CLfixture4';
+const MIX_WIDEST = (tag: string) => `-oaymwEcCNACELwBSFXyq4qpAw4IARUAAIhCGAFwAcABBg==&rs=AOn4CLmix${tag}2`;
+/** The song autoplay asks about: the video whose mix is tests/fixtures/youtube/mix.json. */
+const SEED: Song = {
+  id: 'pApErB0ats1',
+  name: 'Harbor Lights - Paper Boats (Official Audio)',
+  artist: 'Harbor Lights',
+  album: '',
+  duration: 214,
+  coverUrl: 'https://i.ytimg.com/vi/pApErB0ats1/maxresdefault.jpg',
+  platform: 'video_b',
+};
 
 describe('YouTube catalog', () => {
   it('searches with ytsearchN and maps flat entries to Songs', async () => {
@@ -160,6 +172,59 @@ describe('YouTube catalog', () => {
     expect(await catalog.song(id)).toEqual({ ok: true, value: undefined });
     expect(await catalog.playlist(id)).toEqual({ ok: true, value: undefined });
     expect(fake.runs()).toEqual([]);
+  });
+
+  it("gives a video's mix as the songs like it: listed flat, the seed left out, at most `limit`", async () => {
+    const result = await catalog.relatedSongs(SEED, 3);
+    expect(fake.runs().map((run) => run.args)).toEqual([
+      [
+        ...['--flat-playlist', '--dump-single-json', '--playlist-end', '4', '--'],
+        'https://www.youtube.com/watch?v=pApErB0ats1&list=RDpApErB0ats1',
+      ],
+    ]);
+    expect(result).toEqual({
+      ok: true,
+      value: [
+        expect.objectContaining({ id: 'Q7-slowTide', name: 'Harbor Lights - Slow Tide (Live at the Pier)' }),
+        {
+          id: 'mIxDriftw00',
+          name: 'Driftwood Choir - Low Water',
+          artist: 'Driftwood Choir',
+          album: '',
+          duration: 231,
+          coverUrl: still('mIxDriftw00', 'hqdefault', MIX_WIDEST('c')),
+          platform: 'video_b',
+        },
+        expect.objectContaining({ id: 'mIxSaltR0ad', artist: 'Lantern Street' }),
+      ],
+    });
+  });
+
+  it('gives every video of a mix shorter than the limit', async () => {
+    const result = await catalog.relatedSongs(SEED, 20);
+    expect(fake.runs()[0]!.args.slice(2, 4)).toEqual(['--playlist-end', '21']);
+    expect(result.ok && result.value.map((song) => song.id)).toEqual([
+      'Q7-slowTide',
+      'mIxDriftw00',
+      'mIxSaltR0ad',
+      'mIxT1deP00l',
+      'mIxF0gh0rn5',
+    ]);
+  });
+
+  it('passes a mix yt-dlp cannot list on as an error; a foreign id runs nothing', async () => {
+    expect(await catalog.relatedSongs({ ...SEED, id: 'r0adTr1p_01' }, 5)).toEqual({
+      ok: false,
+      error: 'YouTube has no such playlist (it was removed, made private or never existed)',
+    });
+    fake.set('FAKE_YTDLP_MODE', 'garbage');
+    expect(await catalog.relatedSongs(SEED, 5)).toEqual({
+      ok: false,
+      error: 'yt-dlp answered with something that is not JSON',
+    });
+    const runs = fake.runs().length;
+    expect(await catalog.relatedSongs({ ...SEED, id: '--exec=rm' }, 5)).toEqual({ ok: true, value: [] });
+    expect(fake.runs()).toHaveLength(runs);
   });
 
   it('reports whether yt-dlp runs as the login status', async () => {

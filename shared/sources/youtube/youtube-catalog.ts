@@ -1,18 +1,21 @@
 /**
  * The `video_b` catalog (YouTube) through the `yt-dlp` executable: search (`ytsearchN:<query>` with
- * `--flat-playlist`, one answer listing the first N videos), one video by id or link, and a playlist's
- * videos. Whether yt-dlp runs stands in for the login status (yt-dlp-status.ts).
+ * `--flat-playlist`, one answer listing the first N videos), one video by id or link, a playlist's
+ * videos, and the videos like one (its mix, for autoplay). Whether yt-dlp runs stands in for the
+ * login status (yt-dlp-status.ts).
  *
  * Command lines and answers from yt-dlp/yt-dlp README.md ("USAGE AND OPTIONS": `--dump-single-json`,
  * `--flat-playlist`, `--no-playlist`, `--playlist-end`; "OUTPUT TEMPLATE" for the fields) and
  * yt_dlp/extractor/youtube/_search.py (the `ytsearch` prefix with its result count), checked again at
- * commit 81ecd58 (2026-08-20). Warnings stay on: they go to stderr, where yt-dlp says it found no
- * JavaScript runtime (yt-dlp-errors.ts).
+ * commit 81ecd58 (2026-08-20); a mix from yt_dlp/extractor/youtube/_tab.py (`_extract_from_playlist`,
+ * `_extract_inline_playlist`: a watch link with `list=RD<id>` answers a playlist of flat entries from
+ * the watch page's playlist panel, fetched on page by page). Warnings stay on: they go to stderr,
+ * where yt-dlp says it found no JavaScript runtime (yt-dlp-errors.ts).
  */
 import type { Song } from '../../domain/schemas';
 import { err, ok, type Result } from '../../result';
 import type { AccountStatus, SongCatalog, SongList } from '../song-catalog';
-import { playlistUrl, watchUrl, youtubePlaylistId, youtubeVideoId } from './youtube-ids';
+import { mixUrl, playlistUrl, watchUrl, youtubePlaylistId, youtubeVideoId } from './youtube-ids';
 import { FlatPlaylistSchema, VideoSummarySchema } from './youtube-schemas';
 import { isPlayableEntry, videoToSong } from './youtube-songs';
 import type { YtDlp, YtDlpFailure } from './yt-dlp';
@@ -64,6 +67,25 @@ export class YoutubeCatalog implements SongCatalog {
     const { entries } = answer.value;
     const songs = entries.filter(isPlayableEntry).map(videoToSong);
     return ok(songs.length < entries.length ? { songs, totalCount: entries.length } : { songs });
+  }
+
+  /**
+   * Songs like `song`: its mix, listed flat like a playlist. A mix opens with its seed and never ends
+   * (YouTube keeps extending it), so `--playlist-end` bounds it at one more than asked for.
+   */
+  async relatedSongs(song: Song, limit: number): Promise<Result<Song[]>> {
+    const videoId = youtubeVideoId(song.id);
+    if (videoId === undefined || limit <= 0) return ok([]);
+    const answer = await this.ytDlp.json(
+      [
+        ...['--flat-playlist', '--dump-single-json'],
+        ...['--playlist-end', String(limit + 1), '--', mixUrl(videoId)],
+      ],
+      FlatPlaylistSchema,
+    );
+    if (!answer.ok) return err(answer.error.message);
+    const others = answer.value.entries.filter((entry) => isPlayableEntry(entry) && entry.id !== videoId);
+    return ok(others.slice(0, limit).map(videoToSong));
   }
 
   async accountStatus(): Promise<Result<AccountStatus>> {

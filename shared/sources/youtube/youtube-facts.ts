@@ -18,7 +18,7 @@ export const YOUTUBE_FACTS = {
   searchKinds: ['songs'],
   inSearchAll: true,
   personalFm: false,
-  relatedSongs: false,
+  relatedSongs: true,
   lyrics: false,
   shelves: [],
   probeUrl: 'https://www.youtube.com/',

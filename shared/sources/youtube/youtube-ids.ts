@@ -19,6 +19,8 @@ const VIDEO_PATHS = new Set(['shorts', 'embed', 'live', 'v']);
 
 export const watchUrl = (videoId: string) => `https://www.youtube.com/watch?v=${videoId}`;
 export const playlistUrl = (listId: string) => `https://www.youtube.com/playlist?list=${listId}`;
+/** The video's mix (YouTube's radio of videos like it): `RD` and the video id, listed on its watch page. */
+export const mixUrl = (videoId: string) => `${watchUrl(videoId)}&list=RD${videoId}`;
 
 export const isYoutubeVideoId = (id: string) => VIDEO_ID.test(id);
 
