@@ -1,8 +1,8 @@
 /**
  * The `music_c` login side against an msw stand-in for Kugou Music: who the stored login is (an
  * expired token is "logged out", not an error), personal FM (and what it gives after a song that
- * played), the QR login through all four states and
- * the pasted-cookie check, plus the stored login and the platform module's login factory.
+ * played), the QR login through all four states and the pasted-cookie check, plus the stored login
+ * and the platform module's login factory.
  */
 import { HttpResponse } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
