@@ -107,8 +107,13 @@ export function hasAppHeaders(headers: Headers): boolean {
 /** How Kugou answers a request whose signature does not match (its "signature error"). */
 const BAD_SIGNATURE = { status: 0, error_code: 20001, data: null };
 
-/** The default answers that depend on the request: the privilege look-up, the lyric download, playlists. */
+/**
+ * The default answers that depend on the request: the privilege look-up, the lyric download, playlists,
+ * and the personal FM's batch that follows a song that played (asked with its `hash`).
+ */
 function dynamicAnswer(asked: KugouRequest): object | undefined {
+  if (asked.path === '/v2/personal_recommend' && (asked.body as { hash?: unknown }).hash !== undefined)
+    return kugouFixture('personal-fm-after-song');
   if (asked.path === '/v2/get_res_privilege/lite') {
     const wanted = (asked.body as { resource: { hash: string }[] }).resource.map((r) => r.hash.toLowerCase());
     const data = (kugouFixture('privilege').data as { hash: string }[]).filter((item) =>

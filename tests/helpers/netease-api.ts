@@ -42,6 +42,7 @@ const DEFAULT_ANSWERS: [RegExp, string][] = [
   [/^\/eapi\/v6\/playlist\/detail$/, 'playlist'],
   [/^\/weapi\/v1\/album\/\d+$/, 'album'],
   [/^\/weapi\/v1\/radio\/get$/, 'personal-fm'],
+  [/^\/weapi\/v1\/discovery\/simiSong$/, 'simi-song'],
   [/^\/xeapi\/song\/enhance\/player\/url\/v1$/, 'song-url'],
   [/^\/eapi\/song\/lyric$/, 'lyric'],
   [/^\/weapi\/personalized\/playlist$/, 'personalized'],

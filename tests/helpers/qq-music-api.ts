@@ -7,7 +7,7 @@
  * shape is turned away with code 2000, as QQ Music turns away requests it does not trust. Some modules
  * check their own parameters too: the audio path request (`UrlGetVkey`) wants each file named by a
  * quality prefix and the track's `media_mid`, the lyric request `songMid` with `crypt` 1, the search
- * a search id. Answers come from the trimmed fixtures in tests/fixtures/qq-music; tests swap single
+ * a search id, the similar songs a numeric `songid`. Answers come from the trimmed fixtures in tests/fixtures/qq-music; tests swap single
  * answers with `answer(...)` and read what was asked in `requests` (the session requests are not
  * logged there). Loopback requests pass through untouched (the api under test, local audio servers).
  *
@@ -156,6 +156,7 @@ const SEARCH_ANSWERS: Record<number, string> = { 0: 'search', 2: 'search-albums'
 const SEARCH = 'music.search.SearchCgiService.DoSearchForQQMusicMobile';
 const VKEY = 'music.vkey.GetVkey.UrlGetVkey';
 const LYRICS = 'music.musichallSong.PlayLyricInfo.GetPlayLyricInfo';
+const SIMILAR = 'music.recommend.TrackRelationServer.GetSimilarSongs';
 
 /** The fixture answering each module.method pair by default. */
 const DEFAULT_ANSWERS: Record<string, string> = {
@@ -167,6 +168,7 @@ const DEFAULT_ANSWERS: Record<string, string> = {
   'music.playlist.PlaylistSquare.GetRecommendFeed': 'recommend-playlists',
   'music.recommend.RecommendFeed.get_recommend_feed': 'home-feed',
   'music.radioProxy.MbTrackRadioSvr.get_radio_track': 'personal-radio',
+  [SIMILAR]: 'similar-songs',
   'music.UserInfo.userInfoServer.GetLoginUserInfo': 'login-user-info',
   'music.UnifiedHomepage.UnifiedHomepageSrv.GetHomepageHeader': 'homepage',
   'music.musicasset.PlaylistBaseRead.GetPlaylistByUin': 'created-playlists',
@@ -187,7 +189,7 @@ function collectTracks(value: unknown): void {
     Object.values(value).forEach(collectTracks);
   }
 }
-for (const name of ['track-info', 'search', 'playlist', 'album', 'personal-radio'])
+for (const name of ['track-info', 'search', 'playlist', 'album', 'personal-radio', 'similar-songs'])
   collectTracks(answerFixture(name));
 const AUDIO_FILE = /^[A-Z0-9]{4}(\w+)\.(?:mp3|m4a|flac|ogg)$/;
 
@@ -196,6 +198,7 @@ function paramsHaveShape(key: string, param: Record<string, unknown>): boolean {
   if (key === SEARCH) return typeof param.searchid === 'string' && param.searchid !== '';
   if (key === LYRICS)
     return typeof param.songMid === 'string' && param.crypt === 1 && param.ct === 11 && param.cv === 14090008;
+  if (key === SIMILAR) return Number.isInteger(param.songid);
   if (key !== VKEY) return true;
   const files = param.filename as unknown[];
   const mids = param.songmid as unknown[];

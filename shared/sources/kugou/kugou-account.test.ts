@@ -1,7 +1,8 @@
 /**
  * The `music_c` login side against an msw stand-in for Kugou Music: who the stored login is (an
- * expired token is "logged out", not an error), personal FM, the QR login through all four states and
- * the pasted-cookie check, plus the stored login and the platform module's login factory.
+ * expired token is "logged out", not an error), personal FM (and what it gives after a song that
+ * played), the QR login through all four states and the pasted-cookie check, plus the stored login
+ * and the platform module's login factory.
  */
 import { HttpResponse } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -131,6 +132,75 @@ describe('Kugou personal FM', () => {
     expect(await catalog.personalFm()).toEqual({
       ok: false,
       error: 'the Kugou Music login has expired; log in again',
+    });
+  });
+});
+
+describe('Kugou songs like one that played', () => {
+  const harbour = {
+    id: 'A1B2C3D4E5F60718293A4B5C6D7E8F90',
+    name: 'Fixture Harbour',
+    artist: 'Fixture Band',
+    album: 'Fixture Shores',
+    duration: 214,
+    coverUrl: 'http://imge.kugou.com/stdmusic/400/20240101/fixture-harbour.jpg',
+    platform: 'music_c' as const,
+  };
+
+  it('asks the FM what follows the song played through, and leaves the song out', async () => {
+    login = parseKugouCookie(COOKIE);
+    const result = await catalog.relatedSongs(harbour, 10);
+    const [asked] = api.requests;
+    expect(asked).toMatchObject({ path: '/v2/personal_recommend', router: 'persnfm.service.kugou.com' });
+    expect(asked!.body).toMatchObject({
+      hash: harbour.id,
+      is_overplay: 1,
+      song_pool_id: 0,
+      action: 'play',
+      userid: 123456789,
+      token: 'fixturetoken0001',
+    });
+    expect(result).toEqual({
+      ok: true,
+      value: [
+        {
+          id: 'E1B2C3D4E5F60718293A4B5C6D7E8F96',
+          name: 'Fixture Lighthouse',
+          artist: 'Fixture Band',
+          album: 'Fixture Shores',
+          duration: 198,
+          coverUrl: 'http://imge.kugou.com/stdmusic/400/20240110/fixture-lighthouse.jpg',
+          platform: 'music_c',
+        },
+        expect.objectContaining({
+          id: 'E2B2C3D4E5F60718293A4B5C6D7E8F97',
+          name: 'Fixture Undertow',
+          vip: true,
+        }),
+        expect.objectContaining({ id: 'E3B2C3D4E5F60718293A4B5C6D7E8F98', name: 'Fixture Pier Lights' }),
+      ],
+    });
+    const two = await catalog.relatedSongs(harbour, 2);
+    expect(two.ok && two.value.map((s) => s.name)).toEqual(['Fixture Lighthouse', 'Fixture Undertow']);
+  });
+
+  it('needs a login, and a refusal is an error', async () => {
+    login = undefined;
+    expect(await catalog.relatedSongs(harbour, 5)).toEqual({
+      ok: false,
+      error: 'songs like the one that played needs a Kugou Music login; log in first',
+    });
+    expect(api.requests).toHaveLength(0);
+    login = parseKugouCookie(COOKIE);
+    api.answer('/v2/personal_recommend', refusedWith(20018));
+    expect(await catalog.relatedSongs(harbour, 5)).toEqual({
+      ok: false,
+      error: 'the Kugou Music login has expired; log in again',
+    });
+    api.answer('/v2/personal_recommend', () => new HttpResponse('busy', { status: 503 }));
+    expect(await catalog.relatedSongs(harbour, 5)).toEqual({
+      ok: false,
+      error: 'Kugou Music answered HTTP 503',
     });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The `music_c` catalog (Kugou Music): search (songs, albums, playlists), a song by its hash (see
  * kugou-tracks.ts for why the hash is the id), a playlist by its `global_collection_id` (songs or
- * detail), an album by its album id, lyrics, recommended playlists, personal FM and who the login is.
+ * detail), an album by its album id, lyrics, recommended playlists, personal FM (also what follows a
+ * song that played, for autoplay) and who the login is.
  *
  * Requests from MakcRe/KuGouMusicApi: module/search.js (`/v3/search/song`, `/v1/search/album`,
  * `/v1/search/special` with `keyword`, `page`, `pagesize`, `platform=AndroidFilter`, router
@@ -10,7 +11,8 @@
  * `global_collection_id`, `begin_idx`, `pagesize`), module/album_songs.js (`/v1/album_audio/lite`,
  * router `openapi.kugou.com`, `kg-tid: 255`), module/top_playlist.js (`/v2/special_recommend`, router
  * `specialrec.service.kugou.com`) and module/personal_fm.js (`/v2/personal_recommend`, router
- * `persnfm.service.kugou.com`); page size 300 for playlists as MoeKoeMusic/MoeKoeMusic reads them.
+ * `persnfm.service.kugou.com`; the song that played as `hash`, with `is_overplay`, as its documentation
+ * lists them); page size 300 for playlists as MoeKoeMusic/MoeKoeMusic reads them.
  */
 import type { z } from 'zod';
 import type { Album, Playlist, PlaylistDetail, Song } from '../../domain/schemas';
@@ -19,7 +21,7 @@ import { accountStatusOf } from '../account-status';
 import type { AccountStatus, SongCatalog, SongList } from '../song-catalog';
 import { needsLogin, readAccount } from './kugou-account';
 import { GATEWAY_ORIGIN, type KugouClient } from './kugou-client';
-import { parseKugouCookie } from './kugou-login';
+import { type KugouLogin, parseKugouCookie } from './kugou-login';
 import { fetchLyrics, type LyricFormat } from './kugou-lyrics';
 import { fetchPrivilege } from './kugou-privilege';
 import {
@@ -231,6 +233,28 @@ export class KugouCatalog implements SongCatalog {
   async personalFm(credential?: string): Promise<Result<Song[]>> {
     const login = credential === undefined ? await this.client.currentLogin() : parseKugouCookie(credential);
     if (!login) return err(needsLogin('personal FM'));
+    return this.fmBatch(login);
+  }
+
+  /**
+   * Kugou has no similar-songs list keyed by a song's hash; its personal FM takes the song that just
+   * played instead (its `hash`, played through) and, with the pool that picks by likeness of taste
+   * (`song_pool_id` 0, "Alpha"), answers a batch that follows on from it. The FM needs a login.
+   */
+  async relatedSongs(song: Song, limit: number): Promise<Result<Song[]>> {
+    const login = await this.client.currentLogin();
+    if (!login) return err(needsLogin('songs like the one that played'));
+    const batch = await this.fmBatch(login, { hash: song.id, is_overplay: 1 });
+    if (!batch.ok) return batch;
+    const seed = song.id.toUpperCase();
+    return ok(batch.value.filter((s) => s.id !== seed).slice(0, limit));
+  }
+
+  /** One batch of the account's personal FM, told which song just played when there is one. */
+  private async fmBatch(
+    login: KugouLogin,
+    played?: { hash: string; is_overplay: number },
+  ): Promise<Result<Song[]>> {
     const clienttime = Date.now();
     const answer = await this.client.call(
       {
@@ -257,6 +281,7 @@ export class KugouCatalog implements SongCatalog {
           userid: Number(login.userid),
           kguid: Number(login.userid),
           token: login.token,
+          ...played,
         },
       },
       PersonalFmDataSchema,

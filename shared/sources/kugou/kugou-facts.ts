@@ -17,7 +17,7 @@ export const KUGOU_FACTS = {
   searchKinds: CATALOG_SEARCH,
   inSearchAll: true,
   personalFm: true,
-  relatedSongs: false,
+  relatedSongs: true,
   lyrics: true,
   shelves: ['recommendedPlaylists'],
   probeUrl: 'https://gateway.kugou.com/',

@@ -3,7 +3,7 @@ import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { musicUOf, neteaseFixture, useNeteaseApi } from '../../../tests/helpers/netease-api';
 import { NeteaseCatalog } from './netease-catalog';
-import { NeteaseClient } from './netease-client';
+import { NeteaseClient, RISKY_NETWORK } from './netease-client';
 import { parseNeteaseCookie } from './netease-login';
 import type { NeteaseLogin } from './netease-login-shape';
 
@@ -20,7 +20,7 @@ const PAPER_BOATS = {
   album: 'Harbour Lights',
   duration: 246,
   coverUrl: 'https://p1.music.126.net/FixtureCoverHarbour0000==/109951000000000001.jpg',
-  platform: 'music_a',
+  platform: 'music_a' as const,
 };
 
 describe('NetEase catalog', () => {
@@ -144,6 +144,51 @@ describe('NetEase catalog', () => {
           vip: true,
         },
       ],
+    });
+  });
+
+  it("gives NetEase's similar songs for a seed, the seed left out, up to the limit", async () => {
+    const result = await catalog.relatedSongs(PAPER_BOATS, 10);
+    expect(api.requests.map((r) => [r.form, r.path])).toEqual([['web', '/weapi/v1/discovery/simiSong']]);
+    expect(result).toEqual({
+      ok: true,
+      value: [
+        {
+          id: '1901371671',
+          name: 'Tide Tables',
+          artist: 'River Lane',
+          album: 'Harbour Lights',
+          duration: 232,
+          coverUrl: PAPER_BOATS.coverUrl,
+          platform: 'music_a',
+        },
+        {
+          id: '1901371672',
+          name: 'Lantern Row',
+          artist: 'Kite Hill',
+          album: 'Lantern Row',
+          duration: 198,
+          coverUrl: 'https://p3.music.126.net/FixtureCoverLantern000==/109951000000000012.jpg',
+          platform: 'music_a',
+          vip: true,
+        },
+        expect.objectContaining({ id: '1901371673', name: 'Quay Song' }),
+      ],
+    });
+    const two = await catalog.relatedSongs(PAPER_BOATS, 2);
+    expect(two.ok && two.value.map((s) => s.name)).toEqual(['Tide Tables', 'Lantern Row']);
+  });
+
+  it('a refused similar-songs request is a readable error', async () => {
+    api.answer('/weapi/v1/discovery/simiSong', {
+      code: -460,
+      message: '检测到您的网络环境存在风险，请稍后再试',
+    });
+    expect(await catalog.relatedSongs(PAPER_BOATS, 5)).toEqual({ ok: false, error: RISKY_NETWORK });
+    api.answer('/weapi/v1/discovery/simiSong', () => new HttpResponse('bad gateway', { status: 502 }));
+    expect(await catalog.relatedSongs(PAPER_BOATS, 5)).toEqual({
+      ok: false,
+      error: 'NetEase Cloud Music answered HTTP 502',
     });
   });
 

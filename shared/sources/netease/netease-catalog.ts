@@ -1,7 +1,8 @@
 /**
  * The `music_a` catalog (NetEase Cloud Music): search (songs, albums, playlists), a song, a playlist
  * (every track, or its details), an album, lyrics, and the personal pages — recommended playlists,
- * daily songs, personal FM, the account's playlists and who the login is. Each call goes in the form
+ * daily songs, personal FM, the account's playlists and who the login is — and songs like a song
+ * (autoplay). Each call goes in the form
  * (web `/weapi/`, desktop `/eapi/`) the reference's module sends it in.
  *
  * Endpoints, forms and payloads from NeteaseCloudMusicApiEnhanced/api-enhanced: module/cloudsearch.js
@@ -12,7 +13,8 @@
  * (`/eapi/song/lyric`, `tv`/`lv`/`rv`/`kv` -1 for every version, `_nmclfl`), module/personalized.js
  * (`/weapi/personalized/playlist`, `limit`/`total`/`n`), module/recommend_resource.js
  * (`/weapi/v1/discovery/recommend/resource`), module/recommend_songs.js
- * (`/weapi/v3/discovery/recommend/songs`), module/personal_fm.js (`/weapi/v1/radio/get`) and
+ * (`/weapi/v3/discovery/recommend/songs`), module/personal_fm.js (`/weapi/v1/radio/get`),
+ * module/simi_song.js (`/weapi/v1/discovery/simiSong`, `songid`/`limit`/`offset`) and
  * module/user_playlist.js (`/weapi/user/playlist`, `uid`/`limit`/`offset`/`includeVideo`).
  */
 import type { z } from 'zod';
@@ -35,6 +37,7 @@ import {
   RadioSchema,
   RecommendResourceSchema,
   SearchSchema,
+  SimilarSongsSchema,
   SongDetailSchema,
   UserPlaylistSchema,
 } from './netease-schemas';
@@ -164,6 +167,23 @@ export class NeteaseCatalog implements SongCatalog {
     const personal = credential === undefined ? undefined : parseNeteaseCookie(credential);
     const answer = await this.client.call('/weapi/v1/radio/get', {}, RadioSchema, personal);
     return answer.ok ? ok(answer.value.data.map((t) => trackToSong(t))) : answer;
+  }
+
+  /**
+   * NetEase's "similar songs" (the web player's 相似歌曲). One more than `limit` is asked for so the
+   * seed, should NetEase list it, can be dropped without coming up short.
+   */
+  async relatedSongs(song: Song, limit: number): Promise<Result<Song[]>> {
+    const songId = neteaseId(song.id);
+    if (songId === undefined) return ok([]);
+    const answer = await this.client.call(
+      '/weapi/v1/discovery/simiSong',
+      { songid: songId, limit: limit + 1, offset: 0 },
+      SimilarSongsSchema,
+    );
+    if (!answer.ok) return answer;
+    const related = answer.value.songs.filter((t) => t.id !== songId).map((t) => trackToSong(t));
+    return ok(related.slice(0, limit));
   }
 
   /** Created and collected playlists alike, in NetEase's order (created first). */

@@ -17,7 +17,7 @@ export const NETEASE_FACTS = {
   searchKinds: CATALOG_SEARCH,
   inSearchAll: true,
   personalFm: true,
-  relatedSongs: false,
+  relatedSongs: true,
   personalLogin: 'qr',
   lyrics: true,
   shelves: PERSONAL_PAGES,

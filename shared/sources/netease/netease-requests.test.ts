@@ -65,6 +65,16 @@ describe('NetEase payloads', () => {
     ]);
   });
 
+  it('asks for songs like the seed by its numeric id, one more than the limit', async () => {
+    await catalog.relatedSongs(
+      { ...SONG, name: 'Paper Boats', artist: 'River Lane', album: '', duration: 246, coverUrl: '' },
+      3,
+    );
+    expect(sent()).toEqual([
+      ['/weapi/v1/discovery/simiSong', { songid: 1901371647, limit: 4, offset: 0, ...WEB }],
+    ]);
+  });
+
   it("lists the account's playlists by the uid the account check answers, up to 1000", async () => {
     login = parseNeteaseCookie('MUSIC_U=u; __csrf=tok123');
     await catalog.userPlaylists();

@@ -136,6 +136,9 @@ export const PlaylistSearchSchema = z.object({
 
 export const RadioSchema = z.object({ data: z.array(TrackSchema).default([]) });
 
+/** Songs like one song: older field names (`artists`/`album`/`duration`) like personal FM. */
+export const SimilarSongsSchema = z.object({ songs: z.array(TrackSchema).default([]) });
+
 /**
  * A file the account may not play has a null `url`; a preview has `freeTrialInfo` (seconds); `gain`
  * and `peak` are the file's loudness figures where NetEase has analysed it (netease-loudness.ts).

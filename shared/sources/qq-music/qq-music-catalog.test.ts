@@ -204,6 +204,77 @@ describe('QQ Music catalog', () => {
   });
 });
 
+describe('QQ Music similar songs', () => {
+  const SIMILAR = 'music.recommend.TrackRelationServer.GetSimilarSongs';
+  const TRACK_INFO = 'music.trackInfo.UniformRuleCtrl.CgiGetTrackInfo';
+  const SUNNY_DAY = {
+    id: '0039MnYb0qxYhV',
+    name: 'Sunny Day',
+    artist: 'Singer One',
+    album: 'Leaf Album',
+    duration: 269,
+    coverUrl: 'https://y.gtimg.cn/music/photo_new/T002R300x300M000000MkMni19ClKG.jpg',
+    platform: 'music_b' as const,
+  };
+
+  it("looks up the seed's numeric id, then gives QQ Music's similar songs without the seed", async () => {
+    anonymously();
+    const result = await catalog.relatedSongs(SUNNY_DAY, 10);
+    expect(api.requests.map((r) => r.req_0)).toEqual([
+      expect.objectContaining({
+        method: 'CgiGetTrackInfo',
+        param: expect.objectContaining({ mids: [SUNNY_DAY.id] }),
+      }),
+      { module: 'music.recommend.TrackRelationServer', method: 'GetSimilarSongs', param: { songid: 97773 } },
+    ]);
+    expect(result).toEqual({
+      ok: true,
+      value: [
+        { ...SUNNY_DAY, id: '002Breeze00001', name: 'Morning Breeze', duration: 241 },
+        {
+          id: '002Member00002',
+          name: 'Golden Hour',
+          artist: 'Singer Two / Guest Three',
+          album: 'Member Hits',
+          duration: 215,
+          coverUrl: 'https://y.gtimg.cn/music/photo_new/T002R300x300M000002VipAlbum0001.jpg',
+          platform: 'music_b',
+          vip: true,
+        },
+        expect.objectContaining({ id: '002Puddle00003', name: 'Puddle Steps' }),
+      ],
+    });
+    const two = await catalog.relatedSongs(SUNNY_DAY, 2);
+    expect(two.ok && two.value.map((s) => s.name)).toEqual(['Morning Breeze', 'Golden Hour']);
+  });
+
+  it('a seed QQ Music does not know has none, and a refusal at either step is an error', async () => {
+    api.answer(TRACK_INFO, { code: 0, req_0: { code: 0, data: { tracks: [] } } });
+    expect(await catalog.relatedSongs(SUNNY_DAY, 5)).toEqual({ ok: true, value: [] });
+    expect(api.requests.map((r) => r.req_0.method)).toEqual(['CgiGetTrackInfo']);
+    api.answer(TRACK_INFO, failedWith(104005));
+    expect(await catalog.relatedSongs(SUNNY_DAY, 5)).toEqual({
+      ok: false,
+      error: 'QQ Music refused CgiGetTrackInfo (code 104005)',
+    });
+  });
+
+  it("a refused similar-songs request is QQ Music's error", async () => {
+    api.answer(SIMILAR, failedWith(104005));
+    expect(await catalog.relatedSongs(SUNNY_DAY, 5)).toEqual({
+      ok: false,
+      error: 'QQ Music refused GetSimilarSongs (code 104005)',
+    });
+    api.answer(SIMILAR, failedWith(2000));
+    expect(await catalog.relatedSongs(SUNNY_DAY, 5)).toEqual({ ok: false, error: RISK_CONTROL });
+    api.answer(SIMILAR, () => new HttpResponse('busy', { status: 503 }));
+    expect(await catalog.relatedSongs(SUNNY_DAY, 5)).toEqual({
+      ok: false,
+      error: 'QQ Music answered HTTP 503',
+    });
+  });
+});
+
 describe('QQ Music cookie', () => {
   it('reads the account number and music key, and rejects cookies without them', () => {
     expect(parseQqCookie('uin=o0012345; qm_keyst=abc')).toEqual({

@@ -1,15 +1,17 @@
 /**
  * The `music_b` catalog (QQ Music), all through `musicu.fcg`: search (songs, albums, playlists), a
  * song by its `songmid`, a playlist by its `disstid` (songs or detail), an album by its `albummid`,
- * lyrics, recommended playlists, and the login's own pages (daily songs, the radio, its playlists,
- * who it is).
+ * lyrics, recommended playlists, songs like a song (autoplay), and the login's own pages (daily
+ * songs, the radio, its playlists, who it is).
  *
  * Module/method/param names from L-1124/QQMusicApi (qqmusic_api/modules/search.py `search_by_type`:
  * `music.search.SearchCgiService`/`DoSearchForQQMusicMobile` with `searchid`, `search_type` 0 song,
  * 2 album, 3 playlist, `highlight`, `grp`, the empty selectors; utils/common.py `get_searchID`;
  * modules/album.py `get_song`: `music.musichallAlbum.AlbumSongList`/`GetAlbumSongList`;
  * modules/lyric.py `get_lyric`: `music.musichallSong.PlayLyricInfo`/`GetPlayLyricInfo` by `songMid`
- * with `crypt` 1, the `*_t` stamps, `type` and the client's `ct`/`cv`; modules/songlist.py
+ * with `crypt` 1, the `*_t` stamps, `type` and the client's `ct`/`cv`; modules/song.py
+ * `get_similar_song`: `music.recommend.TrackRelationServer`/`GetSimilarSongs` by the numeric `songid`,
+ * answering `vecSong`; modules/songlist.py
  * `get_detail`: `music.srfDissInfo.DissInfo`/`CgiGetDiss`; modules/recommend.py:
  * `music.playlist.PlaylistSquare`/`GetRecommendFeed` with `From`/`Size`,
  * `music.recommend.RecommendFeed`/`get_recommend_feed`, `music.radioProxy.MbTrackRadioSvr`/
@@ -40,6 +42,7 @@ import {
   RadioTracksDataSchema,
   RecommendFeedDataSchema,
   SearchDataSchema,
+  SimilarSongsDataSchema,
 } from './qq-music-schemas';
 import { coverUrl, isPlayable, trackToSong } from './qq-music-tracks';
 import { fetchTrack } from './track-info';
@@ -223,6 +226,28 @@ export class QqMusicCatalog implements SongCatalog {
       login,
     );
     return answer.ok ? ok(answer.value.tracks.map(trackToSong)) : answer;
+  }
+
+  /**
+   * QQ Music's similar songs. They are asked for by the numeric song id, which a Song (named by its
+   * `songmid`) does not carry: the seed's track is looked up first. A seed QQ Music does not know has
+   * no similar songs.
+   */
+  async relatedSongs(song: Song, limit: number): Promise<Result<Song[]>> {
+    const seed = await fetchTrack(this.client, song.id);
+    if (!seed.ok) return seed;
+    if (seed.value?.id === undefined) return ok([]);
+    const answer = await this.client.call(
+      {
+        module: 'music.recommend.TrackRelationServer',
+        method: 'GetSimilarSongs',
+        param: { songid: seed.value.id },
+      },
+      SimilarSongsDataSchema,
+    );
+    if (!answer.ok) return answer;
+    const related = answer.value.vecSong.map(({ track }) => track).filter((t) => t.mid !== song.id);
+    return ok(related.slice(0, limit).map(trackToSong));
   }
 
   /** Created playlists first, then the collected ones (SPEC: at most 300, read page by page). */

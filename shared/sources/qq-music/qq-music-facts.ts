@@ -17,7 +17,7 @@ export const QQ_MUSIC_FACTS = {
   searchKinds: CATALOG_SEARCH,
   inSearchAll: true,
   personalFm: true,
-  relatedSongs: false,
+  relatedSongs: true,
   lyrics: true,
   shelves: PERSONAL_PAGES,
   probeUrl: 'https://u.y.qq.com/',

@@ -20,6 +20,8 @@ const SingerSchema = z.object({ name: z.string() });
 
 /** One track as every musicu module returns it (search, track info, playlist, album). */
 export const TrackSchema = z.object({
+  /** The numeric song id: the few modules that take no `songmid` (similar songs) want it. */
+  id: z.number().optional(),
   mid: z.string(),
   name: z.string(),
   title: z.string().optional(),
@@ -191,6 +193,11 @@ export const HomeFeedDataSchema = z.object({
 
 /** `MbTrackRadioSvr.get_radio_track` (the "guess you like" radio, id 99): a batch of tracks. */
 export const RadioTracksDataSchema = z.object({ tracks: z.array(TrackSchema).default([]) });
+
+/** `TrackRelationServer.GetSimilarSongs`: each similar song's track under `track`. */
+export const SimilarSongsDataSchema = z.object({
+  vecSong: z.array(z.object({ track: TrackSchema })).default([]),
+});
 
 /** `UnifiedHomepageSrv.GetHomepageHeader`: who an account is, and its encrypted uin. */
 export const HomepageDataSchema = z.object({
