@@ -110,6 +110,21 @@ describe('even loudness', () => {
   });
 });
 
+describe('autoplay', () => {
+  it('is a switch of the bot, off until turned on, its receipt saying what it does', async () => {
+    await page.goto(`${ui.baseUrl}/player/${botId}`);
+    const auto = page.getByRole('checkbox', { name: 'Autoplay' });
+    expect(await auto.isChecked()).toBe(false);
+    await auto.check();
+    await toast(page, 'Autoplay is on: when the queue runs out, songs like the last one follow.').waitFor();
+    await expect
+      .poll(async () => (await admin.api.GET('/api/bot')).data?.bots.find((b) => b.id === botId)?.autoplay)
+      .toBe('related');
+    await auto.uncheck();
+    await toast(page, 'Autoplay is off: the bot stops when the queue runs out.').waitFor();
+  });
+});
+
 describe('percentages', () => {
   /** Every text on the page that holds a percent sign, trimmed. */
   const percentTexts = (on: Page) =>

@@ -156,6 +156,9 @@ export const en = {
   'player.voteCount': '{votes} of {needed}',
   // radio2 end
   'player.mode': 'Play mode',
+  'player.autoplay.title': 'Autoplay',
+  'player.autoplay.hint': 'When the queue runs out, songs like the last one follow',
+  'player.autoplay.requester': 'autoplay',
   'player.loudness.title': 'Even loudness',
   'player.loudness.target': 'Target',
   'player.loudness.targetHint':

@@ -2,7 +2,7 @@
  * The locale catalog: every text the UI shows goes through `t(key, params)`. English is the reference
  * catalog; the Chinese one must have every key (a missing key is a type error).
  */
-import { GUEST_LABEL } from '@shared/domain/constants';
+import { AUTOPLAY_LABEL, GUEST_LABEL } from '@shared/domain/constants';
 import { type PhraseData, renderPhrase } from '@shared/i18n/phrases';
 import { ref } from 'vue';
 import { en, type MessageKey } from './en';
@@ -60,4 +60,6 @@ const percentFormats: Record<Locale, Intl.NumberFormat> = {
 export const formatPercent = (share: number): string => percentFormats[locale.value].format(share);
 
 /** Who asked for a song: a username as it is, the guest label in the current language. */
-export const requesterName = (name: string): string => (name === GUEST_LABEL ? t('player.guest') : name);
+/** Who asked for a song, worded: the guest and autoplay labels in the reader's language. */
+export const requesterName = (name: string): string =>
+  name === GUEST_LABEL ? t('player.guest') : name === AUTOPLAY_LABEL ? t('player.autoplay.requester') : name;

@@ -157,6 +157,9 @@ export const zh: Record<MessageKey, string> = {
   'player.voteCount': '{votes}/{needed}',
   // radio2 end
   'player.mode': '播放模式',
+  'player.autoplay.title': '自动续播',
+  'player.autoplay.hint': '队列播完后，接着播放与上一首相似的歌曲',
+  'player.autoplay.requester': '自动续播',
   'player.loudness.title': '响度均衡',
   'player.loudness.target': '目标',
   'player.loudness.targetHint': '每首歌播放的响度：-16 LUFS 是流媒体平台常用的响度，数值越低越安静',

@@ -90,6 +90,13 @@ export const setMode = async (botId: string, mode: PlayMode) =>
     `mode:${botId}`,
   );
 
+/** What the bot does when its queue runs out in order. */
+export const setAutoplay = async (botId: string, mode: Schemas['AutoplayMode']) =>
+  report(
+    await call(api.POST('/api/player/{botId}/autoplay', { ...bot(botId), body: { mode } })),
+    `autoplay:${botId}`,
+  );
+
 /** The bot's even loudness: on or off, and its target (the fields given). */
 export const setLoudness = async (botId: string, change: Schemas['LoudnessChange']) =>
   report(
