@@ -91,15 +91,7 @@ describe('YouTube catalog', () => {
     ]);
     expect(result).toEqual({
       ok: true,
-      value: {
-        id: 'pApErB0ats1',
-        name: 'Harbor Lights - Paper Boats (Official Audio)',
-        artist: 'Harbor Lights',
-        album: '',
-        duration: 214,
-        coverUrl: 'https://i.ytimg.com/vi/pApErB0ats1/maxresdefault.jpg',
-        platform: 'video_b',
-      },
+      value: SEED,
     });
   });
 
