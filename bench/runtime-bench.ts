@@ -16,16 +16,18 @@
 import { z } from 'zod';
 import { BenchMedia } from './runtime/bench-media';
 import { type EngineResult, runEngine } from './runtime/engine-run';
+import { LOUDNESS_OFF_SUFFIX } from './runtime/protocol';
 import { printReport } from './runtime/report';
 
 /**
  * The worker-thread engine (decoding with native/pcm-decoder.c) and the same engine with Debian's
- * ffmpeg as decoder, in the same run. The previous design, the inline engine, ran beside them up to
+ * ffmpeg as decoder, in the same run, their bots with loudness normalization on (as a new bot has
+ * it); and the first engine with it off, to weigh what normalization costs. The previous design, the inline engine, ran beside them up to
  * commit 861fc43 (the last with daemon/audio/inline-engine.ts).
  */
-const ENGINES = ['workers', 'workers+ffmpeg'];
+const ENGINES = ['workers', 'workers+ffmpeg', `workers ${LOUDNESS_OFF_SUFFIX}`];
 const STEPS = [10, 25, 50, 100, 150, 200];
-const BUDGET_MS = 600_000;
+const BUDGET_MS = 900_000;
 const WARMUP_MS = 2000;
 const WARMUP_MS_PER_ADDED_BOT = 40;
 const FIRST_WARMUP_MS = 4000;

@@ -36,10 +36,11 @@ import { botRow } from '../../testkit/bot-row';
 import { epochMs } from './epoch-clock';
 import type { LatenessSummary } from './lateness';
 import { ObservedScheduler } from './observed-scheduler';
-import { BOT_PROCESS_OPS } from './protocol';
+import { BOT_PROCESS_OPS, LOUDNESS_OFF_SUFFIX } from './protocol';
 import { serveRpc } from './rpc';
 
 const ACTOR = { id: 'bench', username: 'bench', role: 'admin' as const };
+const LOUDNESS_OFF = process.env.BENCH_LOUDNESS_OFF === '1';
 const COMMAND_TIMEOUT_MS = 30_000;
 const START_BATCH = 5;
 
@@ -170,11 +171,14 @@ async function untilSendingAudio(botId: string): Promise<void> {
   throw new Error(`bot ${botId} sent no audio within ${COMMAND_TIMEOUT_MS / 1000} s of its play command`);
 }
 
-/** The engine as the bench names it: `+ffmpeg` when tracks decode with ffmpeg rather than pcm-decoder. */
+/**
+ * The engine as the bench names it: `+ffmpeg` when tracks decode with ffmpeg rather than pcm-decoder,
+ * ` loudness-off` when the bots play without loudness normalization (BENCH_LOUDNESS_OFF).
+ */
 function benchEngineName(config: AppConfig): string {
   const decoder = locateDecoder(config.ffmpeg);
   const viaFfmpeg = !decoder.ok || basename(decoder.value) !== 'pcm-decoder';
-  return viaFfmpeg ? 'workers+ffmpeg' : 'workers';
+  return `${viaFfmpeg ? 'workers+ffmpeg' : 'workers'}${LOUDNESS_OFF ? ` ${LOUDNESS_OFF_SUFFIX}` : ''}`;
 }
 
 serveRpc(BOT_PROCESS_OPS, {
@@ -218,6 +222,8 @@ serveRpc(BOT_PROCESS_OPS, {
       ...botRow(randomUUID(), spec.name),
       serverPort,
       defaultChannel: spec.channel,
+      // Even loudness is on for a new bot; the bench turns it off to weigh what it costs.
+      ...(LOUDNESS_OFF ? { loudnessNormalization: false } : {}),
     }));
     await db.insert(bots).values(rows);
     for (const row of rows) bus.publish(BOTS_EVENTS, { type: 'botCreated', botId: row.id });

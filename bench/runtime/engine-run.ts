@@ -30,6 +30,7 @@ import {
   type BotSpec,
   benchBotName,
   COUNTING_SERVER_OPS,
+  LOUDNESS_OFF_SUFFIX,
   type Server,
 } from './protocol';
 import { RpcChild } from './rpc';
@@ -116,12 +117,18 @@ const inMb = (memory: Memory, divisor = 1): MemoryMb => ({
 });
 
 /**
- * An engine name is `workers`, optionally with the decoder after a `+`: `workers+ffmpeg` is the
- * workers engine decoding with ffmpeg itself rather than the project's pcm-decoder.
+ * An engine name is `workers`, optionally with the decoder after a `+` and ` loudness-off` after a
+ * space: `workers+ffmpeg` is the workers engine decoding with ffmpeg itself rather than the project's
+ * pcm-decoder; `workers loudness-off` has its bots play without loudness normalization (on for a new
+ * bot), to weigh what normalization costs.
  */
 function engineEnvironment(engine: string): Record<string, string> {
-  const [, decoder] = engine.split('+');
-  return decoder === 'ffmpeg' ? { AUDIO_DECODER: 'ffmpeg' } : {};
+  const [name = '', variant] = engine.split(' ');
+  const [, decoder] = name.split('+');
+  return {
+    ...(decoder === 'ffmpeg' ? { AUDIO_DECODER: 'ffmpeg' } : {}),
+    ...(variant === LOUDNESS_OFF_SUFFIX ? { BENCH_LOUDNESS_OFF: '1' } : {}),
+  };
 }
 
 export async function runEngine(plan: RunPlan, media: BenchMedia): Promise<EngineResult> {

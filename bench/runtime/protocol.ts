@@ -58,6 +58,8 @@ export const COUNTING_SERVER_OPS = {
 
 /** The i-th bench bot's name (its channel is `Room<i>`). */
 export const benchBotName = (i: number) => `Bench${i}`;
+/** An engine name's variant whose bots play without loudness normalization. */
+export const LOUDNESS_OFF_SUFFIX = 'loudness-off';
 
 export const BotSpecSchema = z.object({ name: z.string(), channel: z.string(), song: SongSchema });
 export type BotSpec = z.infer<typeof BotSpecSchema>;
