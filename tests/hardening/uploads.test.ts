@@ -79,8 +79,20 @@ async function upload(name: string, bytes: Uint8Array | string, contentType = 'a
     const changed = await watch.changes();
     tally.dataChanged += changed.length ? 1 : 0;
     expect({ name, changed }).toEqual({ name, changed: [] });
-  }
+  } else if (body.song) await measured(body.song.id);
   return { status: response.status, body };
+}
+
+/**
+ * An accepted upload is measured for loudness just after the answer and its row updated: waited for,
+ * so the update does not land inside the next upload's "nothing changed" window.
+ */
+async function measured(id: string): Promise<void> {
+  await expect
+    .poll(async () => (await t.db.query.uploads.findFirst({ where: eq(uploads.id, id) }))?.loudnessSource, {
+      timeout: 10_000,
+    })
+    .toBe('measured');
 }
 
 /** Every file under DATA_DIR but the database's own. */
