@@ -19,7 +19,7 @@ import {
   type LoudnessSource,
   TRUE_PEAK_CEILING_DB,
 } from '../../../shared/domain/loudness';
-import { FRAME_SECONDS, PCM_FORMAT } from '../pcm-format';
+import { BYTES_PER_SECOND, FRAME_SECONDS, PCM_FORMAT } from '../pcm-format';
 import { LoudnessMeter } from './loudness-meter';
 
 export interface NormalizationSpec {
@@ -40,6 +40,13 @@ const SETTLING_DB_PER_FRAME = 0.5;
 const SETTLED_DB_PER_FRAME = 1 * FRAME_SECONDS;
 /** Measured audio a track waits for before its first frame, so it starts at its level (a block is 0.4 s). */
 const FIRST_ESTIMATE_SECONDS = 1;
+/**
+ * Once the estimate has this much audio, only one second in every SAMPLED_EVERY_SECONDS is measured:
+ * the integrated loudness of a song barely moves by then, and measuring is most of what
+ * normalization costs a bot.
+ */
+const FULLY_MEASURED_SECONDS = 6;
+const SAMPLED_EVERY_SECONDS = 5;
 /** How fast the limiter lets go, per frame (5 dB/s). */
 const RELEASE_PER_FRAME = 10 ** ((5 * FRAME_SECONDS) / 20);
 
@@ -52,6 +59,10 @@ export class LoudnessNormalizer {
   /** The amplitude the last frame ended at (unity for one turned on mid-track). */
   private lastAmplitude: number | undefined;
   private framesApplied = 0;
+  /** Bytes the decoder has handed over so far, measured or not. */
+  private decodedBytes = 0;
+  /** The peak of the frame looked at ahead last time: the one `apply` gets next. */
+  private nextPeak: number | undefined;
   /** Turned off mid-track: the gain goes back to unity and stays there. */
   private off = false;
   private targetLufs: number;
@@ -100,13 +111,20 @@ export class LoudnessNormalizer {
 
   /** The decoder's output as it arrives: measured when the track has no figure of its own. */
   measure(chunk: Uint8Array): void {
-    this.meter?.addBytes(chunk);
+    if (!this.meter) return;
+    const second = Math.floor(this.decodedBytes / BYTES_PER_SECOND);
+    this.decodedBytes += chunk.length;
+    if (this.meter.seconds < FULLY_MEASURED_SECONDS || second % SAMPLED_EVERY_SECONDS === 0)
+      this.meter.addBytes(chunk);
   }
 
   /** Applies the gain to `frame` in place; `next` is the frame after it, where already decoded. */
   apply(frame: Int16Array, next: Int16Array | undefined): void {
     this.followEstimate();
     this.framesApplied++;
+    // Good for this frame only when the last call looked at it ahead.
+    const knownPeak = this.nextPeak;
+    this.nextPeak = undefined;
     // Played as it is until the first estimate, which the gain then moves to from here; once turned
     // off, back to unity in one frame's ramp.
     if (this.gain === undefined) {
@@ -117,23 +135,15 @@ export class LoudnessNormalizer {
     let end = 1;
     if (!this.off) {
       const gain = amplitudeOf(this.gain);
-      const limit = SAMPLE_CEILING / Math.max(1, peakOf(frame), next ? peakOf(next) : 0);
+      const peak = knownPeak ?? peakOf(frame);
+      this.nextPeak = next && peakOf(next);
+      const limit = SAMPLE_CEILING / Math.max(1, peak, this.nextPeak ?? 0);
       this.lastCut = Math.min(1, limit / gain, this.lastCut * RELEASE_PER_FRAME);
       end = gain * this.lastCut;
     }
     const start = this.lastAmplitude ?? end;
     this.lastAmplitude = end;
-    const pairs = frame.length / PCM_FORMAT.channels;
-    const step = (end - start) / pairs;
-    for (let pair = 0; pair < pairs; pair++) {
-      const amplitude = start + step * (pair + 1);
-      for (let channel = 0; channel < PCM_FORMAT.channels; channel++) {
-        const index = pair * PCM_FORMAT.channels + channel;
-        // The bound only bites after an underrun, when the frame before had no `next` to look at.
-        const value = (frame[index] ?? 0) * amplitude;
-        frame[index] = Math.round(Math.max(-SAMPLE_CEILING, Math.min(SAMPLE_CEILING, value)));
-      }
-    }
+    scale(frame, start, end, this.off || knownPeak === undefined);
   }
 
   /** Moves the measured gain toward what the estimate asks, fast while it settles, slowly after. */
@@ -153,6 +163,25 @@ export class LoudnessNormalizer {
 
 function clampGain(db: number): number {
   return Math.max(MAX_CUT_DB, Math.min(MAX_BOOST_DB, db));
+}
+
+/**
+ * Multiplies `frame` by an amplitude ramped from `start` to `end` across it. `bounded`: a sample may
+ * land past the ceiling (its peak was not known when `start` was chosen) and is held under it;
+ * otherwise both ends are under the frame's limit and the plain product (truncated: the array stores
+ * integers) is safe, which is the common case and the cheap one.
+ */
+function scale(frame: Int16Array, start: number, end: number, bounded: boolean): void {
+  const channels = PCM_FORMAT.channels;
+  const step = ((end - start) * channels) / frame.length;
+  let amplitude = start;
+  for (let i = 0; i < frame.length; i += channels) {
+    amplitude += step;
+    for (let channel = 0; channel < channels; channel++) {
+      const value = (frame[i + channel] ?? 0) * amplitude;
+      frame[i + channel] = bounded ? Math.max(-SAMPLE_CEILING, Math.min(SAMPLE_CEILING, value)) : value;
+    }
+  }
 }
 
 function peakOf(frame: Int16Array): number {
