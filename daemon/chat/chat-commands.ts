@@ -228,6 +228,25 @@ export const CHAT_COMMANDS: Readonly<Record<string, CommandSpec>> = {
       );
     },
   },
+  autoplay: {
+    usage: 'autoplay [on|off]',
+    adminOnly: true,
+    run: async (ctx) => {
+      const word = ctx.command.args[0]?.toLowerCase();
+      if (word === undefined) {
+        const view = await currentQueue(ctx);
+        if (typeof view === 'string') return view;
+        return view.status.autoplay === 'related' ? receipts.autoplayOn() : receipts.autoplayOff();
+      }
+      if (word !== 'on' && word !== 'off') return receipts.chatUsage(`${ctx.prefix}autoplay [on|off]`);
+      return replyOf(
+        await ctx.api.POST('/api/player/{botId}/autoplay', {
+          ...path(ctx.botId),
+          body: { mode: word === 'on' ? 'related' : 'off' },
+        }),
+      );
+    },
+  },
   norm: {
     usage: NORM_USAGE,
     adminOnly: true,

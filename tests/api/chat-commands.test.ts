@@ -78,6 +78,7 @@ describe('chat commands', () => {
     });
     expect(await chat.handle('!norm 5', user)).toBe(restNorm.error?.error);
     expect(await chat.handle('!norm loud', user)).toBe('Usage: !norm [on|off|-23…-10]');
+    expect(await chat.handle('!autoplay maybe', user)).toBe('Usage: !autoplay [on|off]');
     const restPlay = await admin.api.POST('/api/player/{botId}/play', {
       params: { path: { botId } },
       body: { query: 'x', platform: 'library_a' },
@@ -124,6 +125,7 @@ describe('chat commands', () => {
       '!vol 10',
       '!mode loop',
       '!norm off',
+      '!autoplay on',
     ]) {
       expect(await guarded.handle(line, user)).toBe('Only members of the admin groups may do that.');
     }

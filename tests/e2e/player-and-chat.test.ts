@@ -126,6 +126,13 @@ describe('a connected bot', () => {
     expect(await replyTo('!norm off')).toBe(off.data?.message);
     expect(await replyTo('!norm')).toBe('Even loudness is off.');
     expect(await replyTo('!norm -14')).toBe('Even loudness is on: every song plays at -14 LUFS.');
+    expect(await replyTo('!autoplay')).toBe('Autoplay is off: the bot stops when the queue runs out.');
+    const auto = await admin.api.POST('/api/player/{botId}/autoplay', {
+      ...bot(),
+      body: { mode: 'related' },
+    });
+    expect(await replyTo('!autoplay on')).toBe(auto.data?.message);
+    expect(await replyTo('!autoplay off')).toBe('Autoplay is off: the bot stops when the queue runs out.');
   });
 
   it('never interleaves concurrent queue edits', async () => {
