@@ -101,7 +101,7 @@ export class Daemon {
     this.logins = new LoginRefresher({ ctx, log });
     this.related = new RelatedSongs(
       new Catalogs(ctx),
-      () => this.settings ?? { enabledProviders: [], localAudioEnabled: false },
+      () => this.settings ?? { enabledProviders: [], localAudioEnabled: false, keepUploads: false },
     );
     this.ts3 = deps.ts3;
     this.uploads = new UploadJanitor({

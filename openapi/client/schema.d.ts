@@ -6223,7 +6223,7 @@ export interface paths {
         put?: never;
         /**
          * Choose what the bot does when its queue runs out
-         * @description `related`: when the last song of the queue ends in play mode `seq`, a song like it follows (the platform's similar songs, radio or mix where it has them, else another upload), one at a time so a song someone adds plays before the next autoplay song; never one of the bot's last 50 plays. When none is left the bot stops and says so in its channel. `stop` and `clear` end it. Stored with the bot; `off` (the default) stops at the end of the queue.
+         * @description `related`: when the last song of the queue ends in play mode `seq`, a song like it follows (the platform's similar songs, radio or mix where it has them, else another upload while `keepUploads` is on), one at a time so a song someone adds plays before the next autoplay song; never one of the bot's last 50 plays. When none is left the bot stops and says so in its channel. `stop` and `clear` end it. Stored with the bot; `off` (the default) stops at the end of the queue.
          *
          *     **Access:** Authenticated. Capability `player.control`. Bot access required. Guests need `playMode`.
          */

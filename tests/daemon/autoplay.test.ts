@@ -21,6 +21,8 @@ describe('autoplay', () => {
   beforeAll(async () => {
     server = await Ts3TestServer.start();
     h = await DaemonHarness.create(server);
+    // Uploads kept as a library: otherwise a played upload is deleted, and autoplay offers none.
+    await h.setSettings({ keepUploads: true });
     await h.startDaemon();
     bot = await h.addBot(server.port, { name: 'Auto' });
     server.on('textMessage', ({ message }) => said.push(message));
@@ -73,9 +75,24 @@ describe('autoplay', () => {
       'the one new upload follows',
     );
     expect(auto.currentSong?.requestedBy).toBe(AUTOPLAY_LABEL);
-    const queue = await h.command(bot, 'queue');
-    expect(
-      (queue.data as { queue: { id: string; requestedBy?: string }[] }).queue.map((s) => s.requestedBy),
-    ).toEqual(expect.arrayContaining(['bob', AUTOPLAY_LABEL]));
+    // A song someone asks for meanwhile plays before any further autoplay song.
+    await h.command(bot, 'addSong', { song: second, requestedBy: 'carol' });
+    const asked = await h.waitForStatus(bot, (s) => s.currentSong?.id === second.id, 8000, "carol's song");
+    expect(asked.currentSong?.requestedBy).toBe('carol');
   }, 60_000);
+
+  it('offers no upload while played uploads are deleted (keepUploads off): it would use them up', async () => {
+    await h.setSettings({ keepUploads: false });
+    await h.command(bot, 'stopPlayback');
+    await h.command(bot, 'clear');
+    const fresh = await h.toneSong('fresh', [{ frequencyHz: 550, seconds: 1.5 }]);
+    const notes = said.length;
+    await h.command(bot, 'playSong', { song: fresh, requestedBy: 'dan' });
+    await h.waitFor(
+      () => said.slice(notes).some((m) => m.startsWith('Autoplay found nothing new')),
+      10_000,
+      'the note',
+    );
+    expect((await h.status(bot)).currentSong?.requestedBy).not.toBe(AUTOPLAY_LABEL);
+  }, 30_000);
 });
