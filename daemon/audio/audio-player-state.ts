@@ -25,6 +25,8 @@ export interface Playback {
   /** Audio frames handed to the sink since the last (re)start; silence does not count. */
   framesSent: number;
   started: boolean;
+  /** At this many frames sent the track is near its end (`nearEnd`); absent for a track of no length. */
+  nearEndFrame: number | undefined;
 }
 
 export type AudioPlayerState =

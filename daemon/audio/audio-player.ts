@@ -15,6 +15,12 @@
  * wrong (a frame that arrived just after an underrun) is built on the tick, as is the end-of-voice
  * marker that closes a talk burst.
  *
+ * The next track may be queued behind the current one (`queueNext`, once the player has said the current
+ * one is near its end): it decodes ahead, and its first frame follows the current one's last in the same
+ * tick (gapless), or starts under its last seconds with a crossfade (`setCrossfade`), mixed on the
+ * worker. The player then emits `trackJoined` instead of `trackEnd`, and `trackStart` for the next.
+ * Anything that replaces the current track (play, seek, stop) drops the queued one.
+ *
  * Position is counted, not timed: `elapsedSeconds` = audio frames sent × 20 ms + the seek offset,
  * clamped to the track's duration, so it stays right through underruns, pauses and stalls.
  *
@@ -38,13 +44,28 @@ import type { DecoderExit } from './decode/decoder';
 import type { OpusEncoderOptions } from './encode/encoder';
 import { OPUS_SILENCE_FRAME } from './encode/opus-silence-frame';
 import type { AudioWorkerPool } from './engine/audio-worker-pool';
-import type { LoudnessReport, PlayerEngine, TrackPipeline } from './engine/track-pipeline';
+import type {
+  LoudnessReport,
+  PipelineFrame,
+  PlayerEngine,
+  QueuePlan,
+  TrackPipeline,
+} from './engine/track-pipeline';
 import { WorkerEngine } from './engine/worker-engine';
 import { FRAME_SECONDS } from './pcm-format';
 import { DEFAULT_PLAYBACK_POLICY, type PlaybackPolicy } from './playback-policy';
 import { SpawnFailureTracker } from './spawn-failure-tracker';
 import type { Track } from './track';
 import type { PreparedVoice, VoiceSink } from './voice-sink';
+
+/**
+ * How long before a track's end the player says it is near its end (plus the crossfade): time for the
+ * next song's stream to be resolved and its decoder to buffer, short enough that a signed stream
+ * address fetched then has not expired when it plays.
+ */
+export const JOIN_LEAD_SECONDS = 10;
+/** The longest crossfade (SPEC: `crossfadeSeconds` 0-12). */
+export const MAX_CROSSFADE_SECONDS = 12;
 
 export interface VoiceDucking {
   enabled: boolean;
@@ -57,6 +78,10 @@ export interface AudioPlayerEvents {
   /** The first audio of a track is about to be sent (not repeated after a seek). */
   trackStart: [Track];
   trackEnd: [Track, TrackEnd];
+  /** The track ended (how: `end`) and the one queued behind it plays on without a gap. */
+  trackJoined: [ended: Track, end: TrackEnd, next: Track];
+  /** The track is within JOIN_LEAD_SECONDS (and the crossfade) of its end: time to queue the next. */
+  nearEnd: [Track];
   /** The track (a user's live stream) named what plays now: its new ICY StreamTitle. */
   streamTitle: [Track, string];
   /** Something beyond one track went wrong; only emitted when someone listens. */
@@ -100,6 +125,9 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
   private loudnessTarget: number | undefined;
   /** The current track's loudness normalization, once its worker has reported it. */
   private loudnessReport: LoudnessReport | undefined;
+  private crossfadeSeconds = 0;
+  /** The next track, queued behind the current one. */
+  private queued: { track: Track; pipeline: TrackPipeline } | undefined;
 
   constructor(options: AudioPlayerOptions) {
     super();
@@ -130,8 +158,36 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
     this.engine.setLoudnessTarget(targetLufs);
   }
 
+  /** The crossfade between tracks from the next one queued on (0: they join without a gap). */
+  setCrossfade(seconds: number): void {
+    this.crossfadeSeconds = Math.max(0, Math.min(MAX_CROSSFADE_SECONDS, seconds));
+  }
+
   get state(): AudioPlayerState {
     return this.currentState;
+  }
+
+  /**
+   * Queues `track` behind the current one, to follow it without a gap, or, when `crossfade` is
+   * allowed (neither is a live stream) and both last at least twice the crossfade, faded into it.
+   * Replaces a track queued before. False when nothing plays or ffmpeg cannot be found.
+   */
+  queueNext(track: Track, crossfade: boolean): boolean {
+    const state = this.currentState;
+    if (state.status === 'idle') return false;
+    const ffmpeg = this.findFfmpeg();
+    if (!ffmpeg.ok) return false;
+    const plan = this.joinPlan(state.playback, track, crossfade);
+    const pipeline = this.startPipeline(ffmpeg.value, track, 0, plan);
+    if (!pipeline) return false;
+    this.queued = { track, pipeline };
+    return true;
+  }
+
+  /** Drops the queued track, if any. */
+  cancelNext(): void {
+    this.queued = undefined;
+    this.engine.cancelQueued();
   }
 
   get volume(): number {
@@ -160,13 +216,9 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
       this.failToStart(track, ffmpeg.error);
       return;
     }
-    const playback: Playback = {
-      track,
-      pipeline: this.startPipeline(ffmpeg.value, track, 0),
-      seekOffsetSeconds: 0,
-      framesSent: 0,
-      started: false,
-    };
+    const pipeline = this.startPipeline(ffmpeg.value, track, 0);
+    if (!pipeline) return;
+    const playback = this.newPlayback(track, pipeline, 0);
     this.setState({ status: 'buffering', playback });
   }
 
@@ -184,12 +236,13 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
       this.endTrack(this.spawnFailureEnd(ffmpeg.error));
       return true;
     }
+    this.cancelNext();
     state.playback.pipeline.kill();
+    const pipeline = this.startPipeline(ffmpeg.value, track, seekOffsetSeconds);
+    if (!pipeline) return true;
     const playback: Playback = {
-      ...state.playback,
-      pipeline: this.startPipeline(ffmpeg.value, track, seekOffsetSeconds),
-      seekOffsetSeconds,
-      framesSent: 0,
+      ...this.newPlayback(track, pipeline, seekOffsetSeconds),
+      started: state.playback.started,
     };
     this.setState(state.status === 'paused' ? { ...state, playback } : { status: 'buffering', playback });
     return true;
@@ -264,13 +317,28 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
     }
     if (state.status !== 'playing') return;
     if (tick.droppedTicks > 0) this.health.recordMissed(tick.droppedTicks);
+    const frame = state.playback.pipeline.takeFrame();
+    if (frame.kind === 'joined') {
+      // The next track's first frame goes out in this same tick: no gap between the two.
+      const next = this.joinQueued(state.playback);
+      if (next?.status === 'playing') this.sendFrom(next, tick, next.playback.pipeline.takeFrame());
+      return;
+    }
+    this.sendFrom(state, tick, frame);
+  }
+
+  private sendFrom(
+    state: Extract<AudioPlayerState, { status: 'playing' }>,
+    tick: FrameTick,
+    frame: PipelineFrame,
+  ): void {
     const { playback } = state;
-    const frame = playback.pipeline.takeFrame();
     if (frame.kind === 'audio') {
       state.missesAfterEnd = 0;
       this.send(frame.opus, frame);
       playback.framesSent++;
       this.health.recordSent(tick.latenessMs);
+      if (playback.framesSent === playback.nearEndFrame) this.emit('nearEnd', playback.track);
       return;
     }
     if (frame.kind === 'starved') {
@@ -322,15 +390,83 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
     this.send(OPUS_SILENCE_FRAME, OPUS_SILENCE_FRAME);
   }
 
-  private startPipeline(ffmpegPath: string, track: Track, seekSeconds: number): TrackPipeline {
-    const pipeline = this.engine.start({
+  /**
+   * The frames the two tracks overlap and where the fade starts in the current pipeline's frames: by
+   * the current track's known end, less the crossfade. No crossfade where either is a live stream, has
+   * no known length, or lasts less than twice the crossfade: those join without a gap.
+   */
+  private joinPlan(playback: Playback, next: Track, crossfade: boolean): QueuePlan {
+    const seconds = crossfade ? this.crossfadeSeconds : 0;
+    const end = lengthOf(playback.track);
+    const nextLength = lengthOf(next);
+    if (
+      seconds === 0 ||
+      end === undefined ||
+      nextLength === undefined ||
+      Math.min(end, nextLength) < 2 * seconds
+    )
+      return { crossfadeFrames: 0, fadeAtSequence: 0 };
+    return {
+      crossfadeFrames: Math.round(seconds / FRAME_SECONDS),
+      fadeAtSequence: Math.max(0, Math.round((end - playback.seekOffsetSeconds - seconds) / FRAME_SECONDS)),
+    };
+  }
+
+  private newPlayback(track: Track, pipeline: TrackPipeline, seekOffsetSeconds: number): Playback {
+    const end = lengthOf(track);
+    const lead = JOIN_LEAD_SECONDS + this.crossfadeSeconds;
+    return {
+      track,
+      pipeline,
+      seekOffsetSeconds,
+      framesSent: 0,
+      started: false,
+      // At least one frame in: `nearEnd` is said after a frame went out, even for a short track.
+      nearEndFrame:
+        end === undefined
+          ? undefined
+          : Math.max(1, Math.round((end - seekOffsetSeconds - lead) / FRAME_SECONDS)),
+    };
+  }
+
+  /**
+   * The queued track becomes the current one as the current one's last frame has gone out (or its
+   * crossfade starts). A queue dropped after the worker had already joined ends the track here.
+   */
+  private joinQueued(ended: Playback): AudioPlayerState | undefined {
+    const queued = this.queued;
+    this.queued = undefined;
+    const exit = ended.pipeline.exit;
+    const end: TrackEnd =
+      exit?.kind === 'failed' || exit?.kind === 'stalled' ? trackEndOf(exit) : { reason: 'finished' };
+    const pipeline = queued && this.engine.join();
+    if (!queued || pipeline !== queued.pipeline) {
+      this.endTrack(end);
+      return undefined;
+    }
+    this.loudnessReport = pipeline.loudness;
+    this.emit('trackJoined', ended.track, end, queued.track);
+    this.startPlaying(this.newPlayback(queued.track, pipeline, 0));
+    return this.currentState;
+  }
+
+  /** The current track's pipeline, or (`plan`) the next one's, queued behind it. */
+  private startPipeline(
+    ffmpegPath: string,
+    track: Track,
+    seekSeconds: number,
+    plan?: QueuePlan,
+  ): TrackPipeline | undefined {
+    const spec = {
       ffmpegPath,
       track,
       seekSeconds,
       prebufferFrames: this.policy.prebufferFrames,
       stallMs: this.policy.streamStallMs,
       ...(this.loudnessTarget === undefined ? {} : { loudnessTargetLufs: this.loudnessTarget }),
-    });
+    };
+    const pipeline = plan ? this.engine.queue(spec, plan) : this.engine.start(spec);
+    if (!pipeline) return undefined;
     const isCurrent = () =>
       this.currentState.status !== 'idle' && this.currentState.playback.pipeline === pipeline;
     pipeline.on('spawn', () => this.spawnFailures.recordSuccess());
@@ -379,6 +515,7 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
   private endTrack(end: TrackEnd): void {
     const state = this.currentState;
     if (state.status === 'idle') return;
+    this.cancelNext();
     state.playback.pipeline.kill();
     this.endVoice();
     this.setState({ status: 'idle' });
@@ -437,6 +574,11 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
     // EventEmitter throws on an unheard 'error'; a player problem must not crash the daemon.
     if (this.listenerCount('error') > 0) this.emit('error', error);
   }
+}
+
+/** How long a track plays: to its preview's end, else its duration; undefined when not known. */
+function lengthOf(track: Track): number | undefined {
+  return track.stopAtSeconds ?? track.durationSeconds;
 }
 
 /** How a track whose decoder ended this way ends (a spawn failure is counted apart, see spawnFailureEnd). */

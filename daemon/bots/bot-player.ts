@@ -2,6 +2,11 @@
  * One bot's queue joined to its audio player: which song plays, resolving its stream at play time,
  * moving on when a track ends or cannot be played, pause reasons, and the numbers BotStatus shows.
  *
+ * Near a song's end (the audio player's `nearEnd`) the song the queue would move to is resolved and
+ * queued behind it in the player, so it follows without a gap or with the bot's crossfade. The queue
+ * may change meanwhile: after each of the bot's commands `reviewUpcoming` drops a queued song that is
+ * no longer next and queues the one that is; when the player joins the two, the queue moves on to it.
+ *
  * `playing`/`paused` are read from the audio player's state union, never kept as flags of their own.
  * Track ends arrive from the frame clock at any time; they are handed to `runSerial` so they take their
  * turn with the bot's commands (one writer for the queue).
@@ -97,6 +102,12 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
   private pauseReason: PauseReason | undefined;
   /** While a track is being started, its synchronous failure (no ffmpeg) is caught here. */
   private startFailure: ((track: Track, end: TrackEnd) => void) | undefined;
+  /** The song queued in the player behind the current one: its queue key, and the queue's revision then. */
+  private upcoming: { key: number; revision: number; nowPlaying: NowPlaying } | undefined;
+  /** The track the player has said is near its end: from then on the next song is queued behind it. */
+  private nearEndTrack: Track | undefined;
+  /** The queue's revision when the song to queue behind the current one was last looked for. */
+  private lookedAt: number | undefined;
 
   constructor(private readonly options: BotPlayerOptions) {
     super();
@@ -105,6 +116,12 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
       if (this.current?.track === track) this.emit('trackStart', this.current.song);
     });
     this.audio.on('trackEnd', (track, end) => this.onTrackEnd(track, end));
+    this.audio.on('trackJoined', (ended, end, next) => this.onTrackJoined(ended, end, next));
+    // Said on the frame clock: the work (a stream to resolve) waits until the tick is over.
+    this.audio.on('nearEnd', (track) => {
+      this.nearEndTrack = track;
+      setImmediate(() => void this.queueUpcoming(track));
+    });
     this.audio.on('streamTitle', (track, title) => {
       const now = this.current;
       if (now?.track !== track) return;
@@ -158,6 +175,11 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
   /** The current track's normalization gain and its figure's source, once known. */
   get loudness(): LoudnessReport | undefined {
     return this.audio.loudness;
+  }
+
+  /** The crossfade between songs from the next song queued on (0: gapless). */
+  setCrossfadeSeconds(seconds: number): void {
+    this.audio.setCrossfade(Math.round(seconds));
   }
 
   setVoiceDucking(ducking: { enabled: boolean; volumePercent: number }): void {
@@ -235,6 +257,9 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
     if (!now) return undefined;
     if (now.live) return 'live';
     const offset = Math.max(0, Math.min(positionSeconds, now.effectiveDuration ?? Number.POSITIVE_INFINITY));
+    // The player drops the queued song: it is queued again when the song nears its end from here.
+    this.upcoming = undefined;
+    this.nearEndTrack = undefined;
     if (!this.audio.seek(offset)) return undefined;
     this.emit('change', false);
     return offset;
@@ -243,6 +268,7 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
   stopPlayback(): void {
     const wasPlaying = this.current !== undefined;
     this.current = undefined;
+    this.upcoming = undefined;
     this.pauseReason = undefined;
     this.audio.stop();
     if (!wasPlaying) return;
@@ -274,22 +300,86 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
     this.removeAllListeners();
   }
 
+  /**
+   * After each of the bot's commands, once the current song is near its end: a song queued behind it
+   * that the queue would no longer move to (a song removed, moved or added first, the mode changed) is
+   * dropped, and the one it would move to now (a song added since, too) is queued instead.
+   */
+  reviewUpcoming(): void {
+    const now = this.current;
+    if (!now || now.track !== this.nearEndTrack) return;
+    const upcoming = this.upcoming;
+    if (upcoming) {
+      if (upcoming.revision === this.queue.revision) return;
+      if (this.queue.upcoming()?.key === upcoming.key) {
+        upcoming.revision = this.queue.revision;
+        return;
+      }
+      this.upcoming = undefined;
+      this.audio.cancelNext();
+    } else if (this.lookedAt === this.queue.revision) return;
+    setImmediate(() => void this.queueUpcoming(now.track));
+  }
+
+  /** Resolves the song the queue would move to after `track` and queues it in the player behind it. */
+  private async queueUpcoming(track: Track): Promise<void> {
+    const now = this.current;
+    if (now?.track !== track || now.live || this.upcoming) return;
+    const revision = this.queue.revision;
+    this.lookedAt = revision;
+    const next = this.queue.upcoming();
+    if (!next) return;
+    // Resolved outside the bot's turn: a slow platform holds up no command. One that fails is tried
+    // again, and its failure told, when its turn comes.
+    const resolved = await this.options.sources.resolveStream(next.song);
+    if (!resolved.ok) return;
+    await this.options.runSerial(async () => {
+      if (this.current?.track !== track || this.queue.revision !== revision || this.upcoming) return;
+      const nowPlaying = nowPlayingOf(next.song, resolved.value);
+      if (!this.audio.queueNext(nowPlaying.track, !now.live && !nowPlaying.live)) return;
+      this.upcoming = { key: next.key, revision, nowPlaying };
+    });
+  }
+
+  /**
+   * The player went on with the queued song. It is current at once (its start is heard now); the queue
+   * moves on to it in the bot's turn, and if the queue changed in a way no review has seen yet, what
+   * the queue says now plays instead.
+   */
+  private onTrackJoined(ended: Track, end: TrackEnd, next: Track): void {
+    const upcoming = this.upcoming;
+    this.upcoming = undefined;
+    if (this.current?.track !== ended || upcoming?.nowPlaying.track !== next) return;
+    const endedSong = this.current.song;
+    this.current = upcoming.nowPlaying;
+    this.pauseReason = undefined;
+    void this.options.runSerial(async () => {
+      if (end.reason === 'stalled') this.emit('trackStalled', endedSong, end.stallSeconds);
+      if (end.reason === 'error')
+        this.emit('trackFailed', { song: endedSong, reason: end.message, problem: end.problem }, false);
+      if (this.current !== upcoming.nowPlaying) return;
+      this.queue.next();
+      if (this.queue.currentKey() === upcoming.key) {
+        this.emit('change', true);
+        return;
+      }
+      const outcome = await this.playFromCurrent();
+      const last = outcome.failures.length - 1;
+      for (const [i, failure] of outcome.failures.entries())
+        this.emit('trackFailed', failure, outcome.stopped === true && i === last);
+      this.emit('change', true);
+    });
+  }
+
   private startTrack(
     song: PlayableSong,
     stream: ResolvedStream,
     startAtSeconds: number,
   ): TrackError | undefined {
-    const duration = stream.previewSeconds ?? (song.duration > 0 ? song.duration : undefined);
-    const track: Track = {
-      input: stream.input,
-      durationSeconds: duration,
-      ...(stream.loudness ? { loudness: stream.loudness } : {}),
-      // A source's preview may be cut from the full song: the player stops at the preview's end.
-      ...(stream.previewSeconds === undefined ? {} : { stopAtSeconds: stream.previewSeconds }),
-    };
-    const live =
-      stream.live === true || (stream.input.kind === 'url' && stream.input.userAddress?.live === true);
-    this.current = { song, track, effectiveDuration: duration, live };
+    const nowPlaying = nowPlayingOf(song, stream);
+    const { track } = nowPlaying;
+    this.current = nowPlaying;
+    this.upcoming = undefined;
     this.pauseReason = undefined;
     let failure: TrackError | undefined;
     this.startFailure = (ended, end) => {
@@ -347,6 +437,21 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
       this.emit('trackFailed', failure, outcome.stopped === true && i === last);
     this.emit('change', true);
   }
+}
+
+/** What plays when `song` plays from `stream`: the player's track and what the status shows. */
+function nowPlayingOf(song: PlayableSong, stream: ResolvedStream): NowPlaying {
+  const duration = stream.previewSeconds ?? (song.duration > 0 ? song.duration : undefined);
+  const track: Track = {
+    input: stream.input,
+    durationSeconds: duration,
+    ...(stream.loudness ? { loudness: stream.loudness } : {}),
+    // A source's preview may be cut from the full song: the player stops at the preview's end.
+    ...(stream.previewSeconds === undefined ? {} : { stopAtSeconds: stream.previewSeconds }),
+  };
+  const live =
+    stream.live === true || (stream.input.kind === 'url' && stream.input.userAddress?.live === true);
+  return { song, track, effectiveDuration: duration, live };
 }
 
 /** Clamped to 0-100 and rounded: the api validates, but the daemon never trusts a number blindly. */

@@ -102,7 +102,8 @@ export class BotRuntime implements BotContext {
   readonly skipVotes = new SkipVotes();
   readonly queueUndo = new QueueUndo();
   readonly listenFeed: ListenFeed;
-  private readonly serial = new SerialExecutor();
+  /** After each command, a song queued ahead that is no longer next is replaced (BotPlayer). */
+  private readonly serial = new SerialExecutor(() => this.player.reviewUpcoming());
   private readonly lifecycle: BotLifecycle;
   private readonly sink = new Ts3VoiceSink();
   private readonly snapshots: QueueSnapshotStore;

@@ -255,6 +255,59 @@ describe('SongQueue.move', () => {
   });
 });
 
+describe('SongQueue.upcoming: what next() moves to, named before it moves', () => {
+  it('names in every mode the song next() then moves to, and does not move', () => {
+    for (const mode of ['seq', 'loop', 'random', 'rloop'] as const) {
+      const queue = queueOf(mode, 'a', 'b', 'c', 'd');
+      for (let step = 0; step < 10; step++) {
+        const before = queue.currentIndex();
+        const upcoming = queue.upcoming();
+        expect(queue.upcoming()).toEqual(upcoming);
+        expect(queue.currentIndex()).toBe(before);
+        expect(queue.next()?.id).toBe(upcoming?.song.id);
+        if (upcoming) expect(queue.currentKey()).toBe(upcoming.key);
+        else break;
+      }
+    }
+  });
+
+  it('puts a play-next song first, and nothing after the last in seq', () => {
+    const queue = queueOf('seq', 'a', 'b');
+    queue.next();
+    queue.insertNext([song('x')]);
+    expect(queue.upcoming()?.song.id).toBe('x');
+    queue.next();
+    expect(queue.upcoming()?.song.id).toBe('b');
+    queue.next();
+    expect(queue.upcoming()).toBeUndefined();
+  });
+
+  it('counts every change in its revision, and a change may change the random pick', () => {
+    const queue = queueOf('random', 'a', 'b', 'c', 'd', 'e');
+    queue.next();
+    const revision = queue.revision;
+    queue.upcoming();
+    expect(queue.revision).toBe(revision);
+    queue.append([song('f')]);
+    expect(queue.revision).toBeGreaterThan(revision);
+    const changes = [
+      () => queue.setMode('rloop'),
+      () => queue.move(0, 1),
+      () => queue.remove(0),
+      () => queue.insertAfterCurrent([song('g')]),
+      () => queue.playAt(0),
+      () => queue.next(),
+      () => queue.prev(),
+      () => queue.clear(),
+    ];
+    for (const change of changes) {
+      const before = queue.revision;
+      change();
+      expect(queue.revision).toBeGreaterThan(before);
+    }
+  });
+});
+
 describe('SongQueue under the per-bot SerialExecutor', () => {
   const tick = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -19,6 +19,10 @@
  * "Next" goes on from there instead of back to where the jump left.
  * Removing the current song leaves no current song; `next()` then continues where it was (in `seq`
  * and `loop` with the song that moved into its place).
+ *
+ * `upcoming()` names the song `next()` would move to without moving (a random pick is made then and
+ * kept for that `next()`), so the player can start it ahead and join it to the current one; every
+ * change bumps `revision`, which tells the player whether what it started ahead is still what comes.
  */
 import type { PlayMode } from '../../shared/domain/constants';
 import { err, ok, type Result } from '../../shared/result';
@@ -43,6 +47,12 @@ interface Entry<TSong> {
   song: TSong;
 }
 
+/** The song `next()` moves to: its index, and whether a new random round starts with it (rloop). */
+interface Choice {
+  index: number;
+  newRound: boolean;
+}
+
 export class SongQueue<TSong> {
   private entries: Entry<TSong>[] = [];
   private nextKey = 0;
@@ -57,6 +67,9 @@ export class SongQueue<TSong> {
   private history: number[] = [];
   /** Keys queued with `insertNext`, played before any other choice. */
   private upNext: number[] = [];
+  /** The random pick `upcoming()` made, which `next()` keeps to; cleared by any change. */
+  private chosen: { key: number; newRound: boolean } | undefined;
+  private changes = 0;
 
   constructor(options: SongQueueOptions = {}) {
     this.playMode = options.mode ?? 'seq';
@@ -71,8 +84,14 @@ export class SongQueue<TSong> {
     return this.entries.length;
   }
 
+  /** Grows with every change to the songs, the current one or the mode. */
+  get revision(): number {
+    return this.changes;
+  }
+
   /** Switching modes starts a fresh random round, with the current song counted as played. */
   setMode(mode: PlayMode): void {
+    this.changed();
     this.playMode = mode;
     this.playedInRound = new Set(this.hasCurrent ? [this.keyAt(this.position)] : []);
   }
@@ -85,25 +104,29 @@ export class SongQueue<TSong> {
     return this.hasCurrent ? this.position : null;
   }
 
+  /** The current entry's key, undefined when nothing is current. */
+  currentKey(): number | undefined {
+    return this.hasCurrent ? this.entries[this.position]?.key : undefined;
+  }
+
   /** Moves to the song that plays next under the mode; undefined means playback stops. */
   next(): TSong | undefined {
-    const queued = this.takeUpNext();
-    if (queued !== undefined) return this.makeCurrent(queued);
-    if (this.entries.length === 0) return this.stop();
-    switch (this.playMode) {
-      case 'seq':
-        return this.position + 1 < this.entries.length ? this.makeCurrent(this.position + 1) : this.stop();
-      case 'loop':
-        return this.makeCurrent((this.position + 1) % this.entries.length);
-      case 'random':
-        return this.pickRandom() ?? this.stop();
-      case 'rloop':
-        return this.pickRandom() ?? this.startNewRound();
-    }
+    const choice = this.choose();
+    this.changed();
+    if (!choice) return this.stop();
+    if (choice.newRound) this.playedInRound = new Set();
+    return this.makeCurrent(choice.index);
+  }
+
+  /** The song `next()` would move to now, with its key; undefined when playback would stop. */
+  upcoming(): { key: number; song: TSong } | undefined {
+    const choice = this.choose();
+    return choice && this.entries[choice.index];
   }
 
   /** Moves back one song; undefined (current unchanged) when there is nothing before it. */
   prev(): TSong | undefined {
+    this.changed();
     if (this.entries.length === 0) return undefined;
     // Without a current song, `position` already is the song before the gap.
     const before = this.hasCurrent ? this.position - 1 : this.position;
@@ -122,6 +145,7 @@ export class SongQueue<TSong> {
   playAt(index: number): Result<TSong> {
     if (!this.validIndex(index))
       return err(`index ${index} is out of range (queue has ${this.entries.length} songs)`);
+    this.changed();
     const song = this.makeCurrent(index);
     this.moveUpNextAfterCurrent();
     return ok(song);
@@ -131,6 +155,7 @@ export class SongQueue<TSong> {
   remove(index: number): Result<TSong> {
     const entry = this.validIndex(index) ? this.entries[index] : undefined;
     if (!entry) return err(`index ${index} is out of range (queue has ${this.entries.length} songs)`);
+    this.changed();
     this.entries.splice(index, 1);
     if (index === this.position && this.hasCurrent) {
       this.hasCurrent = false;
@@ -149,6 +174,7 @@ export class SongQueue<TSong> {
       return err(
         `index ${this.validIndex(from) ? to : from} is out of range (queue has ${this.entries.length} songs)`,
       );
+    this.changed();
     const anchorKey = this.entries[this.position]?.key;
     this.entries.splice(from, 1);
     this.entries.splice(to, 0, entry);
@@ -157,6 +183,7 @@ export class SongQueue<TSong> {
   }
 
   clear(): void {
+    this.changed();
     this.entries = [];
     this.position = -1;
     this.hasCurrent = false;
@@ -167,6 +194,7 @@ export class SongQueue<TSong> {
 
   /** Inserts right after the current song and returns the index of the first one inserted. */
   insertAfterCurrent(songs: readonly TSong[]): number {
+    this.changed();
     const index = this.position + 1;
     this.entries.splice(index, 0, ...songs.map((song) => this.entry(song)));
     return index;
@@ -185,6 +213,7 @@ export class SongQueue<TSong> {
 
   /** Adds to the end and returns the index of the first one added. */
   append(songs: readonly TSong[]): number {
+    this.changed();
     const index = this.entries.length;
     this.entries.push(...songs.map((song) => this.entry(song)));
     return index;
@@ -262,26 +291,47 @@ export class SongQueue<TSong> {
     return undefined;
   }
 
-  private takeUpNext(): number | undefined {
-    const key = this.upNext.shift();
-    return key === undefined ? undefined : this.indexOfKey(key);
+  private changed(): void {
+    this.changes++;
+    this.chosen = undefined;
   }
 
-  private pickRandom(excludeKey?: number): TSong | undefined {
-    const candidates = this.entries.flatMap((entry, index) =>
-      this.playedInRound.has(entry.key) || entry.key === excludeKey ? [] : [index],
-    );
-    if (candidates.length === 0) return undefined;
-    const choice = candidates[Math.floor(this.random() * candidates.length)];
-    return choice === undefined ? undefined : this.makeCurrent(choice);
+  /** What `next()` moves to, without moving: waiting songs first, then the mode's choice. */
+  private choose(): Choice | undefined {
+    // `forget` takes removed songs out of upNext, so its keys are always queued.
+    const waiting = this.upNext[0];
+    if (waiting !== undefined) return { index: this.indexOfKey(waiting), newRound: false };
+    if (this.entries.length === 0) return undefined;
+    switch (this.playMode) {
+      case 'seq':
+        return this.position + 1 < this.entries.length
+          ? { index: this.position + 1, newRound: false }
+          : undefined;
+      case 'loop':
+        return { index: (this.position + 1) % this.entries.length, newRound: false };
+      case 'random':
+        return this.chooseRandom(false);
+      case 'rloop':
+        return this.chooseRandom(false) ?? this.chooseRandom(true);
+    }
   }
 
-  private startNewRound(): TSong | undefined {
+  /**
+   * A random song not played in this round, or (`newRound`) of a new round: then any song but the one
+   * that just ended, which may not open it (it would play twice in a row) but stays in it for later.
+   * The pick is kept until the next change, so `upcoming()` and `next()` agree.
+   */
+  private chooseRandom(newRound: boolean): Choice | undefined {
+    const kept = this.chosen;
+    if (kept && kept.newRound === newRound) return { index: this.indexOfKey(kept.key), newRound };
     const justPlayed = this.hasCurrent && this.entries.length > 1 ? this.keyAt(this.position) : undefined;
-    this.playedInRound = new Set();
-    // The song that just ended may not open the new round (it would play twice in a row), but it
-    // stays in the round for later.
-    return this.pickRandom(justPlayed);
+    const candidates = this.entries.flatMap((entry, index) =>
+      (newRound ? entry.key === justPlayed : this.playedInRound.has(entry.key)) ? [] : [index],
+    );
+    const index = candidates[Math.floor(this.random() * candidates.length)];
+    if (index === undefined) return undefined;
+    this.chosen = { key: this.keyAt(index), newRound };
+    return { index, newRound };
   }
 
   private previousFromHistory(): TSong | undefined {

@@ -32,6 +32,18 @@ export interface GainRewind {
   fromSequence: number;
 }
 
+/**
+ * A pipeline queued behind the one playing (`generation`): it decodes ahead and its first frame follows
+ * that one's last (gapless), or, with `crossfadeFrames`, starts under its last frames, the two faded
+ * into each other with equal power. The fade starts at `fadeAtSequence` of the pipeline playing (its
+ * end by the known duration), or earlier once that one's decoder has ended with less left.
+ */
+export interface JoinPlan {
+  generation: number;
+  crossfadeFrames: number;
+  fadeAtSequence: number;
+}
+
 export type ToWorker =
   | {
       type: 'open';
@@ -57,6 +69,8 @@ export type ToWorker =
       loudnessTargetLufs?: number;
       /** The track's own loudness figure, where it has one. */
       known?: KnownLoudness;
+      /** Set when it is queued behind the pipeline playing, to follow it without a gap. */
+      after?: JoinPlan;
     }
   | { type: 'input'; slot: number; generation: number; chunk: Uint8Array }
   | { type: 'inputEnd'; slot: number; generation: number }

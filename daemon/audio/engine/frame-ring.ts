@@ -16,7 +16,8 @@
  * - The consumer publishes the pipeline and sequence it expects next (`acknowledge`), so the producer
  *   can keep its lookahead counted in frames still to be sent, not in slots (superseded records still
  *   hold slots until the consumer reaches and drops them).
- * - A record is either an audio frame or the end marker a pipeline writes after its last frame.
+ * - A record is an audio frame, or the marker a pipeline writes after its last frame: `end`, or `joined`
+ *   when the pipeline queued behind it follows at once (its records come next, in its own generation).
  */
 
 /** The largest single-frame Opus packet: a TOC byte plus 1275 bytes of payload. */
@@ -36,8 +37,9 @@ const HEADER_INTS = 4;
 /** Per slot: generation, sequence, kind, byte length, gain epoch. */
 const META_INTS = 5;
 
-export type RingRecordKind = 'audio' | 'end';
-const KIND_CODE: Record<RingRecordKind, number> = { audio: 0, end: 1 };
+export type RingRecordKind = 'audio' | 'end' | 'joined';
+const KIND_CODE: Record<RingRecordKind, number> = { audio: 0, end: 1, joined: 2 };
+const KIND_OF_CODE: readonly RingRecordKind[] = ['audio', 'end', 'joined'];
 
 /** What `take` copies out of the ring; one instance is reused for every take. */
 export interface RingRecord {
@@ -47,7 +49,7 @@ export interface RingRecord {
   sequence: number;
   kind: RingRecordKind;
   /**
-   * The frame (audio records only; empty for the end marker): a view of `frameBytes`, so valid until
+   * The frame (audio records only; empty for the markers): a view of `frameBytes`, so valid until
    * the next take into this record. The clock takes thousands of frames a second; a fresh array each
    * would be memory for its thread's garbage collector to chase, pausing the clock.
    */
@@ -154,7 +156,7 @@ export class FrameRing {
     into.generation = this.meta[meta] ?? 0;
     into.sequence = this.meta[meta + 1] ?? 0;
     into.epoch = this.meta[meta + 4] ?? 0;
-    into.kind = this.meta[meta + 2] === KIND_CODE.end ? 'end' : 'audio';
+    into.kind = KIND_OF_CODE[this.meta[meta + 2] ?? 0] ?? 'audio';
     const start = slot * MAX_OPUS_FRAME_BYTES;
     const length = this.meta[meta + 3] ?? 0;
     // A plain loop: a few hundred bytes, and `set` would want a view of the slot made for each take.

@@ -10,8 +10,11 @@ import type { LoudnessSource } from '../../../shared/domain/loudness';
 import type { DecoderExit } from '../decode/decoder';
 import type { Track } from '../track';
 
-/** What the tick gets from a pipeline: a frame to send, nothing yet (an underrun), or the end. */
-export type PipelineFrame = AudioFrame | { kind: 'starved' } | { kind: 'ended' };
+/**
+ * What the tick gets from a pipeline: a frame to send, nothing yet (an underrun), or the end: `joined`
+ * when the pipeline queued behind this one (`PlayerEngine.queue`) follows from the next frame on.
+ */
+export type PipelineFrame = AudioFrame | { kind: 'starved' } | { kind: 'ended' } | { kind: 'joined' };
 export interface AudioFrame {
   kind: 'audio';
   opus: Uint8Array;
@@ -19,6 +22,7 @@ export interface AudioFrame {
 
 export const STARVED: PipelineFrame = { kind: 'starved' };
 export const ENDED: PipelineFrame = { kind: 'ended' };
+export const JOINED: PipelineFrame = { kind: 'joined' };
 
 export interface PipelineEvents {
   /** The decoder process is running. */
@@ -56,6 +60,8 @@ export interface TrackPipeline extends EventEmitter<PipelineEvents> {
   readonly ready: boolean;
   /** The decoder ended without producing a single frame (nothing to play, report it at once). */
   readonly producedNothing: boolean;
+  /** The loudness normalization last reported (a queued pipeline's, from before it joined). */
+  readonly loudness: LoudnessReport | undefined;
   /**
    * The frame `takeFrame` would answer now, without taking it, so its packet is built before its tick.
    * When `takeFrame` then answers that same frame, it answers this same AudioFrame object.
@@ -67,6 +73,12 @@ export interface TrackPipeline extends EventEmitter<PipelineEvents> {
   kill(): void;
 }
 
+/** How a queued pipeline joins the one playing (the worker's JoinPlan, less the generations). */
+export interface QueuePlan {
+  crossfadeFrames: number;
+  fadeAtSequence: number;
+}
+
 /** A player's engine: makes its pipelines and holds its gain, across tracks. */
 export interface PlayerEngine {
   readonly volume: number;
@@ -76,6 +88,16 @@ export interface PlayerEngine {
   /** The loudness target from now on (undefined: off), the track playing included. */
   setLoudnessTarget(targetLufs: number | undefined): void;
   start(spec: PipelineSpec): TrackPipeline;
+  /**
+   * Starts the next track behind the one playing, to follow it without a gap (see JoinPlan); it
+   * replaces one queued before. Undefined when nothing plays. Its frames come once the playing
+   * pipeline answers `joined` and `join()` has made it the one playing.
+   */
+  queue(spec: PipelineSpec, plan: QueuePlan): TrackPipeline | undefined;
+  /** Drops the queued pipeline, if any. */
+  cancelQueued(): void;
+  /** The queued pipeline becomes the one playing (the one before has answered `joined`). */
+  join(): TrackPipeline | undefined;
   /** Frees the encoder (and the worker's slot). The engine cannot be used afterwards. */
   destroy(): void;
 }

@@ -16,6 +16,11 @@
  *   for the worker's hold-ups on a busy machine, not for the control lag.
  * A stream input (a process's stdout living on this thread) is relayed to the worker chunk by chunk,
  * with the worker's backpressure pausing and resuming the stream.
+ *
+ * The next track may be queued behind the one playing (`queue`): its pipeline waits (its messages
+ * arrive, it takes no frames and flushes nothing) until the playing one answers `joined`, then `join`
+ * makes it the one playing. The one before is handed over, not killed: the worker may still be fading
+ * it out under the new one's first frames, so its stream input stays relayed until the next change.
  */
 import { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
@@ -25,15 +30,25 @@ import type { DecoderInput } from '../decode/decoder-input';
 import type { OpusEncoderOptions } from '../encode/encoder';
 import { clampPercent } from '../encode/gain';
 import { type AudioWorkerPool, audioWorkerPool, type PoolSlot, type SlotListener } from './audio-worker-pool';
-import type { FromWorker, GainChange, GainRewind, ToWorker, WireInput } from './audio-worker-protocol';
+import type {
+  FromWorker,
+  GainChange,
+  GainRewind,
+  JoinPlan,
+  ToWorker,
+  WireInput,
+} from './audio-worker-protocol';
 import { FrameRing, newRingRecord, RING_SLOTS, type RingRecord } from './frame-ring';
 import {
   type AudioFrame,
   ENDED,
+  JOINED,
+  type LoudnessReport,
   type PipelineEvents,
   type PipelineFrame,
   type PipelineSpec,
   type PlayerEngine,
+  type QueuePlan,
   STARVED,
   type TrackPipeline,
 } from './track-pipeline';
@@ -72,6 +87,10 @@ export class WorkerEngine implements PlayerEngine, SlotListener {
   private duckPercent: number | undefined;
   private generation = 0;
   private current: WorkerPipeline | undefined;
+  /** The next track's pipeline, queued behind `current`. */
+  private queued: WorkerPipeline | undefined;
+  /** The pipeline `current` joined, which the worker may still be fading out. */
+  private handedOver: WorkerPipeline | undefined;
 
   constructor(options: WorkerEngineOptions = {}) {
     this.pool = options.pool ?? audioWorkerPool();
@@ -113,20 +132,81 @@ export class WorkerEngine implements PlayerEngine, SlotListener {
   }
 
   start(spec: PipelineSpec): TrackPipeline {
+    this.cancelQueued();
     this.current?.kill();
+    this.releaseHandedOver();
     // A slot whose worker died is replaced by one on a live worker (a new ring: the old one's state is
     // whatever the dead worker left).
     if (!this.slot.alive) {
       this.ring = new FrameRing();
       this.slot = this.openSlot();
     }
-    const { track } = spec;
-    const generation = ++this.generation;
-    const pipeline = new WorkerPipeline(this.slot, this.ring, generation, () => {
-      if (this.current === pipeline) this.current = undefined;
-    });
+    const pipeline = this.launch(spec, undefined);
     this.current = pipeline;
     this.slot.setBusy(true);
+    return pipeline;
+  }
+
+  queue(spec: PipelineSpec, plan: QueuePlan): TrackPipeline | undefined {
+    const current = this.current;
+    if (!current || !this.slot.alive) return undefined;
+    this.cancelQueued();
+    const pipeline = this.launch(spec, { generation: current.generation, ...plan });
+    this.queued = pipeline;
+    return pipeline;
+  }
+
+  cancelQueued(): void {
+    this.queued?.kill();
+    this.queued = undefined;
+  }
+
+  join(): TrackPipeline | undefined {
+    const next = this.queued;
+    if (!next) return undefined;
+    this.releaseHandedOver();
+    this.handedOver = this.current;
+    this.queued = undefined;
+    this.current = next;
+    next.promote();
+    return next;
+  }
+
+  destroy(): void {
+    this.cancelQueued();
+    this.current?.kill();
+    this.releaseHandedOver();
+    this.slot.close();
+  }
+
+  /** @internal */
+  onWorkerMessage(message: FromWorker): void {
+    if (message.type === 'childGone') return;
+    const pipeline = [this.current, this.queued, this.handedOver].find(
+      (candidate) => candidate?.generation === message.generation,
+    );
+    pipeline?.onWorkerMessage(message);
+  }
+
+  /** @internal */
+  onWorkerLost(reason: string): void {
+    this.current?.lose(reason);
+    this.queued?.lose(reason);
+  }
+
+  /** A pipeline's decoder starts on the worker (queued behind the one playing, with `after`). */
+  private launch(spec: PipelineSpec, after: JoinPlan | undefined): WorkerPipeline {
+    const { track } = spec;
+    const generation = ++this.generation;
+    const pipeline = new WorkerPipeline(
+      this.slot,
+      this.ring,
+      generation,
+      () => {
+        if (this.current === pipeline) this.current = undefined;
+      },
+      after !== undefined,
+    );
     this.slot.post({
       type: 'play',
       slot: this.slot.id,
@@ -139,25 +219,16 @@ export class WorkerEngine implements PlayerEngine, SlotListener {
       stallMs: spec.stallMs,
       ...(spec.loudnessTargetLufs === undefined ? {} : { loudnessTargetLufs: spec.loudnessTargetLufs }),
       ...(track.loudness ? { known: track.loudness } : {}),
+      ...(after ? { after } : {}),
     });
     if (track.input.kind === 'stream') pipeline.relay(track.input.stream);
     return pipeline;
   }
 
-  destroy(): void {
-    this.current?.kill();
-    this.slot.close();
-  }
-
-  /** @internal */
-  onWorkerMessage(message: FromWorker): void {
-    if (message.type === 'childGone' || message.generation !== this.current?.generation) return;
-    this.current.onWorkerMessage(message);
-  }
-
-  /** @internal */
-  onWorkerLost(reason: string): void {
-    this.current?.lose(reason);
+  /** The pipeline joined earlier is done fading out by now: its stream input is let go. */
+  private releaseHandedOver(): void {
+    this.handedOver?.detachInput();
+    this.handedOver = undefined;
   }
 
   private openSlot(): PoolSlot {
@@ -187,6 +258,7 @@ class WorkerPipeline extends EventEmitter<PipelineEvents> implements TrackPipeli
   private nothingProduced = false;
   private ended = false;
   private killed = false;
+  private lastLoudness: LoudnessReport | undefined;
   private nextSequence = 0;
   private epoch = 0;
   /** Per recent gain epoch (its number mod EPOCH_MEMORY): the first sequence it no longer plays. */
@@ -202,8 +274,19 @@ class WorkerPipeline extends EventEmitter<PipelineEvents> implements TrackPipeli
     private readonly ring: FrameRing,
     readonly generation: number,
     private readonly onGone: () => void,
+    /** Queued behind the pipeline playing: the ring's records are that one's, not to flush or drop. */
+    private waiting: boolean,
   ) {
     super();
+  }
+
+  get loudness(): LoudnessReport | undefined {
+    return this.lastLoudness;
+  }
+
+  /** It plays now: the ring's records from here on are its own. */
+  promote(): void {
+    this.waiting = false;
   }
 
   get exit(): DecoderExit | undefined {
@@ -228,7 +311,7 @@ class WorkerPipeline extends EventEmitter<PipelineEvents> implements TrackPipeli
         this.ring.skip();
         continue;
       }
-      if (record.kind === 'end') return ENDED;
+      if (record.kind !== 'audio') return ENDED;
       const frame: AudioFrame = { kind: 'audio', opus: record.opus };
       this.peeked = { frame, sequence: record.sequence, epoch: record.epoch };
       return frame;
@@ -249,9 +332,9 @@ class WorkerPipeline extends EventEmitter<PipelineEvents> implements TrackPipeli
         log.error({ expected: this.nextSequence, got: record.sequence }, 'audio frames lost between threads');
       this.nextSequence = record.sequence + 1;
       this.ring.acknowledge(this.generation, this.nextSequence);
-      if (record.kind === 'end') {
+      if (record.kind !== 'audio') {
         this.ended = true;
-        return ENDED;
+        return record.kind === 'joined' ? JOINED : ENDED;
       }
       if (peeked?.sequence === record.sequence && peeked.epoch === record.epoch) return peeked.frame;
       return { kind: 'audio', opus: record.opus };
@@ -289,11 +372,16 @@ class WorkerPipeline extends EventEmitter<PipelineEvents> implements TrackPipeli
     if (this.killed) return;
     this.killed = true;
     this.exitResult ??= { kind: 'killed' };
-    this.ring.flush();
     this.input?.detach();
     this.slot.post({ type: 'stop', slot: this.slot.id, generation: this.generation });
+    if (this.waiting) return;
+    this.ring.flush();
     this.slot.setBusy(false);
     this.onGone();
+  }
+
+  detachInput(): void {
+    this.input?.detach();
   }
 
   /** Relays a stream input's bytes to the worker's ffmpeg. The stream stays the caller's. */
@@ -321,8 +409,9 @@ class WorkerPipeline extends EventEmitter<PipelineEvents> implements TrackPipeli
 
   onWorkerMessage(message: Exclude<FromWorker, { type: 'childGone' }>): void {
     if (this.killed) return;
-    // Every record the worker wrote before it switched to this generation is in the ring by now.
-    this.ring.dropStale(this.generation);
+    // Every record the worker wrote before it switched to this generation is in the ring by now (a
+    // pipeline waiting behind, or handed over, leaves them: they are the playing one's).
+    if (!this.waiting && !this.ended) this.ring.dropStale(this.generation);
     this.slot.wake();
     switch (message.type) {
       case 'spawn':
@@ -341,6 +430,7 @@ class WorkerPipeline extends EventEmitter<PipelineEvents> implements TrackPipeli
         this.emit('title', message.title);
         break;
       case 'loudness':
+        this.lastLoudness = message.report;
         this.emit('loudness', message.report);
         break;
       case 'inputPause':

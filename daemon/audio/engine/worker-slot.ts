@@ -15,6 +15,13 @@
  * A pipeline first buffers `prebufferFrames` of PCM, then says `ready`
  * once the ring holds the lookahead (or the end marker). When the decoder has exited and its PCM is
  * used up, the end marker goes into the ring behind the last frame.
+ *
+ * The next song may be queued behind the one playing (a `play` with `after`): its decoder starts and
+ * buffers at once, and its frames go into the ring right behind the playing one's end marker, through
+ * the same encoder, so the two join without a gap or a click (the main thread, meeting the end marker,
+ * goes on with the next generation in the same tick). With a crossfade, the end marker goes in where
+ * the fade starts, and the next song's first frames carry the last ones of the song before, faded out
+ * (`Crossfade`).
  */
 import { Readable } from 'node:stream';
 import type { KnownLoudness } from '../../../shared/domain/loudness';
@@ -25,12 +32,21 @@ import { FrameHistory } from '../encode/frame-history';
 import { Gain } from '../encode/gain';
 import { LoudnessNormalizer } from '../loudness/loudness-normalizer';
 import { SAMPLES_PER_FRAME } from '../pcm-format';
-import type { FromWorker, GainChange, GainRewind, ToWorker, WireInput } from './audio-worker-protocol';
+import type {
+  FromWorker,
+  GainChange,
+  GainRewind,
+  JoinPlan,
+  ToWorker,
+  WireInput,
+} from './audio-worker-protocol';
 import { FrameRing, MAX_OPUS_FRAME_BYTES } from './frame-ring';
 import type { LoudnessReport } from './track-pipeline';
 
 type OpenMessage = Extract<ToWorker, { type: 'open' }>;
 type PlayMessage = Extract<ToWorker, { type: 'play' }>;
+
+const HALF_PI = Math.PI / 2;
 
 /**
  * Frames before a rewind encoded again (their packets not sent) to prime the encoder. One restores its
@@ -68,6 +84,15 @@ interface Running {
   produced: boolean;
   endWritten: boolean;
   readySent: boolean;
+  /** How it joins the pipeline before it, while it is queued behind that one. */
+  join: JoinPlan | undefined;
+}
+
+/** The song before, fading out under the first frames of the one after it. */
+interface Crossfade {
+  outgoing: Running;
+  frames: number;
+  done: number;
 }
 
 export class WorkerSlot implements FillableSlot {
@@ -78,8 +103,14 @@ export class WorkerSlot implements FillableSlot {
   private readonly pcmFrame = new Int16Array(SAMPLES_PER_FRAME);
   /** The frame after `pcmFrame`, which the loudness limiter looks at ahead. */
   private readonly nextPcmFrame = new Int16Array(SAMPLES_PER_FRAME);
+  /** The outgoing song's frame during a crossfade, and the one after it for its limiter. */
+  private readonly outgoingFrame = new Int16Array(SAMPLES_PER_FRAME);
+  private readonly outgoingNextFrame = new Int16Array(SAMPLES_PER_FRAME);
   private readonly history: FrameHistory;
   private running: Running | undefined;
+  /** The next song, decoding ahead to follow `running`. */
+  private queued: Running | undefined;
+  private crossfade: Crossfade | undefined;
 
   constructor(
     private readonly id: number,
@@ -96,7 +127,20 @@ export class WorkerSlot implements FillableSlot {
   }
 
   play(message: PlayMessage): void {
+    const { after } = message;
+    if (after) {
+      // Queued behind a pipeline that has since been replaced: the main thread has dropped it too.
+      if (this.running?.generation !== after.generation) return;
+      this.dropQueued();
+      this.queued = this.start(message, after);
+      return;
+    }
     this.stop();
+    this.running = this.start(message, undefined);
+    this.history.clear();
+  }
+
+  private start(message: PlayMessage, join: JoinPlan | undefined): Running {
     const generation = message.generation;
     const input = message.input.kind === 'stream' ? this.relayedInput(generation) : undefined;
     const decoder = new Decoder({
@@ -127,10 +171,11 @@ export class WorkerSlot implements FillableSlot {
       produced: false,
       endWritten: false,
       readySent: false,
+      join,
     };
-    this.running = running;
-    this.history.clear();
-    const isCurrent = () => this.running === running;
+    // Its messages count while it plays, is queued or fades out; its frames are the ring's business.
+    const isCurrent = () => this.running === running || this.queued === running;
+    const isHeard = () => isCurrent() || this.crossfade?.outgoing === running;
     decoder.on('spawn', () => {
       if (isCurrent() && decoder.pid !== undefined)
         this.post({ type: 'spawn', slot: this.id, generation, pid: decoder.pid });
@@ -140,30 +185,43 @@ export class WorkerSlot implements FillableSlot {
     });
     decoder.on('data', (chunk) => {
       running.normalizer?.measure(chunk);
-      if (isCurrent()) this.fill();
+      if (isHeard()) this.fill();
     });
     decoder.on('exit', (exit) => {
       if (decoder.pid !== undefined) this.post({ type: 'childGone', slot: this.id, pid: decoder.pid });
-      if (!isCurrent() || exit.kind === 'killed') return;
-      const producedNothing = !running.produced && decoder.pcm.exhausted;
-      this.post({ type: 'exit', slot: this.id, generation, exit, producedNothing });
+      if (!isHeard() || exit.kind === 'killed') return;
+      if (isCurrent()) {
+        const producedNothing = !running.produced && decoder.pcm.exhausted;
+        this.post({ type: 'exit', slot: this.id, generation, exit, producedNothing });
+      }
       this.fill();
     });
+    return running;
   }
 
   /** Bytes of a relayed stream input. */
   input(generation: number, chunk: Uint8Array | undefined): void {
-    const running = this.running;
-    if (running?.generation !== generation || !running.input) return;
+    const running = [this.running, this.queued, this.crossfade?.outgoing].find(
+      (candidate) => candidate?.generation === generation,
+    );
+    if (!running?.input) return;
     if (chunk) running.input.feed(chunk);
     else running.input.end();
   }
 
+  /** Stops pipeline `generation` (a queued one, or the one playing and what fades out under it), or all. */
   stop(generation?: number): void {
+    if (generation === undefined || this.queued?.generation === generation) this.dropQueued();
     const running = this.running;
     if (!running || (generation !== undefined && running.generation !== generation)) return;
     this.running = undefined;
     running.decoder.kill();
+    this.endCrossfade();
+  }
+
+  private dropQueued(): void {
+    this.queued?.decoder.kill();
+    this.queued = undefined;
   }
 
   /**
@@ -217,24 +275,33 @@ export class WorkerSlot implements FillableSlot {
 
   /** Tops the ring up to `depth` frames (the lookahead at most). */
   fill(depth = this.lookaheadFrames): void {
-    const running = this.running;
-    if (!running || running.endWritten) return;
-    const { pcm } = running.decoder;
-    if (!running.started) {
-      if (pcm.framesAvailable < running.prebufferFrames && !pcm.hasEnded) return;
-      if (running.normalizer?.ready === false && !pcm.hasEnded) return;
-      running.started = true;
+    let running = this.running;
+    if (!running) return;
+    // Gapless: the song queued behind follows the end marker.
+    if (running.endWritten) {
+      if (!this.queued) return;
+      running = this.takeQueued();
     }
+    if (!this.hasStarted(running)) return;
     const target = Math.min(depth, this.lookaheadFrames);
     while (this.framesAhead(running) < target) {
+      if (this.fadeIsDue(running)) {
+        if (!this.ring.put(running.generation, running.sequence, 'joined', undefined, running.epoch)) break;
+        running.endWritten = true;
+        const frames = this.queued?.join?.crossfadeFrames ?? 0;
+        this.crossfade = { outgoing: running, frames, done: 0 };
+        running = this.takeQueued();
+        continue;
+      }
       // A slot is free unless superseded frames the main thread has yet to drop fill the ring.
       const slot = this.ring.reserve();
       if (!slot) break;
-      // A replayed frame is kept as it was normalized; only the volume is applied to it again.
+      // A replayed frame is kept as it was normalized and mixed; only the volume is applied to it again.
       const frame =
         (running.sequence < running.replayUntil && this.history.recall(running.sequence, this.pcmFrame)) ||
         this.decodedFrame(running);
       if (frame) {
+        if (this.crossfade && running.sequence >= running.replayUntil) this.mixOutgoing(frame);
         this.history.record(running.sequence, frame, this.gain);
         this.gain.apply(frame);
         const length = this.encoder.encodeInto(frame, slot);
@@ -242,26 +309,112 @@ export class WorkerSlot implements FillableSlot {
         running.produced = true;
         continue;
       }
-      // Ended and used up: the end marker goes in behind the last frame.
-      if (pcm.exhausted && running.decoder.exit) {
-        if (this.ring.put(running.generation, running.sequence, 'end', undefined, running.epoch))
-          running.endWritten = true;
+      // Ended and used up: the end marker goes in behind the last frame, and the next song, if one is
+      // queued and buffered, right behind it.
+      const { pcm } = running.decoder;
+      if (!pcm.exhausted || !running.decoder.exit) break;
+      const marker = this.queued ? 'joined' : 'end';
+      if (!this.ring.put(running.generation, running.sequence, marker, undefined, running.epoch)) break;
+      running.endWritten = true;
+      this.endCrossfade();
+      if (!this.queued) break;
+      running = this.takeQueued();
+      if (!this.hasStarted(running)) break;
+    }
+    this.sayReady(running);
+  }
+
+  /** Whether a pipeline has buffered enough to start (its prebuffer, its first loudness estimate). */
+  private hasStarted(running: Running): boolean {
+    if (running.started) return true;
+    const { pcm } = running.decoder;
+    if (pcm.framesAvailable < running.prebufferFrames && !pcm.hasEnded) return false;
+    if (running.normalizer?.ready === false && !pcm.hasEnded) return false;
+    running.started = true;
+    return true;
+  }
+
+  private sayReady(running: Running): void {
+    if (running.readySent || (running.sequence < this.lookaheadFrames && !running.endWritten)) return;
+    running.readySent = true;
+    this.post({ type: 'ready', slot: this.id, generation: running.generation });
+  }
+
+  /** The queued song becomes the one playing: its frames follow the end marker just written. */
+  private takeQueued(): Running {
+    const next = this.queued;
+    if (!next) throw new Error('no song is queued');
+    this.queued = undefined;
+    next.join = undefined;
+    this.running = next;
+    // The history's frames are of the song before; a gain rewind only ever concerns the one playing.
+    this.history.clear();
+    return next;
+  }
+
+  /**
+   * A crossfade starts at the frame its plan names, or sooner when the decoder has ended with fewer
+   * frames left than the fade (the duration known was longer than the file), once the next song has
+   * buffered its start. Replayed frames are past already: never in the middle of a rewind.
+   */
+  private fadeIsDue(running: Running): boolean {
+    const plan = this.queued?.join;
+    if (!plan || plan.crossfadeFrames === 0 || running.sequence < running.replayUntil) return false;
+    const { decoder } = running;
+    const due =
+      running.sequence >= plan.fadeAtSequence ||
+      (decoder.exit !== undefined && decoder.pcm.framesAvailable <= plan.crossfadeFrames);
+    return due && this.queued !== undefined && this.hasStarted(this.queued);
+  }
+
+  /**
+   * Adds the outgoing song's next frame to `frame` (the incoming song's), the two weighted by an
+   * equal-power fade: in by sin, out by cos of the fade's progress, so the loudness holds through it.
+   * The weights move linearly within a frame, between the curve's values at its two ends.
+   */
+  private mixOutgoing(frame: Int16Array): void {
+    const fade = this.crossfade;
+    if (!fade) return;
+    const outgoing = this.normalizedFrame(fade.outgoing, this.outgoingFrame, this.outgoingNextFrame);
+    const from = fade.done / fade.frames;
+    const to = (fade.done + 1) / fade.frames;
+    const inFrom = Math.sin(from * HALF_PI);
+    const inTo = Math.sin(to * HALF_PI);
+    const outFrom = Math.cos(from * HALF_PI);
+    const outTo = Math.cos(to * HALF_PI);
+    const pairs = frame.length / 2;
+    for (let pair = 0; pair < pairs; pair++) {
+      const t = pair / pairs;
+      const inGain = inFrom + (inTo - inFrom) * t;
+      const outGain = outFrom + (outTo - outFrom) * t;
+      for (let i = pair * 2; i < pair * 2 + 2; i++) {
+        const mixed = (frame[i] ?? 0) * inGain + (outgoing ? (outgoing[i] ?? 0) * outGain : 0);
+        frame[i] = mixed > 32767 ? 32767 : mixed < -32768 ? -32768 : mixed;
       }
-      break;
     }
-    if (!running.readySent && (running.sequence >= this.lookaheadFrames || running.endWritten)) {
-      running.readySent = true;
-      this.post({ type: 'ready', slot: this.id, generation: running.generation });
-    }
+    fade.done++;
+    const drained = !outgoing && fade.outgoing.decoder.exit !== undefined;
+    if (fade.done >= fade.frames || drained) this.endCrossfade();
+  }
+
+  private endCrossfade(): void {
+    this.crossfade?.outgoing.decoder.kill();
+    this.crossfade = undefined;
   }
 
   /** The decoder's next frame, brought to the loudness target where normalization is on. */
-  private decodedFrame(running: Running): Int16Array | undefined {
+  private normalizedFrame(running: Running, into: Int16Array, ahead: Int16Array): Int16Array | undefined {
     const { pcm } = running.decoder;
-    const frame = pcm.readFrame(this.pcmFrame);
+    const frame = pcm.readFrame(into);
+    if (frame) running.normalizer?.apply(frame, pcm.peekFrame(ahead));
+    return frame;
+  }
+
+  /** The playing song's next frame, normalized, its gain reported to the main thread when it moved. */
+  private decodedFrame(running: Running): Int16Array | undefined {
+    const frame = this.normalizedFrame(running, this.pcmFrame, this.nextPcmFrame);
     const normalizer = running.normalizer;
     if (!frame || !normalizer) return frame;
-    normalizer.apply(frame, pcm.peekFrame(this.nextPcmFrame));
     const { gainDb, source } = normalizer;
     const last = running.reported;
     if (

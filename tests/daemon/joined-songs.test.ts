@@ -1,0 +1,87 @@
+/**
+ * Songs joined end to end, as the TS3 test server hears a bot: an album of two halves of one tone
+ * comes out as one tone (no silent frame, no click where they meet), and a song queued ahead of its
+ * turn gives way when the queue changes before it plays (a song put first plays instead).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PCM_FORMAT, SAMPLES_PER_CHANNEL_PER_FRAME } from '../../daemon/audio/pcm-format';
+import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
+import { DaemonHarness } from './harness';
+import { frequencyOf, heard, rms, samplesBetween } from './heard';
+
+const AMPLITUDE = 0.4;
+
+describe('songs joined one to the next', () => {
+  let server: Ts3TestServer;
+  let h: DaemonHarness;
+  let bot: string;
+  const clientId = () => server.clientByName('Album')?.id ?? -1;
+
+  beforeAll(async () => {
+    server = await Ts3TestServer.start();
+    h = await DaemonHarness.create(server);
+    await h.startDaemon();
+    bot = await h.addBot(server.port, { name: 'Album' });
+    await h.command(bot, 'start');
+    await h.command(bot, 'volume', { volume: 100 });
+    // As the songs were made: a normalization gain measured anew for the second half would step.
+    await h.command(bot, 'loudness', { enabled: false });
+  }, 60_000);
+
+  afterAll(async () => {
+    await h?.close();
+    await server?.close();
+  });
+
+  it('plays two halves of one tone as one tone: no gap and no click where they meet', async () => {
+    // 3 s of 440 Hz is 1,320 whole cycles: the second half starts at the phase the first ends at.
+    const first = await h.toneSong('half one', [{ frequencyHz: 440, seconds: 3, amplitude: AMPLITUDE }]);
+    const second = await h.toneSong('half two', [{ frequencyHz: 440, seconds: 3, amplitude: AMPLITUDE }]);
+    const packetsBefore = heard(server, clientId()).arrivals.length;
+    await h.command(bot, 'playSong', { song: first, requestedBy: 'alice' });
+    await h.command(bot, 'addSong', { song: second, requestedBy: 'alice' });
+    await h.waitForStatus(bot, (s) => s.currentSong?.id === second.id, 8000, 'the second half');
+    await h.waitForStatus(bot, (s) => !s.playing, 8000, 'the album ends');
+
+    const sound = heard(server, clientId());
+    const frames: Float64Array[] = [];
+    for (let packet = packetsBefore; packet < sound.arrivals.length; packet++)
+      frames.push(
+        sound.mono.subarray(
+          packet * SAMPLES_PER_CHANNEL_PER_FRAME,
+          (packet + 1) * SAMPLES_PER_CHANNEL_PER_FRAME,
+        ),
+      );
+    const start = frames.findIndex((frame) => rms(frame) > 0.01);
+    // The halves meet 150 frames in: the frames around it all carry the tone at its level.
+    const around = frames.slice(start + 135, start + 165);
+    expect(around).toHaveLength(30);
+    for (const frame of around) expect(rms(frame)).toBeGreaterThan(AMPLITUDE / Math.SQRT2 - 0.04);
+    const joined = Float64Array.from(around.flatMap((frame) => Array.from(frame)));
+    // No sample moves further than a 440 Hz sine of that level can in one sample (room for the codec).
+    const sineStep = AMPLITUDE * ((2 * Math.PI * 440) / PCM_FORMAT.sampleRateHz);
+    let largestStep = 0;
+    for (let i = 1; i < joined.length; i++)
+      largestStep = Math.max(largestStep, Math.abs((joined[i] ?? 0) - (joined[i - 1] ?? 0)));
+    expect(largestStep).toBeLessThan(sineStep * 1.5);
+  }, 40_000);
+
+  it('lets a song queued ahead give way to one put first before it plays', async () => {
+    const now = await h.toneSong('now', [{ frequencyHz: 440, seconds: 3 }]);
+    const later = await h.toneSong('later', [{ frequencyHz: 660, seconds: 3 }]);
+    const first = await h.toneSong('first', [{ frequencyHz: 880, seconds: 3 }]);
+    await h.command(bot, 'clear');
+    await h.command(bot, 'playSong', { song: now, requestedBy: 'alice' });
+    await h.command(bot, 'addSong', { song: later, requestedBy: 'alice' });
+    // Three seconds is within the lead: `later` is queued behind `now` from its first frames on.
+    await h.waitForStatus(bot, (s) => s.currentSong?.id === now.id && s.elapsed > 1, 6000, 'now plays');
+    await h.command(bot, 'playNextSong', { song: first, requestedBy: 'bob' });
+    const next = await h.waitForStatus(bot, (s) => s.currentSong?.id !== now.id, 8000, 'the next song');
+    expect(next.currentSong?.id).toBe(first.id);
+    await h.waitForStatus(bot, (s) => s.elapsed > 1, 4000, 'first heard');
+    const at = performance.now();
+    expect(Math.abs(frequencyOf(samplesBetween(heard(server, clientId()), at - 600, at)) - 880)).toBeLessThan(
+      5,
+    );
+  }, 40_000);
+});
