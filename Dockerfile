@@ -43,7 +43,7 @@ COPY --from=build /app /app
 USER tsmb
 ENV HOME=/home/tsmb DATA_DIR=/var/lib/ts3-music-bot PORT=3000
 # The database (unless DATABASE_URL names a server), uploads and avatars.
-VOLUME /var/lib/ts3-music-bot
+VOLUME ["/var/lib/ts3-music-bot"]
 EXPOSE 3000
 # What the service stops on (it is gone within 10 s); give it that: `docker stop -t 15`.
 STOPSIGNAL SIGTERM
