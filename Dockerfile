@@ -4,7 +4,7 @@
 # are replayed by tests/deploy/container-image.test.ts (no container engine runs there).
 #
 #   docker build -t ts3-music-bot .
-#   docker run -d -p 3000:3000 -v tsmb-data:/var/lib/ts3-music-bot ts3-music-bot
+#   docker run -d --init -p 3000:3000 -v tsmb-data:/var/lib/ts3-music-bot ts3-music-bot
 
 # Debian bookworm: the ffmpeg the bots decode with, and the FFmpeg and libopus libraries the native
 # parts are built against, come from the same release.

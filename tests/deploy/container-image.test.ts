@@ -189,6 +189,14 @@ describe.each(COMPOSE_FILES)('%s', (file) => {
     }
   });
 
+  it('gives the app an init as pid 1 and the 10 s it takes to stop', () => {
+    for (const [name, service] of services.filter(([, s]) => s.build)) {
+      expect(service.init, name).toBe(true);
+      const [, seconds] = /^(\d+)s$/.exec(service.stop_grace_period ?? '') ?? [];
+      expect(Number(seconds), `${name}: stop_grace_period`).toBeGreaterThan(10);
+    }
+  });
+
   it("keeps the app's data in a volume at the image's DATA_DIR", () => {
     for (const [name, service] of services.filter(([, s]) => s.build)) {
       expect(service.environment?.DATA_DIR ?? imageEnv.DATA_DIR, name).toBe(imageEnv.DATA_DIR);

@@ -155,6 +155,8 @@ export interface ComposeService {
   volumes?: string[];
   depends_on?: string[] | Record<string, { condition: string }>;
   healthcheck?: { disable?: boolean };
+  init?: boolean;
+  stop_grace_period?: string;
 }
 
 export interface ComposeFile {
