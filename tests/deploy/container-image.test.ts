@@ -276,19 +276,16 @@ if (!isRoot)
 
 describe.skipIf(!isRoot)('the image built and started without an engine', () => {
   /** A temporary root: the image's paths (WORKDIR, HOME, DATA_DIR) are made under it. */
-  const prefix = mkdtempSync(join(tmpdir(), 'tsmb-image-'));
-  const app = join(prefix, workdir);
-  const home = join(prefix, imageEnv.HOME!);
-  const dataDir = join(prefix, imageEnv.DATA_DIR!);
+  let prefix: string | undefined;
   let service: ChildProcess | undefined;
 
   afterAll(() => {
     if (service?.exitCode === null) service.kill('SIGKILL');
-    rmSync(prefix, { recursive: true, force: true });
+    if (prefix) rmSync(prefix, { recursive: true, force: true });
   });
 
   /** Runs a command as the unprivileged user with exactly this environment; resolves with its end. */
-  function runAsUser(words: string[], env: Record<string, string>, cwd = app) {
+  function runAsUser(words: string[], env: Record<string, string>, cwd: string) {
     const child = spawn(
       'setpriv',
       [`--reuid=${UNPRIVILEGED}`, `--regid=${UNPRIVILEGED}`, '--clear-groups', '--', ...words],
@@ -304,6 +301,10 @@ describe.skipIf(!isRoot)('the image built and started without an engine', () => 
   }
 
   it("builds with the Dockerfile's steps as an unprivileged user, then serves and stops as the image does", async () => {
+    prefix = mkdtempSync(join(tmpdir(), 'tsmb-image-'));
+    const app = join(prefix, workdir);
+    const home = join(prefix, imageEnv.HOME!);
+    const dataDir = join(prefix, imageEnv.DATA_DIR!);
     const head = execFileSync('git', ['-C', ROOT, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
     execFileSync('git', ['clone', '--quiet', '--no-checkout', ROOT, app]);
     execFileSync('git', ['-C', app, 'checkout', '--quiet', '--detach', head]);
@@ -330,21 +331,24 @@ describe.skipIf(!isRoot)('the image built and started without an engine', () => 
       npm_config_prefer_offline: 'true',
     };
     for (const step of steps) {
-      const { code, output } = await runAsUser(['sh', '-c', step], buildEnv).ended;
+      const { code, output } = await runAsUser(['sh', '-c', step], buildEnv, app).ended;
       expect(code, `RUN ${step}:\n${output()}`).toBe(0);
     }
     // Only the runtime packages were installed, and the native parts this machine builds were built.
     expect(existsSync(join(app, 'node_modules', 'tsx'))).toBe(true);
     expect(existsSync(join(app, 'node_modules', 'vitest'))).toBe(false);
-    const builtHere = readdirSync(join(ROOT, 'build')).filter((f) => !f.endsWith('.new'));
-    expect(readdirSync(join(app, 'build')).sort()).toEqual(builtHere.sort());
+    // Every native part this machine builds for itself (make test-deps) is built in the clone too.
+    const builtHere = existsSync(join(ROOT, 'build')) ? readdirSync(join(ROOT, 'build')) : [];
+    expect(readdirSync(join(app, 'build'))).toEqual(
+      expect.arrayContaining(builtHere.filter((f) => !f.endsWith('.new'))),
+    );
     expect(existsSync(join(app, 'web', 'dist', 'index.html'))).toBe(true);
 
     // The image copies the built app as root: the service cannot write its own code.
     execFileSync('chown', ['-R', '0:0', app]);
     const port = await freePort();
     const runEnv = { ...imageEnv, HOME: home, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' };
-    const running = runAsUser(command, runEnv);
+    const running = runAsUser(command, runEnv, app);
     service = running.child;
     const health = await waitForHealth(`http://127.0.0.1:${port}/api/health`, running);
     expect(health).toMatchObject({ status: 'ok' });
@@ -354,7 +358,7 @@ describe.skipIf(!isRoot)('the image built and started without an engine', () => 
     expect(statSync(join(dataDir, 'bot.db')).uid).toBe(UNPRIVILEGED);
 
     const healthCheck = healthCheckCommand(lastValue(stages, finalStage, 'HEALTHCHECK')!);
-    expect((await runAsUser(healthCheck, runEnv).ended).code).toBe(0);
+    expect((await runAsUser(healthCheck, runEnv, app).ended).code).toBe(0);
 
     service.kill(lastValue(stages, finalStage, 'STOPSIGNAL') as NodeJS.Signals);
     const stopped = await Promise.race([
@@ -362,7 +366,7 @@ describe.skipIf(!isRoot)('the image built and started without an engine', () => 
       new Promise<null>((r) => setTimeout(() => r(null), 10_000)),
     ]);
     expect(stopped?.code, running.output()).toBe(0);
-    expect((await runAsUser(healthCheck, runEnv).ended).code).not.toBe(0);
+    expect((await runAsUser(healthCheck, runEnv, app).ended).code).not.toBe(0);
   }, 600_000);
 });
 
