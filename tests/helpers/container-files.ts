@@ -151,6 +151,7 @@ export interface ComposeService {
   image?: string;
   build?: string | { context: string; dockerfile?: string };
   command?: string[];
+  entrypoint?: string[];
   environment?: Record<string, string>;
   volumes?: string[];
   depends_on?: string[] | Record<string, { condition: string }>;
