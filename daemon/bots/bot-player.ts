@@ -97,6 +97,7 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
   private pauseReason: PauseReason | undefined;
   /** While a track is being started, its synchronous failure (no ffmpeg) is caught here. */
   private startFailure: ((track: Track, end: TrackEnd) => void) | undefined;
+  private crossfadeSeconds = 0;
 
   constructor(private readonly options: BotPlayerOptions) {
     super();
@@ -346,6 +347,11 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
     for (const [i, failure] of outcome.failures.entries())
       this.emit('trackFailed', failure, outcome.stopped === true && i === last);
     this.emit('change', true);
+  }
+
+  /** The crossfade between songs from the next join on (0: gapless). */
+  setCrossfadeSeconds(seconds: number): void {
+    this.crossfadeSeconds = Math.max(0, Math.min(12, Math.round(seconds)));
   }
 }
 
