@@ -207,6 +207,9 @@ export function playerRoutes(
       .openapi(routes.autoplay, async (c) =>
         c.json(await call(c).receipt('autoplay', c.req.valid('json')), 200),
       )
+      .openapi(routes.crossfade, async (c) =>
+        c.json(await call(c).receipt('crossfade', c.req.valid('json')), 200),
+      )
       .openapi(routes.loudness, async (c) =>
         c.json(await call(c).receipt('loudness', c.req.valid('json')), 200),
       )

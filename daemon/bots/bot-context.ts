@@ -37,6 +37,8 @@ export interface BotContext {
   persistVolume(volume: number): Promise<void>;
   /** Stores what the bot does when its queue runs out in order. */
   setAutoplay(mode: AutoplayMode): Promise<void>;
+  /** Stores the crossfade between songs (seconds, 0: gapless); the player uses it from the next change of song. */
+  setCrossfade(seconds: number): Promise<void>;
   /** The bot's loudness normalization setting. */
   readonly loudness: LoudnessSetting;
   /** Stores the setting, then plays by it at once (the song playing included). */

@@ -54,7 +54,13 @@ import { SkipVotes } from './skip-votes';
 import { loadBotAvatar } from './stores/avatar-store';
 import { storedIdentity, storeIdentity } from './stores/identity-store';
 import { recentPlays, recordPlay } from './stores/play-history-store';
-import { saveAutoplay, saveLoudness, saveMode, saveVolume } from './stores/playback-settings-store';
+import {
+  saveAutoplay,
+  saveCrossfade,
+  saveLoudness,
+  saveMode,
+  saveVolume,
+} from './stores/playback-settings-store';
 import { QueueSnapshotStore } from './stores/queue-snapshot-store';
 
 export type BotRow = typeof bots.$inferSelect;
@@ -149,6 +155,7 @@ export class BotRuntime implements BotContext {
       },
       whenQueueEnds: (last) => this.autoplayAfter(last),
     });
+    this.player.setCrossfadeSeconds(config.crossfadeSeconds);
     this.autoplay =
       deps.related && new Autoplay(deps.related, () => recentPlays(deps.db, config.id, RECENT_PLAYS));
     this.listenFeed = new ListenFeed({
@@ -222,6 +229,7 @@ export class BotRuntime implements BotContext {
       skipVotes: this.skipVotes.tally(now, this.channelPeople().length, this.currentSettings.voteSkipRatio),
       listeners: this.listenFeed.listeners,
       autoplay: this.config.autoplay,
+      crossfadeSeconds: this.config.crossfadeSeconds,
       loudness: { ...this.loudness, ...this.player.loudness },
     };
     if (now?.effectiveDuration !== undefined) status.effectiveDuration = now.effectiveDuration;
@@ -276,6 +284,12 @@ export class BotRuntime implements BotContext {
   async setAutoplay(mode: AutoplayMode): Promise<void> {
     await saveAutoplay(this.deps.db, this.config.id, mode);
     this.config = { ...this.config, autoplay: mode };
+  }
+
+  async setCrossfade(seconds: number): Promise<void> {
+    await saveCrossfade(this.deps.db, this.config.id, seconds);
+    this.config = { ...this.config, crossfadeSeconds: seconds };
+    this.player.setCrossfadeSeconds(seconds);
   }
 
   /** The song autoplay goes on with after `last`, when it is on; says so in the channel when there is none. */
@@ -383,6 +397,7 @@ export class BotRuntime implements BotContext {
     if (config.volume !== this.player.volume) this.player.setVolume(config.volume);
     if (config.playMode !== this.player.queue.mode) this.player.queue.setMode(config.playMode);
     this.player.setLoudnessTarget(loudnessTargetOf(config).loudnessTargetLufs);
+    this.player.setCrossfadeSeconds(config.crossfadeSeconds);
     this.session?.reconfigure(config.profileConfig ?? PROFILE_DISABLED, config.nickname);
     void this.refreshAvatar();
     this.changed(false);

@@ -5,7 +5,7 @@
  */
 import type { ApiClient, Schemas } from '../../openapi/client';
 import type { PlayMode } from '../../shared/domain/constants';
-import { PLAY_MODES } from '../../shared/domain/constants';
+import { CROSSFADE_SECONDS_RANGE, PLAY_MODES } from '../../shared/domain/constants';
 import { LOUDNESS_TARGET_RANGE } from '../../shared/domain/loudness';
 import { PLATFORM_FLAGS } from '../../shared/domain/platforms';
 import { formatTime, receipts } from '../../shared/receipts';
@@ -74,6 +74,7 @@ async function currentQueue(ctx: CommandContext): Promise<Schemas['QueueView'] |
   return data ?? errorText(error);
 }
 
+const CROSSFADE_USAGE = `crossfade [${CROSSFADE_SECONDS_RANGE.min}-${CROSSFADE_SECONDS_RANGE.max}]`;
 const NORM_USAGE = `norm [on|off|${LOUDNESS_TARGET_RANGE.min}…${LOUDNESS_TARGET_RANGE.max}]`;
 const LOUDNESS_LINES = {
   platform: receipts.chatLoudnessPlatform,
@@ -243,6 +244,27 @@ export const CHAT_COMMANDS: Readonly<Record<string, CommandSpec>> = {
         await ctx.api.POST('/api/player/{botId}/autoplay', {
           ...path(ctx.botId),
           body: { mode: word === 'on' ? 'related' : 'off' },
+        }),
+      );
+    },
+  },
+  crossfade: {
+    usage: CROSSFADE_USAGE,
+    adminOnly: true,
+    run: async (ctx) => {
+      const word = ctx.command.args[0];
+      if (word === undefined) {
+        const view = await currentQueue(ctx);
+        if (typeof view === 'string') return view;
+        const seconds = view.status.crossfadeSeconds ?? 0;
+        return seconds > 0 ? receipts.crossfadeOn(seconds) : receipts.crossfadeOff();
+      }
+      // Any number goes to the API, so one out of range gets the same refusal as there.
+      if (!/^\d+(\.\d+)?$/.test(word)) return receipts.chatUsage(`${ctx.prefix}${CROSSFADE_USAGE}`);
+      return replyOf(
+        await ctx.api.POST('/api/player/{botId}/crossfade', {
+          ...path(ctx.botId),
+          body: { seconds: Number(word) },
         }),
       );
     },

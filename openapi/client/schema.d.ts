@@ -6446,6 +6446,127 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/player/{botId}/crossfade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the crossfade between songs (0-12 s)
+         * @description Seconds the next song starts under the end of the current one, with an equal-power fade; `0` (the default) joins consecutive songs without a gap. Stored with the bot and used from the next change of song. The status's `crossfadeSeconds` shows it.
+         *
+         *     **Access:** Authenticated. Capability `player.control`. Bot access required. Guests need `transport`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    botId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        seconds: components["schemas"]["CrossfadeSeconds"] & unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Done; `message` is the receipt */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description Missing or malformed parameter */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not authenticated, or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (a defect; logged with the request id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Service unavailable (no daemon answered, the message bus is down, or the database is busy) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is out of space; nothing was changed */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/player/{botId}/elapsed": {
         parameters: {
             query?: never;
@@ -12242,6 +12363,7 @@ export interface components {
             autoplay?: components["schemas"]["AutoplayMode"];
             channel?: components["schemas"]["JoinedChannel"];
             connected: boolean;
+            crossfadeSeconds?: components["schemas"]["CrossfadeSeconds"];
             currentSong: components["schemas"]["QueuedSong"] | null;
             /** @description Actual play length of the current track (the preview length for a preview). */
             effectiveDuration?: number;
@@ -12270,6 +12392,8 @@ export interface components {
             role: components["schemas"]["Role"];
             username: string;
         };
+        /** @description An addition: older daemons leave it out. */
+        CrossfadeSeconds: number;
         Elapsed: {
             elapsed: number;
         };
@@ -12427,7 +12551,7 @@ export interface components {
          * @description A stable name of the sentence, whatever the language: a client may word it itself from `params`. Generic codes of a status (`badRequest`, `notFound`, …) carry the English sentence as `detail`.
          * @enum {string}
          */
-        PhraseCode: "notConnected" | "nowPlaying" | "playingNext" | "added" | "loaded" | "loadedOf" | "nothingPlayable" | "emptyList" | "personalFmLabel" | "playlistLabel" | "albumLabel" | "paused" | "resumed" | "nothingToResume" | "nothingPlaying" | "liveCannotSeek" | "stopped" | "skipped" | "endOfQueue" | "skipVotes" | "skipVotesPassed" | "skipVoteRepeated" | "skipVoteNotInChannel" | "startOfQueue" | "cleared" | "queueRestored" | "nothingToUndo" | "removed" | "moved" | "volume" | "loudnessOn" | "loudnessOff" | "autoplayOn" | "autoplayOff" | "autoplayNothing" | "mode" | "seeked" | "indexOutOfRange" | "started" | "channelMissing" | "startFailed" | "startWrongServerPassword" | "startWrongChannelPassword" | "startBanned" | "startServerFull" | "startNicknameInUse" | "startClientOutdated" | "startSecurityLevel" | "startTooManyClones" | "startNotPermitted" | "startTimedOut" | "startUnreachable" | "alreadyConnected" | "disconnected" | "playbackFailed" | "playbackRefused" | "playbackDecoderMissing" | "playbackSourceRefused" | "playbackSourceNotFound" | "playbackSourceUnreachable" | "playbackFormatUnsupported" | "playbackDecodeFailed" | "playbackStopped" | "streamStalled" | "requestedBy" | "noResults" | "sourceNotEnabled" | "queueSaved" | "savedQueueLoaded" | "noSavedQueue" | "noSavedQueues" | "requestFailed" | "said" | "chatUnknownCommand" | "chatUsage" | "chatAdminOnly" | "chatQueueEmpty" | "chatQueueMore" | "chatNowPlaying" | "chatVolumeIs" | "chatModeIs" | "chatLoudnessOff" | "chatLoudnessOn" | "chatLoudnessPlatform" | "chatLoudnessTags" | "chatLoudnessMeasured" | "chatNoLyrics" | "chatHelp" | "badRequest" | "unauthorized" | "forbidden" | "notFound" | "conflict" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "notImplemented" | "badGateway" | "serviceUnavailable" | "platformLoginNeeded" | "platformLoginExpired" | "platformPaidOnly" | "platformRegionBlocked" | "platformNotFound" | "platformRateLimited" | "platformCopyright" | "insufficientStorage" | "fieldInvalid" | "fieldMissing" | "fieldTooSmall" | "fieldTooBig" | "fieldsUnknown" | "fieldIllFormed" | "bodyNotJson" | "bodyNotJsonType" | "noRoute" | "invalidApiKey" | "notSignedIn" | "wrongCredentials" | "apiKeysNotHere" | "notForGuests" | "guestsMayNot" | "adminOnly" | "missingCapability" | "noBotAccess" | "crossSite" | "guestModeDisabled" | "savedQueuesDisabled" | "localAudioDisabled" | "botNotFound" | "songNotFound" | "userNotFound" | "usernameTaken" | "noDaemon" | "daemonSlow" | "busDown" | "uploadTooLarge" | "uploadTypeRefused" | "lyricsTooLarge" | "lyricsTypeRefused" | "uploadNoBody" | "uploadInterrupted" | "uploadNotAudio" | "uploadBadName" | "uploadWrongExtension" | "ytDlpVersion" | "ytDlpMissing" | "ytDlpMissingAt" | "ytDlpUnusable" | "cookieRefused" | "jellyfinNotConfigured" | "jellyfinWrongPassword" | "jellyfinInvalidApiKey";
+        PhraseCode: "notConnected" | "nowPlaying" | "playingNext" | "added" | "loaded" | "loadedOf" | "nothingPlayable" | "emptyList" | "personalFmLabel" | "playlistLabel" | "albumLabel" | "paused" | "resumed" | "nothingToResume" | "nothingPlaying" | "liveCannotSeek" | "stopped" | "skipped" | "endOfQueue" | "skipVotes" | "skipVotesPassed" | "skipVoteRepeated" | "skipVoteNotInChannel" | "startOfQueue" | "cleared" | "queueRestored" | "nothingToUndo" | "removed" | "moved" | "volume" | "loudnessOn" | "loudnessOff" | "autoplayOn" | "autoplayOff" | "autoplayNothing" | "crossfadeOn" | "crossfadeOff" | "mode" | "seeked" | "indexOutOfRange" | "started" | "channelMissing" | "startFailed" | "startWrongServerPassword" | "startWrongChannelPassword" | "startBanned" | "startServerFull" | "startNicknameInUse" | "startClientOutdated" | "startSecurityLevel" | "startTooManyClones" | "startNotPermitted" | "startTimedOut" | "startUnreachable" | "alreadyConnected" | "disconnected" | "playbackFailed" | "playbackRefused" | "playbackDecoderMissing" | "playbackSourceRefused" | "playbackSourceNotFound" | "playbackSourceUnreachable" | "playbackFormatUnsupported" | "playbackDecodeFailed" | "playbackStopped" | "streamStalled" | "requestedBy" | "noResults" | "sourceNotEnabled" | "queueSaved" | "savedQueueLoaded" | "noSavedQueue" | "noSavedQueues" | "requestFailed" | "said" | "chatUnknownCommand" | "chatUsage" | "chatAdminOnly" | "chatQueueEmpty" | "chatQueueMore" | "chatNowPlaying" | "chatVolumeIs" | "chatModeIs" | "chatLoudnessOff" | "chatLoudnessOn" | "chatLoudnessPlatform" | "chatLoudnessTags" | "chatLoudnessMeasured" | "chatNoLyrics" | "chatHelp" | "badRequest" | "unauthorized" | "forbidden" | "notFound" | "conflict" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "notImplemented" | "badGateway" | "serviceUnavailable" | "platformLoginNeeded" | "platformLoginExpired" | "platformPaidOnly" | "platformRegionBlocked" | "platformNotFound" | "platformRateLimited" | "platformCopyright" | "insufficientStorage" | "fieldInvalid" | "fieldMissing" | "fieldTooSmall" | "fieldTooBig" | "fieldsUnknown" | "fieldIllFormed" | "bodyNotJson" | "bodyNotJsonType" | "noRoute" | "invalidApiKey" | "notSignedIn" | "wrongCredentials" | "apiKeysNotHere" | "notForGuests" | "guestsMayNot" | "adminOnly" | "missingCapability" | "noBotAccess" | "crossSite" | "guestModeDisabled" | "savedQueuesDisabled" | "localAudioDisabled" | "botNotFound" | "songNotFound" | "userNotFound" | "usernameTaken" | "noDaemon" | "daemonSlow" | "busDown" | "uploadTooLarge" | "uploadTypeRefused" | "lyricsTooLarge" | "lyricsTypeRefused" | "uploadNoBody" | "uploadInterrupted" | "uploadNotAudio" | "uploadBadName" | "uploadWrongExtension" | "ytDlpVersion" | "ytDlpMissing" | "ytDlpMissingAt" | "ytDlpUnusable" | "cookieRefused" | "jellyfinNotConfigured" | "jellyfinWrongPassword" | "jellyfinInvalidApiKey";
         /**
          * @description What the sentence is about, by placeholder name
          * @example {

@@ -9,6 +9,7 @@ import type { GuestPermission } from '../../shared/domain/constants';
 import {
   AutoplayModeSchema,
   BotStatusSchema,
+  CrossfadeSecondsSchema,
   LoudnessChangeSchema,
   PlatformSchema,
   PlayModeSchema,
@@ -332,6 +333,20 @@ export const autoplay = playerPost(
       "a song someone adds plays before the next autoplay song; never one of the bot's last 50 plays. " +
       'When none is left the bot stops and says so in its channel. `stop` and `clear` end it. Stored ' +
       'with the bot; `off` (the default) stops at the end of the queue.',
+    statuses: [400],
+  },
+);
+export const crossfade = playerPost(
+  '/crossfade',
+  'Set the crossfade between songs (0-12 s)',
+  control('transport'),
+  z.strictObject({ seconds: CrossfadeSecondsSchema }),
+  MessageSchema,
+  {
+    description:
+      'Seconds the next song starts under the end of the current one, with an equal-power fade; `0` ' +
+      '(the default) joins consecutive songs without a gap. Stored with the bot and used from the next ' +
+      "change of song. The status's `crossfadeSeconds` shows it.",
     statuses: [400],
   },
 );

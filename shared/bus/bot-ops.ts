@@ -15,6 +15,7 @@ import { BOT_START_DEADLINE_MS } from '../domain/constants';
 import {
   AutoplayModeSchema,
   BotStatusSchema,
+  CrossfadeSecondsSchema,
   LoudnessChangeSchema,
   PlayModeSchema,
   QueuedSongSchema,
@@ -153,6 +154,8 @@ export const BOT_OPS = {
   loudness: op({ args: LoudnessChangeSchema, reply: receiptOnly }),
   /** What the bot does when its queue runs out in order; stored. */
   autoplay: op({ args: z.object({ mode: AutoplayModeSchema }).strict(), reply: receiptOnly }),
+  /** The crossfade between songs (seconds, 0: gapless); stored, and used from the next change of song. */
+  crossfade: op({ args: z.object({ seconds: CrossfadeSecondsSchema }).strict(), reply: receiptOnly }),
   seek: op({
     args: z.object({ position: z.number().min(0) }).strict(),
     reply: z.object({ seekOffset: z.number() }),

@@ -70,6 +70,8 @@ export const AUTOPLAY_LABEL = 'Autoplay';
 /** What a bot does when its queue runs out in order: stop, or go on with songs like the last one. */
 export const AUTOPLAY_MODES = ['off', 'related'] as const;
 export type AutoplayMode = (typeof AUTOPLAY_MODES)[number];
+/** A bot's crossfade between songs, in whole seconds: 0 joins them gapless, 12 is as long as it may be. */
+export const CROSSFADE_SECONDS_RANGE = { min: 0, max: 12 } as const;
 
 /** Owner id of saved queues in the shared bucket. */
 export const SHARED_QUEUE_OWNER = 'shared';

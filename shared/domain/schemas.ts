@@ -3,7 +3,7 @@
  * web UI touches carries an OpenAPI name so it becomes a named type in the client.
  */
 import { z } from '@hono/zod-openapi';
-import { AUTOPLAY_MODES, PLAY_MODES } from './constants';
+import { AUTOPLAY_MODES, CROSSFADE_SECONDS_RANGE, PLAY_MODES } from './constants';
 import { LOUDNESS_TARGET_RANGE } from './loudness';
 import { PLATFORM_DESCRIPTION, PLATFORMS } from './platforms';
 
@@ -156,6 +156,18 @@ export const AutoplayModeSchema = z.enum(AUTOPLAY_MODES).openapi('AutoplayMode',
     'marked `requestedBy: "Autoplay"`; `off`: the bot stops.',
 });
 
+const CROSSFADE_RANGE = `seconds must be a whole number from ${CROSSFADE_SECONDS_RANGE.min} to ${CROSSFADE_SECONDS_RANGE.max}`;
+export const CrossfadeSecondsSchema = z
+  .number()
+  .int(CROSSFADE_RANGE)
+  .min(CROSSFADE_SECONDS_RANGE.min, CROSSFADE_RANGE)
+  .max(CROSSFADE_SECONDS_RANGE.max, CROSSFADE_RANGE)
+  .openapi('CrossfadeSeconds', {
+    description:
+      'How many seconds the next song starts under the end of the current one (an equal-power fade); ' +
+      '0 (the default) joins songs without a gap.',
+  });
+
 export const BotStatusSchema = z
   .object({
     id: z.string(),
@@ -182,6 +194,9 @@ export const BotStatusSchema = z
       description: 'The channel the bot is in, while connected (an addition: older daemons leave it out).',
     }),
     autoplay: AutoplayModeSchema.optional().openapi({
+      description: 'An addition: older daemons leave it out.',
+    }),
+    crossfadeSeconds: CrossfadeSecondsSchema.optional().openapi({
       description: 'An addition: older daemons leave it out.',
     }),
     loudness: LoudnessStatusSchema.optional().openapi({

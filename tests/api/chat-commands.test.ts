@@ -79,6 +79,14 @@ describe('chat commands', () => {
     expect(await chat.handle('!norm 5', user)).toBe(restNorm.error?.error);
     expect(await chat.handle('!norm loud', user)).toBe('Usage: !norm [on|off|-23…-10]');
     expect(await chat.handle('!autoplay maybe', user)).toBe('Usage: !autoplay [on|off]');
+    for (const seconds of [13, 1.5]) {
+      const restFade = await admin.api.POST('/api/player/{botId}/crossfade', {
+        params: { path: { botId } },
+        body: { seconds },
+      });
+      expect(await chat.handle(`!crossfade ${seconds}`, user)).toBe(restFade.error?.error);
+    }
+    expect(await chat.handle('!crossfade long', user)).toBe('Usage: !crossfade [0-12]');
     const restPlay = await admin.api.POST('/api/player/{botId}/play', {
       params: { path: { botId } },
       body: { query: 'x', platform: 'library_a' },
@@ -86,6 +94,24 @@ describe('chat commands', () => {
     expect(await chat.handle('!play x -j', user)).toBe(restPlay.error?.error);
     expect(await chat.handle('!mode shuffle', user)).toBe('Usage: !mode [seq|loop|random|rloop]');
     expect(await chat.handle('!remove zero', user)).toBe('Usage: !remove <position>');
+  });
+
+  it('says and sets the crossfade through its REST call', async () => {
+    const chat = chatFor(t, botId);
+    expect(await chat.handle('!crossfade', user)).toBe(
+      'Crossfade is off: each song follows the last without a gap.',
+    );
+    expect(await chat.handle('!crossfade 5', user)).toBe(
+      'Crossfade is 5 s: the next song starts under the end of the one playing.',
+    );
+    const status = await admin.api.GET('/api/player/{botId}/queue', { params: { path: { botId } } });
+    expect(status.data?.status.crossfadeSeconds).toBe(5);
+    expect(await chat.handle('!crossfade', user)).toBe(
+      'Crossfade is 5 s: the next song starts under the end of the one playing.',
+    );
+    expect(await chat.handle('!crossfade 0', user)).toBe(
+      'Crossfade is off: each song follows the last without a gap.',
+    );
   });
 
   it('searches a source and numbers the results', async () => {
@@ -126,6 +152,7 @@ describe('chat commands', () => {
       '!mode loop',
       '!norm off',
       '!autoplay on',
+      '!crossfade 4',
     ]) {
       expect(await guarded.handle(line, user)).toBe('Only members of the admin groups may do that.');
     }

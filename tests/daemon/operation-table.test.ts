@@ -53,6 +53,7 @@ describe('the operation table on a connected bot', () => {
     ['volume', { volume: 40 }],
     ['loudness', { enabled: true, targetLufs: -14 }],
     ['autoplay', { mode: 'related' }],
+    ['crossfade', { seconds: 4 }],
     ['mode', { mode: 'loop' }],
     ['playAt', { index: 1 }],
     ['move', { from: 3, to: 0 }],

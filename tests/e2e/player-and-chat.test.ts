@@ -133,6 +133,10 @@ describe('a connected bot', () => {
     });
     expect(await replyTo('!autoplay on')).toBe(auto.data?.message);
     expect(await replyTo('!autoplay off')).toBe('Autoplay is off: the bot stops when the queue runs out.');
+    expect(await replyTo('!crossfade')).toBe('Crossfade is off: each song follows the last without a gap.');
+    const fade = await admin.api.POST('/api/player/{botId}/crossfade', { ...bot(), body: { seconds: 4 } });
+    expect(await replyTo('!crossfade 4')).toBe(fade.data?.message);
+    expect(await replyTo('!crossfade 0')).toBe('Crossfade is off: each song follows the last without a gap.');
   });
 
   it('never interleaves concurrent queue edits', async () => {

@@ -125,6 +125,56 @@ describe('autoplay', () => {
   });
 });
 
+describe('crossfade', () => {
+  it('is a menu of the bot from Off to 12 s, its receipt saying what it does', async () => {
+    await page.goto(`${ui.baseUrl}/player/${botId}`);
+    const fade = page.getByRole('combobox', { name: 'Crossfade' });
+    expect(await fade.inputValue()).toBe('0');
+    expect(await fade.locator('option').allTextContents()).toEqual([
+      'Off',
+      ...Array.from({ length: 12 }, (_, i) => `${i + 1} s`),
+    ]);
+    expect(
+      await fade.getAttribute('aria-describedby').then((id) => page.locator(`#${id}`).textContent()),
+    ).toBe('The next song starts under the end of the one playing; off joins songs without a gap');
+    // By keyboard, as a listener without a mouse sets it.
+    await fade.focus();
+    await page.keyboard.press('ArrowDown');
+    await toast(page, 'Crossfade is 1 s: the next song starts under the end of the one playing.').waitFor();
+    await fade.selectOption('6');
+    await toast(page, 'Crossfade is 6 s: the next song starts under the end of the one playing.').waitFor();
+    await expect
+      .poll(
+        async () =>
+          (await admin.api.GET('/api/bot')).data?.bots.find((b) => b.id === botId)?.crossfadeSeconds,
+      )
+      .toBe(6);
+    await screenshot(page, 'words-crossfade');
+    await fade.selectOption('0');
+    await toast(page, 'Crossfade is off: each song follows the last without a gap.').waitFor();
+  });
+
+  it('says the same in 中文, on a phone', async () => {
+    await page.getByLabel('Language').selectOption('zh');
+    const phone = await ui.phonePage(page);
+    await phone.goto(`${ui.baseUrl}/player/${botId}`);
+    const fade = phone.getByRole('combobox', { name: '淡入淡出' });
+    expect((await fade.locator('option').allTextContents()).slice(0, 2)).toEqual(['关闭', '1 秒']);
+    await fade.selectOption('3');
+    await toast(phone, '淡入淡出为 3 秒：下一首会在当前歌曲结尾时渐入。').waitFor();
+    // It fits the phone's width beside the other controls.
+    const box = (await fade.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await screenshot(phone, 'words-crossfade-phone-zh');
+    await fade.selectOption('0');
+    await toast(phone, '淡入淡出已关闭：歌曲之间无缝衔接。').waitFor();
+    await phone.context().close();
+    await page.getByLabel('语言').selectOption('en');
+    await page.getByRole('combobox', { name: 'Play mode' }).waitFor();
+  });
+});
+
 describe('percentages', () => {
   /** Every text on the page that holds a percent sign, trimmed. */
   const percentTexts = (on: Page) =>

@@ -18,6 +18,7 @@ import { addSong, loadSongs, playNextSong, playNowSong, playSong } from './enque
 import {
   autoplay,
   clear,
+  crossfade,
   loudness,
   mode,
   move,
@@ -66,6 +67,7 @@ const HANDLERS: { [Op in BotOp]: Handler<Op> } = {
   volume,
   loudness,
   autoplay,
+  crossfade,
   mode,
   seek,
   playAt,

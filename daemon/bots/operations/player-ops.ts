@@ -71,6 +71,12 @@ export async function autoplay(ctx: BotContext, args: BotOpArgs<'autoplay'>): Pr
   return done(args.mode === 'related' ? say.autoplayOn() : say.autoplayOff());
 }
 
+export async function crossfade(ctx: BotContext, args: BotOpArgs<'crossfade'>): Promise<ReceiptReply> {
+  await ctx.setCrossfade(args.seconds);
+  ctx.changed(false);
+  return done(args.seconds > 0 ? say.crossfadeOn(args.seconds) : say.crossfadeOff());
+}
+
 export async function mode(ctx: BotContext, args: BotOpArgs<'mode'>): Promise<ReceiptReply> {
   await ctx.persistMode(args.mode);
   ctx.player.queue.setMode(args.mode);

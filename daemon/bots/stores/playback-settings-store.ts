@@ -23,6 +23,10 @@ export async function saveAutoplay(db: Db, botId: string, autoplay: AutoplayMode
   await db.update(bots).set({ autoplay }).where(eq(bots.id, botId));
 }
 
+export async function saveCrossfade(db: Db, botId: string, crossfadeSeconds: number): Promise<void> {
+  await db.update(bots).set({ crossfadeSeconds }).where(eq(bots.id, botId));
+}
+
 export async function saveMode(db: Db, botId: string, playMode: PlayMode): Promise<void> {
   await db.update(bots).set({ playMode }).where(eq(bots.id, botId));
 }

@@ -43,6 +43,8 @@ export const bots = sqliteTable('bots', {
   autoplay: text('autoplay', { enum: ['off', 'related'] })
     .notNull()
     .default('off'),
+  // Crossfade (issue 39): seconds the next song starts under the end of the current one; 0 joins them gapless.
+  crossfadeSeconds: integer('crossfade_seconds').notNull().default(0),
   createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
 });

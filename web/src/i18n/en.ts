@@ -159,6 +159,11 @@ export const en = {
   'player.autoplay.title': 'Autoplay',
   'player.autoplay.hint': 'When the queue runs out, songs like the last one follow',
   'player.autoplay.requester': 'autoplay',
+  'player.crossfade.title': 'Crossfade',
+  'player.crossfade.hint':
+    'The next song starts under the end of the one playing; off joins songs without a gap',
+  'player.crossfade.off': 'Off',
+  'player.crossfade.seconds': '{seconds} s',
   'player.loudness.title': 'Even loudness',
   'player.loudness.target': 'Target',
   'player.loudness.targetHint':

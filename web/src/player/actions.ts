@@ -97,6 +97,13 @@ export const setAutoplay = async (botId: string, mode: Schemas['AutoplayMode']) 
     `autoplay:${botId}`,
   );
 
+/** The seconds the next song starts under the end of the one playing (0: joined without a gap). */
+export const setCrossfade = async (botId: string, seconds: number) =>
+  report(
+    await call(api.POST('/api/player/{botId}/crossfade', { ...bot(botId), body: { seconds } })),
+    `crossfade:${botId}`,
+  );
+
 /** The bot's even loudness: on or off, and its target (the fields given). */
 export const setLoudness = async (botId: string, change: Schemas['LoudnessChange']) =>
   report(

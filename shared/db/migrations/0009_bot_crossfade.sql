@@ -1,0 +1,1 @@
+ALTER TABLE `bots` ADD `crossfade_seconds` integer DEFAULT 0 NOT NULL;
