@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PCM_FORMAT, SAMPLES_PER_CHANNEL_PER_FRAME } from '../../daemon/audio/pcm-format';
+import { toDb, tonePower } from '../../testkit/audio-signals';
 import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { DaemonHarness } from './harness';
 import { frequencyOf, heard, rms, samplesBetween } from './heard';
@@ -64,6 +65,47 @@ describe('songs joined one to the next', () => {
     for (let i = 1; i < joined.length; i++)
       largestStep = Math.max(largestStep, Math.abs((joined[i] ?? 0) - (joined[i - 1] ?? 0)));
     expect(largestStep).toBeLessThan(sineStep * 1.5);
+  }, 40_000);
+
+  it("crossfades two tones of different pitch for the bot's crossfade time, equal-power", async () => {
+    const low = await h.toneSong('low', [{ frequencyHz: 440, seconds: 5, amplitude: AMPLITUDE }]);
+    const high = await h.toneSong('high', [{ frequencyHz: 660, seconds: 5, amplitude: AMPLITUDE }]);
+    await h.command(bot, 'crossfade', { seconds: 2 });
+    await h.command(bot, 'clear');
+    const packetsBefore = heard(server, clientId()).arrivals.length;
+    await h.command(bot, 'playSong', { song: low, requestedBy: 'alice' });
+    await h.command(bot, 'addSong', { song: high, requestedBy: 'alice' });
+    await h.waitForStatus(bot, (s) => s.currentSong?.id === high.id, 10_000, 'the second tone');
+    await h.waitForStatus(bot, (s) => !s.playing, 10_000, 'both end');
+    await h.command(bot, 'crossfade', { seconds: 0 });
+
+    const sound = heard(server, clientId());
+    const mono = sound.mono.subarray(packetsBefore * SAMPLES_PER_CHANNEL_PER_FRAME);
+    // Per 100 ms: which of the two tones sound (within 30 dB of a tone alone at full level).
+    const window = SAMPLES_PER_CHANNEL_PER_FRAME * 5;
+    const full = (AMPLITUDE * AMPLITUDE) / 2;
+    const level = (samples: Float64Array, hz: number) => (2 * tonePower(samples, hz)) / samples.length;
+    let both = 0;
+    let middle: Float64Array | undefined;
+    for (let start = 0; start + window <= mono.length; start += window) {
+      const samples = mono.subarray(start, start + window);
+      const low440 = level(samples, 440);
+      const high660 = level(samples, 660);
+      if (low440 > full / 1000 && high660 > full / 1000) {
+        both++;
+        // The window where the two weigh the same: the fade's middle.
+        if (
+          !middle ||
+          Math.abs(toDb(low440 / high660)) < Math.abs(toDb(level(middle, 440) / level(middle, 660)))
+        )
+          middle = samples;
+      }
+    }
+    expect(both * 0.1).toBeGreaterThan(1.6);
+    expect(both * 0.1).toBeLessThan(2.4);
+    // Equal power: where they weigh the same, the two together are as loud as either alone.
+    const sum = middle ? level(middle, 440) + level(middle, 660) : 0;
+    expect(Math.abs(10 * Math.log10(sum / full))).toBeLessThan(1.5);
   }, 40_000);
 
   it('lets a song queued ahead give way to one put first before it plays', async () => {
