@@ -31,6 +31,7 @@
  * scheduler and its health counts).
  */
 import { EventEmitter } from 'node:events';
+import { CROSSFADE_SECONDS_RANGE } from '../../shared/domain/constants';
 import type { Result } from '../../shared/result';
 import type { AudioPlayerState, Playback, TrackEnd } from './audio-player-state';
 import { FrameHealth, type FrameHealthSnapshot } from './clock/frame-health';
@@ -64,8 +65,6 @@ import type { PreparedVoice, VoiceSink } from './voice-sink';
  * address fetched then has not expired when it plays.
  */
 export const JOIN_LEAD_SECONDS = 10;
-/** The longest crossfade (SPEC: `crossfadeSeconds` 0-12). */
-export const MAX_CROSSFADE_SECONDS = 12;
 
 export interface VoiceDucking {
   enabled: boolean;
@@ -160,7 +159,8 @@ export class AudioPlayer extends EventEmitter<AudioPlayerEvents> implements Sche
 
   /** The crossfade between tracks from the next one queued on (0: they join without a gap). */
   setCrossfade(seconds: number): void {
-    this.crossfadeSeconds = Math.max(0, Math.min(MAX_CROSSFADE_SECONDS, seconds));
+    const { min, max } = CROSSFADE_SECONDS_RANGE;
+    this.crossfadeSeconds = Math.max(min, Math.min(max, seconds));
   }
 
   get state(): AudioPlayerState {
