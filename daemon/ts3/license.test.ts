@@ -19,7 +19,7 @@ interface BlockVector {
   issuer?: string;
 }
 
-describe('license chain (vectors: ReSpeak/tsclientlib license.rs, HoneyBBQ/teamspeak-go tests)', () => {
+describe('license chain (vectors: ReSpeak/tsclientlib license.rs, HoneyBBQ/teamspeak-go tests, the TS6 beta chain from yichen11818/NeteaseTSBot)', () => {
   for (const v of vectorGroup('license')) {
     it(`parses and derives ${v.id}`, () => {
       const data = b64(field(v, 'license_b64'));
