@@ -75,6 +75,8 @@ export interface ConnectedInfo {
   channelId: number;
   serverName: string;
   uid: string;
+  /** Block types of the server's license chain: says which kind of server it is when a user reports one. */
+  licenseBlockTypes: number[];
 }
 
 export type DisconnectReason = 'requested' | 'kicked' | 'banned' | 'serverShutdown' | 'connectionLost';
@@ -369,8 +371,12 @@ export class Ts3Client extends EventEmitter<Ts3ClientEvents> {
       channelId: this.channelId,
       serverName: this.serverName,
       uid: this.ownIdentity?.uid ?? '',
+      licenseBlockTypes: this.handshake?.licenseBlockTypes ?? [],
     };
-    this.log.info({ clientId: info.clientId, channelId: info.channelId }, 'connected');
+    this.log.info(
+      { clientId: info.clientId, channelId: info.channelId, licenseBlockTypes: info.licenseBlockTypes },
+      'connected',
+    );
     state.resolve(info);
     this.emit('connected', info);
   }

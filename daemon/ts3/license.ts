@@ -212,13 +212,17 @@ export function deriveLicenseKeys(blocks: LicenseBlock[], root: Uint8Array): Res
   return ok(keys);
 }
 
-/** The server's ephemeral public key (the last intermediate key). */
-export function deriveServerKey(license: Buffer, root: Uint8Array): Result<EdwardsPoint> {
-  const blocks = parseLicense(license);
-  if (!blocks.ok) return blocks;
-  const keys = deriveLicenseKeys(blocks.value, root);
+/** The server's ephemeral public key: the last intermediate key of a parsed chain. */
+export function serverKeyOf(blocks: LicenseBlock[], root: Uint8Array): Result<EdwardsPoint> {
+  const keys = deriveLicenseKeys(blocks, root);
   if (!keys.ok) return keys;
   return ok(keys.value[keys.value.length - 1]!);
+}
+
+/** The server's ephemeral public key from the raw chain. */
+export function deriveServerKey(license: Buffer, root: Uint8Array): Result<EdwardsPoint> {
+  const blocks = parseLicense(license);
+  return blocks.ok ? serverKeyOf(blocks.value, root) : blocks;
 }
 
 /** A root key given as base64 (e.g. TS3_LICENSE_ROOT for a test server's own root). */

@@ -17,7 +17,7 @@ import { securityLevel } from '../../daemon/ts3/security-level';
 import { logger } from '../../shared/logger';
 import { type ChannelSpec, ChannelTree, channelItem } from './channel-tree';
 import { FileTransferServer } from './file-transfer-server';
-import { rootPublicKey, signServerLicense } from './license-signer';
+import { type LicenseShape, rootPublicKey, signServerLicense } from './license-signer';
 import { ServerHandshake } from './server-handshake';
 import { VoiceRecorder, type VoiceStats } from './voice-recorder';
 
@@ -27,6 +27,8 @@ export interface TestServerOptions {
   port?: number;
   /** 32-byte root secret (little-endian scalar); random when left out. */
   rootSecret?: Uint8Array;
+  /** The license chain's shape: a TeamSpeak 3 server's (default) or a TeamSpeak 6 beta server's. */
+  license?: LicenseShape;
   /** Squarings in the Init1 puzzle (real servers ask for thousands). */
   puzzleLevel?: number;
   channels?: ChannelSpec[];
@@ -288,7 +290,7 @@ export class Ts3TestServer extends EventEmitter<TestServerEvents> {
       handler,
       handshake: new ServerHandshake(
         handler,
-        signServerLicense(this.rootSecret),
+        signServerLicense(this.rootSecret, this.options.license),
         this.identity,
         this.options.puzzleLevel ?? 100,
       ),
