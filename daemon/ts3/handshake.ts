@@ -22,8 +22,11 @@ export interface HandshakeOptions {
   handler: PacketHandler;
   identity: Identity;
   licenseRoot: Uint8Array;
-  /** The full clientinit command text, sent once the session keys exist. */
-  clientinit: string;
+  /**
+   * The full clientinit command text, sent once the session keys exist; given the block types of the
+   * server's license chain, as the version to report can depend on the kind of server.
+   */
+  clientinit: (licenseBlockTypes: number[]) => string;
 }
 
 export type HandshakeStep = 'init1' | 'crypto' | 'clientinit-sent';
@@ -104,7 +107,7 @@ export class ClientHandshake {
     );
     const iv = deriveSharedIv(sharedPoint(derived.value, ek.privateKey), this.alpha, beta);
     handler.setSession(new SessionKeys(iv));
-    this.clientinitIds = handler.sendCommand(this.options.clientinit);
+    this.clientinitIds = handler.sendCommand(this.options.clientinit(this.licenseBlockTypes));
     this.step = 'clientinit-sent';
     return ok(undefined);
   }

@@ -73,6 +73,8 @@ export interface ServerClient {
   description: string;
   avatarHash: string;
   serverGroups: number[];
+  /** client_version as the client reported it. */
+  clientVersion: string;
 }
 
 export interface TestServerEvents {
@@ -440,6 +442,8 @@ export class Ts3TestServer extends EventEmitter<TestServerEvents> {
 
   private onClientinit(session: Session, f: Record<string, string>): void {
     if (session.client) return;
+    // A TeamSpeak 6 server is reported to drop, unanswered, a clientinit naming a 3.x client.
+    if (this.options.license === 'ts6' && (f.client_version ?? '').startsWith('3.')) return;
     const refusal = this.refusalOf(session, f);
     if (refusal) {
       session.handler.sendCommand(buildCommand('error', refusal));
@@ -460,6 +464,7 @@ export class Ts3TestServer extends EventEmitter<TestServerEvents> {
       description: '',
       avatarHash: '',
       serverGroups: [GUEST_GROUP],
+      clientVersion: f.client_version ?? '',
     };
     session.client = client;
     const h = session.handler;

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ts3Client } from '../../daemon/ts3';
 import { avatarFileName } from '../../daemon/ts3/avatar';
+import { DEFAULT_CLIENT_VERSION, TS6_CLIENT_VERSION } from '../../daemon/ts3/client-version';
 import type { TextMessage } from '../../daemon/ts3/notifications';
+import { CLIENT_VERSIONS } from '../../shared/domain/client-versions';
 import { dominantFrequencyHz, leftChannel } from '../../testkit/audio-signals';
 import { LICENSE_SHAPES } from '../../testkit/ts3-server/license-signer';
 import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
@@ -39,6 +41,10 @@ describe.each(LICENSE_SHAPES)(
       const connected = nextEvent(server, 'clientConnected');
       const info = await bot.connect();
       expect(info.licenseBlockTypes).toEqual(CHAIN_BLOCK_TYPES[license]);
+      // Left automatic, the version fits the server: the TS6 one drops a 3.x clientinit.
+      expect(server.clients.find((c) => c.id === info.clientId)?.clientVersion).toBe(
+        license === 'ts3' ? DEFAULT_CLIENT_VERSION.version : TS6_CLIENT_VERSION.version,
+      );
       expect(info.channelId).toBe(musicId);
       expect(bot.channelId).toBe(musicId);
       expect((await connected) as { nickname: string }).toMatchObject({
@@ -64,6 +70,19 @@ describe.each(LICENSE_SHAPES)(
       ).toEqual(['Listener', 'MusicBot']);
       expect(bot.serverGroupsOf(listener.clientId)).toEqual([8]);
     });
+
+    it.runIf(license === 'ts6')(
+      'is dropped by the TS6 server when told to report a 3.x version',
+      async () => {
+        const old = makeClient(server.port, server.rootPublicKey, {
+          nickname: 'OldClient',
+          clientVersion: CLIENT_VERSIONS['3.6.3-windows'],
+          connectTimeoutMs: 1000,
+        });
+        await expect(old.connect()).rejects.toThrow();
+        expect(server.clientByName('OldClient')).toBeUndefined();
+      },
+    );
 
     it('lands in the default channel with a wrong channel password', async () => {
       const other = makeClient(server.port, server.rootPublicKey, {
