@@ -13,6 +13,11 @@ import {
 import type { BotsEvent } from '../../shared/bus/messages';
 import { BOTS_EVENTS } from '../../shared/bus/subjects';
 import { botAvatars, bots } from '../../shared/db/schema';
+import {
+  AUTOMATIC_CLIENT_VERSION,
+  type ClientVersionChoice,
+  clientVersionOf,
+} from '../../shared/domain/client-versions';
 import { DEFAULT_SERVER_PORT } from '../../shared/domain/constants';
 import type { BotStatus } from '../../shared/domain/schemas';
 import { actorOf, type Principal, principalOf } from '../access/principal';
@@ -30,6 +35,10 @@ import { type BotRow, findBot } from './find-bot';
 const OWNERSHIP_WAIT_MS = 2000;
 const OWNERSHIP_POLL_MS = 25;
 
+/** A stored version the table no longer has reads as automatic, as the daemon treats it. */
+const storedClientVersion = (stored: string): ClientVersionChoice =>
+  clientVersionOf(stored) ? (stored as ClientVersionChoice) : AUTOMATIC_CLIENT_VERSION;
+
 /** '' clears an optional text field; absent leaves it. */
 const clearable = (value: string | undefined) =>
   value === undefined ? undefined : value === '' ? null : value;
@@ -44,6 +53,7 @@ export function publicConfig(bot: BotRow, hasAvatar: boolean) {
     defaultChannel: bot.defaultChannel,
     channelId: bot.channelId,
     autoStart: bot.autoStart,
+    clientVersion: storedClientVersion(bot.clientVersion),
     hasServerPassword: Boolean(bot.serverPassword),
     hasChannelPassword: Boolean(bot.channelPassword),
     hasAvatar,
@@ -91,6 +101,7 @@ export function botConfigRoutes({ db, bus }: AppDeps, client: BotClient) {
         channelPassword: body.channelPassword || null,
         serverPassword: body.serverPassword || null,
         autoStart: body.autoStart ?? false,
+        clientVersion: body.clientVersion ?? AUTOMATIC_CLIENT_VERSION,
         createdAt: now,
         updatedAt: now,
       };
@@ -115,6 +126,7 @@ export function botConfigRoutes({ db, bus }: AppDeps, client: BotClient) {
           channelPassword: clearable(body.channelPassword),
           serverPassword: clearable(body.serverPassword),
           autoStart: body.autoStart,
+          clientVersion: body.clientVersion,
           updatedAt: new Date(),
         })
         .where(eq(bots.id, bot.id));

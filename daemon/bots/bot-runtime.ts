@@ -12,6 +12,7 @@ import { botListenSubject, botStateSubject } from '../../shared/bus/subjects';
 import type { Db } from '../../shared/db/client';
 import { dbFaultOf } from '../../shared/db/db-faults';
 import type { bots } from '../../shared/db/schema';
+import { clientVersionOf } from '../../shared/domain/client-versions';
 import { type AutoplayMode, BOT_START_DEADLINE_MS, type PlayMode } from '../../shared/domain/constants';
 import type { LoudnessSetting } from '../../shared/domain/loudness';
 import type { BotStatus, QueuedSong } from '../../shared/domain/schemas';
@@ -457,6 +458,7 @@ export class BotRuntime implements BotContext {
       connectTimeoutMs: CLIENT_CONNECT_TIMEOUT_MS,
       lossTimeoutMs: this.deps.ts3.lossTimeoutMs,
       licenseRoot: this.deps.ts3.licenseRoot,
+      clientVersion: clientVersionOf(c.clientVersion),
       log: logger('ts3.client').child({ bot: c.id }),
     });
   }

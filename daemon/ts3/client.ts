@@ -9,7 +9,7 @@ import { isIPv6 } from 'node:net';
 import { type Logger, logger } from '../../shared/logger';
 import { avatarFlag } from './avatar';
 import { Book } from './book';
-import { type ClientVersion, DEFAULT_CLIENT_VERSION, DEFAULT_HWID } from './client-version';
+import { automaticClientVersion, type ClientVersion, DEFAULT_HWID } from './client-version';
 import { buildCommand, type Params, type ParsedCommand, parseCommand } from './command';
 import { type ConnectFailure, Ts3CommandError, Ts3ConnectError } from './errors';
 import { uploadOverTcp } from './file-transfer';
@@ -66,6 +66,7 @@ export interface Ts3ClientOptions {
   lossTimeoutMs?: number;
   /** License root public key (32 bytes); default TeamSpeak's. A test server passes its own. */
   licenseRoot?: Uint8Array;
+  /** The version to report; left out, it is chosen by the server's license chain (automaticClientVersion). */
   clientVersion?: ClientVersion;
   log?: Logger;
 }
@@ -75,6 +76,8 @@ export interface ConnectedInfo {
   channelId: number;
   serverName: string;
   uid: string;
+  /** Block types of the server's license chain: says which kind of server it is when a user reports one. */
+  licenseBlockTypes: number[];
 }
 
 export type DisconnectReason = 'requested' | 'kicked' | 'banned' | 'serverShutdown' | 'connectionLost';
@@ -184,7 +187,8 @@ export class Ts3Client extends EventEmitter<Ts3ClientEvents> {
       handler,
       identity,
       licenseRoot: this.options.licenseRoot ?? TEAMSPEAK_LICENSE_ROOT,
-      clientinit: this.clientinit(identity),
+      clientinit: (licenseBlockTypes) =>
+        this.clientinit(identity, this.options.clientVersion ?? automaticClientVersion(licenseBlockTypes)),
     });
     handler.on('init1', (payload) => {
       const r = this.handshake?.onInit1(payload);
@@ -203,8 +207,7 @@ export class Ts3Client extends EventEmitter<Ts3ClientEvents> {
     });
   }
 
-  private clientinit(identity: Identity): string {
-    const version = this.options.clientVersion ?? DEFAULT_CLIENT_VERSION;
+  private clientinit(identity: Identity, version: ClientVersion): string {
     const channel = this.options.defaultChannel;
     return buildCommand('clientinit', {
       client_nickname: this.options.nickname,
@@ -369,8 +372,12 @@ export class Ts3Client extends EventEmitter<Ts3ClientEvents> {
       channelId: this.channelId,
       serverName: this.serverName,
       uid: this.ownIdentity?.uid ?? '',
+      licenseBlockTypes: this.handshake?.licenseBlockTypes ?? [],
     };
-    this.log.info({ clientId: info.clientId, channelId: info.channelId }, 'connected');
+    this.log.info(
+      { clientId: info.clientId, channelId: info.channelId, licenseBlockTypes: info.licenseBlockTypes },
+      'connected',
+    );
     state.resolve(info);
     this.emit('connected', info);
   }

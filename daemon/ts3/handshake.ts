@@ -11,7 +11,7 @@ import { generateEphemeralKey, sharedPoint } from './ed25519';
 import type { Identity } from './identity';
 import { parseOmega } from './identity';
 import { clientStep0, clientStep2, clientStep4, INIT1_RESTART, parseServerInit1 } from './init1';
-import { deriveServerKey } from './license';
+import { parseLicense, serverKeyOf } from './license';
 import type { PacketHandler } from './packet-handler';
 import { MAX_PUZZLE_LEVEL, solvePuzzle } from './rsa-puzzle';
 
@@ -22,8 +22,11 @@ export interface HandshakeOptions {
   handler: PacketHandler;
   identity: Identity;
   licenseRoot: Uint8Array;
-  /** The full clientinit command text, sent once the session keys exist. */
-  clientinit: string;
+  /**
+   * The full clientinit command text, sent once the session keys exist; given the block types of the
+   * server's license chain, as the version to report can depend on the kind of server.
+   */
+  clientinit: (licenseBlockTypes: number[]) => string;
 }
 
 export type HandshakeStep = 'init1' | 'crypto' | 'clientinit-sent';
@@ -32,6 +35,8 @@ export class ClientHandshake {
   step: HandshakeStep = 'init1';
   /** Packet ids of the clientinit fragments (initserver acknowledges them). */
   clientinitIds: number[] = [];
+  /** The block types of the server's license chain (a TeamSpeak 6 server's differ from a 3's). */
+  licenseBlockTypes: number[] = [];
   private readonly alpha = randomBytes(ALPHA_BYTES);
 
   constructor(private readonly options: HandshakeOptions) {}
@@ -89,8 +94,11 @@ export class ClientHandshake {
     if (!safeVerify(license, serverKey.value, proof)) return err('initivexpand2 proof does not verify');
     // A `root` field (TeaSpeak servers send one) is not trusted: a root picked by the server would let any
     // server pass the license check. A test server's root comes in as the licenseRoot option instead.
-    const derived = deriveServerKey(license, this.options.licenseRoot);
+    const blocks = parseLicense(license);
+    if (!blocks.ok) return err(`license: ${blocks.error}`);
+    const derived = serverKeyOf(blocks.value, this.options.licenseRoot);
     if (!derived.ok) return err(`license: ${derived.error}`);
+    this.licenseBlockTypes = blocks.value.map((b) => b.type);
 
     const ek = generateEphemeralKey();
     const ekProof = sign('sha256', Buffer.concat([ek.publicKey, beta]), this.options.identity.privateKey);
@@ -99,7 +107,7 @@ export class ClientHandshake {
     );
     const iv = deriveSharedIv(sharedPoint(derived.value, ek.privateKey), this.alpha, beta);
     handler.setSession(new SessionKeys(iv));
-    this.clientinitIds = handler.sendCommand(this.options.clientinit);
+    this.clientinitIds = handler.sendCommand(this.options.clientinit(this.licenseBlockTypes));
     this.step = 'clientinit-sent';
     return ok(undefined);
   }

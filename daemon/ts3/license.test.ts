@@ -6,6 +6,7 @@ import {
   deriveServerKey,
   parseLicense,
   TEAMSPEAK_LICENSE_ROOT,
+  unknownBlockTypeMessage,
 } from './license';
 import { b64, field, hex, vector, vectorGroup } from './test-vectors';
 
@@ -19,7 +20,7 @@ interface BlockVector {
   issuer?: string;
 }
 
-describe('license chain (vectors: ReSpeak/tsclientlib license.rs, HoneyBBQ/teamspeak-go tests)', () => {
+describe('license chain (vectors: ReSpeak/tsclientlib license.rs, HoneyBBQ/teamspeak-go tests, the TS6 beta chain from yichen11818/NeteaseTSBot)', () => {
   for (const v of vectorGroup('license')) {
     it(`parses and derives ${v.id}`, () => {
       const data = b64(field(v, 'license_b64'));
@@ -63,8 +64,68 @@ describe('license chain (vectors: ReSpeak/tsclientlib license.rs, HoneyBBQ/teams
     expect(parseLicense(Buffer.from([1, 0, 1, 2])).ok).toBe(false);
     const good = b64(field(vectorGroup('license')[0]!, 'license_b64'));
     expect(parseLicense(good.subarray(0, good.length - 3)).ok).toBe(false);
-    const badType = Buffer.from(good);
-    badType[34] = 77;
-    expect(parseLicense(badType).ok).toBe(false);
+  });
+});
+
+describe('license blocks of an unknown type', () => {
+  const ts6 = vector('license', 'license_parse_ts6_license_chain');
+  const typeByteAt = (v: Record<string, unknown>, index: number): number =>
+    (v.blocks as { offset: number }[])[index]!.offset + 33;
+  const withType = (v: Record<string, unknown>, types: Record<number, number>): Buffer => {
+    const data = b64(field(v, 'license_b64'));
+    for (const [index, type] of Object.entries(types)) data[typeByteAt(v, Number(index))] = type;
+    return data;
+  };
+
+  const blockLengths = (v: Record<string, unknown>): number[] =>
+    (v.blocks as { length: number }[]).map((b) => b.length);
+
+  it('steps over one before the ephemeral block, keeping its bytes in the derivation', () => {
+    const data = withType(ts6, { 1: 6 });
+    const blocks = parseLicense(data);
+    if (!blocks.ok) throw new Error(blocks.error);
+    expect(blocks.value.map((b) => b.type)).toEqual([0, 6, 32]);
+    expect(blocks.value.map((b) => b.hashed.length + 1)).toEqual(blockLengths(ts6));
+    expect(blocks.value[1]!.hashed).toEqual(data.subarray(71, 154));
+    const keys = deriveLicenseKeys(blocks.value, TEAMSPEAK_LICENSE_ROOT);
+    if (!keys.ok) throw new Error(keys.error);
+    const hexKeys = keys.value.map((k) => encodePoint(k).toString('hex'));
+    // The type byte is hashed, so only the key before the changed block stays the published one.
+    expect(hexKeys[0]).toBe((ts6.intermediate_keys as string[])[0]);
+    expect(hexKeys[1]).not.toBe((ts6.intermediate_keys as string[])[1]);
+  });
+
+  it('steps over unknown blocks followed by several blocks, or by another unknown one', () => {
+    const ts5 = vector('license', 'license_parse_ts5_server_license_long');
+    for (const types of [{ 1: 77 }, { 0: 6, 1: 77 }] as Record<number, number>[]) {
+      const blocks = parseLicense(withType(ts5, types));
+      if (!blocks.ok) throw new Error(blocks.error);
+      expect(blocks.value.map((b) => b.hashed.length + 1)).toEqual(blockLengths(ts5));
+    }
+  });
+
+  it('finds the true end of every non-last block of every vector when its type is unknown', () => {
+    for (const v of vectorGroup('license')) {
+      for (let index = 0; index < blockLengths(v).length - 1; index++) {
+        const blocks = parseLicense(withType(v, { [index]: 6 }));
+        expect(blocks.ok && blocks.value.map((b) => b.hashed.length + 1), `${v.id} block ${index}`).toEqual(
+          blockLengths(v),
+        );
+      }
+    }
+  });
+
+  it('fails naming the type when nothing follows to fix its end', () => {
+    const parsed = parseLicense(withType(ts6, { 2: 6 }));
+    expect(parsed).toEqual({ ok: false, error: unknownBlockTypeMessage(6) });
+    expect(unknownBlockTypeMessage(6)).toMatch(/block of type 6 .*please report/);
+  });
+
+  it('fails naming the type when no end leaves a chain that parses', () => {
+    const data = withType(ts6, { 1: 200 });
+    expect(parseLicense(data.subarray(0, data.length - 3))).toEqual({
+      ok: false,
+      error: unknownBlockTypeMessage(200),
+    });
   });
 });

@@ -1,7 +1,8 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { describe, expect, it } from 'vitest';
+import { CLIENT_VERSIONS } from '../../shared/domain/client-versions';
 import { avatarFileName, avatarFlag } from './avatar';
-import { DEFAULT_CLIENT_VERSION, VERSION_SIGN_PUBLIC_KEY } from './client-version';
+import { VERSION_SIGN_PUBLIC_KEY } from './client-version';
 import { SessionKeys, sealPacket } from './crypt';
 import { assemblePacket, PacketFlag, PacketType, writeMeta } from './packet';
 import { hashPassword } from './password';
@@ -31,8 +32,14 @@ describe('misc vectors', () => {
       const message = Buffer.from(field(v, 'message_ascii'), 'ascii');
       expect(ed25519.verify(b64(field(v, 'client_version_sign_b64')), message, key)).toBe(true);
     }
-    const ours = Buffer.from(DEFAULT_CLIENT_VERSION.platform + DEFAULT_CLIENT_VERSION.version, 'ascii');
-    expect(ed25519.verify(b64(DEFAULT_CLIENT_VERSION.sign), ours, key)).toBe(true);
+  });
+
+  it('every version in the table a bot can choose is signed by TeamSpeak', () => {
+    const key = b64(VERSION_SIGN_PUBLIC_KEY);
+    for (const [id, v] of Object.entries(CLIENT_VERSIONS)) {
+      const message = Buffer.from(v.platform + v.version, 'ascii');
+      expect(ed25519.verify(b64(v.sign), message, key), id).toBe(true);
+    }
   });
 });
 

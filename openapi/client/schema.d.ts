@@ -12301,6 +12301,8 @@ export interface components {
         BotConfig: {
             autoStart: boolean;
             channelId: string | null;
+            /** @enum {string} */
+            clientVersion: "auto" | "3.x-windows" | "3.x-linux" | "3.6.3-windows" | "5.0.0-beta77-windows" | "6.0.0-beta2-windows";
             defaultChannel: string | null;
             /** @description An avatar is stored (`GET /api/bot/{id}/avatar` answers it, 404 otherwise) */
             hasAvatar: boolean;
@@ -12319,6 +12321,11 @@ export interface components {
             channelId?: string;
             /** @description Write-only */
             channelPassword?: string;
+            /**
+             * @description Default `auto`
+             * @enum {string}
+             */
+            clientVersion?: "auto" | "3.x-windows" | "3.x-linux" | "3.6.3-windows" | "5.0.0-beta77-windows" | "6.0.0-beta2-windows";
             /** @description Channel name or path (`Music/Lounge`) to join */
             defaultChannel?: string;
             name: string;
@@ -12336,6 +12343,11 @@ export interface components {
             channelId?: string;
             /** @description Write-only */
             channelPassword?: string;
+            /**
+             * @description The TeamSpeak client version the bot reports. `auto` picks one by the server (TeamSpeak 6 servers drop 3.x clients); the others are versions TeamSpeak signed.
+             * @enum {string}
+             */
+            clientVersion?: "auto" | "3.x-windows" | "3.x-linux" | "3.6.3-windows" | "5.0.0-beta77-windows" | "6.0.0-beta2-windows";
             /** @description Channel name or path (`Music/Lounge`) to join */
             defaultChannel?: string;
             name?: string;

@@ -7,6 +7,7 @@ import {
   SERVER_ADDRESS_PATTERN,
   serverAddressProblem,
 } from '../../shared/domain/bot-rules';
+import { CLIENT_VERSION_CHOICES } from '../../shared/domain/client-versions';
 import { BotStatusSchema } from '../../shared/domain/schemas';
 import { errors, jsonBody, jsonResponse, receiptFields } from '../errors';
 import { defineRoute } from '../policy';
@@ -46,6 +47,15 @@ const ConfigFields = {
   channelPassword: optionalText(255).openapi({ description: 'Write-only' }),
   serverPassword: optionalText(255).openapi({ description: 'Write-only' }),
   autoStart: z.boolean(),
+  clientVersion: z
+    .enum(CLIENT_VERSION_CHOICES, {
+      message: `clientVersion must be one of ${CLIENT_VERSION_CHOICES.join(', ')}`,
+    })
+    .openapi({
+      description:
+        'The TeamSpeak client version the bot reports. `auto` picks one by the server (TeamSpeak 6 servers ' +
+        'drop 3.x clients); the others are versions TeamSpeak signed.',
+    }),
 };
 
 export const BotConfigCreateSchema = z
@@ -53,6 +63,7 @@ export const BotConfigCreateSchema = z
     ...ConfigFields,
     serverPort: ConfigFields.serverPort.optional().openapi({ description: 'Default 9987' }),
     autoStart: ConfigFields.autoStart.optional().openapi({ description: 'Default false' }),
+    clientVersion: ConfigFields.clientVersion.optional().openapi({ description: 'Default `auto`' }),
   })
   .openapi('BotConfigCreate');
 
@@ -70,6 +81,7 @@ export const BotConfigSchema = z
     defaultChannel: z.string().nullable(),
     channelId: z.string().nullable(),
     autoStart: z.boolean(),
+    clientVersion: z.enum(CLIENT_VERSION_CHOICES),
     hasServerPassword: z.boolean(),
     hasChannelPassword: z.boolean(),
     hasAvatar: z

@@ -17,7 +17,7 @@ import { securityLevel } from '../../daemon/ts3/security-level';
 import { logger } from '../../shared/logger';
 import { type ChannelSpec, ChannelTree, channelItem } from './channel-tree';
 import { FileTransferServer } from './file-transfer-server';
-import { rootPublicKey, signServerLicense } from './license-signer';
+import { type LicenseShape, rootPublicKey, signServerLicense } from './license-signer';
 import { ServerHandshake } from './server-handshake';
 import { VoiceRecorder, type VoiceStats } from './voice-recorder';
 
@@ -27,6 +27,8 @@ export interface TestServerOptions {
   port?: number;
   /** 32-byte root secret (little-endian scalar); random when left out. */
   rootSecret?: Uint8Array;
+  /** The license chain's shape: a TeamSpeak 3 server's (default) or a TeamSpeak 6 beta server's. */
+  license?: LicenseShape;
   /** Squarings in the Init1 puzzle (real servers ask for thousands). */
   puzzleLevel?: number;
   channels?: ChannelSpec[];
@@ -71,6 +73,8 @@ export interface ServerClient {
   description: string;
   avatarHash: string;
   serverGroups: number[];
+  /** client_version as the client reported it. */
+  clientVersion: string;
 }
 
 export interface TestServerEvents {
@@ -288,7 +292,7 @@ export class Ts3TestServer extends EventEmitter<TestServerEvents> {
       handler,
       handshake: new ServerHandshake(
         handler,
-        signServerLicense(this.rootSecret),
+        signServerLicense(this.rootSecret, this.options.license),
         this.identity,
         this.options.puzzleLevel ?? 100,
       ),
@@ -438,6 +442,8 @@ export class Ts3TestServer extends EventEmitter<TestServerEvents> {
 
   private onClientinit(session: Session, f: Record<string, string>): void {
     if (session.client) return;
+    // A TeamSpeak 6 server is reported to drop, unanswered, a clientinit naming a 3.x client.
+    if (this.options.license === 'ts6' && (f.client_version ?? '').startsWith('3.')) return;
     const refusal = this.refusalOf(session, f);
     if (refusal) {
       session.handler.sendCommand(buildCommand('error', refusal));
@@ -458,6 +464,7 @@ export class Ts3TestServer extends EventEmitter<TestServerEvents> {
       description: '',
       avatarHash: '',
       serverGroups: [GUEST_GROUP],
+      clientVersion: f.client_version ?? '',
     };
     session.client = client;
     const h = session.handler;

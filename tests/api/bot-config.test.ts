@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { BOTS_EVENTS } from '../../shared/bus/subjects';
 import { botGrants, bots } from '../../shared/db/schema';
+import { CLIENT_VERSION_CHOICES } from '../../shared/domain/client-versions';
 import { createMember, type Session, withAdminApp } from '../../testkit/accounts';
 import type { TestApp } from '../../testkit/test-app';
 import { PNG_1X1 } from '../helpers/png';
@@ -44,6 +45,7 @@ describe('bot configuration', () => {
       defaultChannel: null,
       channelId: null,
       autoStart: false,
+      clientVersion: 'auto',
       hasServerPassword: false,
       hasChannelPassword: false,
       hasAvatar: false,
@@ -64,6 +66,27 @@ describe('bot configuration', () => {
       expect(res.response.status).toBe(400);
       expect(res.error?.error).toMatch(message);
     }
+  });
+
+  it('keeps a client version from the table, and refuses one it does not have naming the allowed ones', async () => {
+    const status = await create('Versioned', { clientVersion: '6.0.0-beta2-windows' });
+    const config = await admin.api.GET('/api/bot/{id}/config', id(status.id));
+    expect(config.data?.clientVersion).toBe('6.0.0-beta2-windows');
+    const stored = await t.db.query.bots.findFirst({ where: eq(bots.id, status.id) });
+    expect(stored?.clientVersion).toBe('6.0.0-beta2-windows');
+
+    const bad = await admin.api.PUT('/api/bot/{id}', {
+      ...id(status.id),
+      body: { clientVersion: '3.5.0' } as never,
+    });
+    expect(bad.response.status).toBe(400);
+    expect(bad.error?.error).toBe(
+      `clientVersion: clientVersion must be one of ${CLIENT_VERSION_CHOICES.join(', ')}`,
+    );
+    expect(bad.error?.error).toContain('auto, 3.x-windows');
+
+    await admin.api.PUT('/api/bot/{id}', { ...id(status.id), body: { clientVersion: 'auto' } });
+    expect((await admin.api.GET('/api/bot/{id}/config', id(status.id))).data?.clientVersion).toBe('auto');
   });
 
   it('takes an IPv6 address, whose colons are not a port', async () => {

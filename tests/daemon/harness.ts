@@ -36,6 +36,8 @@ export interface BotSpec {
   profileConfig?: typeof bots.$inferInsert.profileConfig;
   /** Off for a test of absolute levels (the volume's and ducking's curves); on by default, as for users. */
   loudnessNormalization?: boolean;
+  /** The bot's client version setting (`auto` when left out, as for users). */
+  clientVersion?: string;
 }
 
 export class DaemonHarness {
@@ -117,6 +119,7 @@ export class DaemonHarness {
       ...(spec.loudnessNormalization === undefined
         ? {}
         : { loudnessNormalization: spec.loudnessNormalization }),
+      ...(spec.clientVersion === undefined ? {} : { clientVersion: spec.clientVersion }),
       createdAt: now,
       updatedAt: now,
     });

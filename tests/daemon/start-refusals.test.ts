@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLIENT_VERSIONS } from '../../shared/domain/client-versions';
 import { type PhraseCode, renderPhrase } from '../../shared/i18n/phrases';
 import { type TestServerOptions, Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { type BotSpec, DaemonHarness } from './harness';
@@ -90,5 +91,20 @@ describe('a voice server refusing a bot', () => {
       'startServerFull',
       'Could not connect: the voice server is full.',
     );
+  }, 30_000);
+});
+
+describe('a TeamSpeak 6 server (its license chain; it drops a clientinit naming a 3.x client)', () => {
+  it('gets the TS6 version from a bot left automatic, and the version a bot is set to', async () => {
+    const server = await serverWith({ license: 'ts6' });
+    const automatic = await h.addBot(server.port, { name: 'Automatic' });
+    const fixed = await h.addBot(server.port, { name: 'Fixed', clientVersion: '5.0.0-beta77-windows' });
+    for (const bot of [automatic, fixed])
+      expect(await h.command(bot, 'start')).toMatchObject({ ok: true, phrases: [{ code: 'started' }] });
+    const seen = Object.fromEntries(server.clients.map((c) => [c.nickname, c.clientVersion]));
+    expect(seen).toEqual({
+      Automatic: CLIENT_VERSIONS['6.0.0-beta2-windows'].version,
+      Fixed: CLIENT_VERSIONS['5.0.0-beta77-windows'].version,
+    });
   }, 30_000);
 });

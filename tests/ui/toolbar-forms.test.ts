@@ -6,6 +6,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLIENT_VERSIONS } from '../../shared/domain/client-versions';
 import { login, setupAdmin } from '../../testkit/accounts';
 import { fieldError, screenshot, signedInPage, startUiHarness, type UiHarness } from './ui-harness';
 
@@ -169,5 +170,43 @@ describe('the bot form checks what the server would refuse, before sending', () 
     expect(await fieldError(field('Name'))).toBeNull();
     expect(requests).toEqual([]);
     await screenshot(desktop, 'toolbar-forms-desktop-bot-checks');
+  });
+});
+
+describe('the bot form sets the TeamSpeak client version', () => {
+  it('offers automatic and the signed versions in a select, and saves the choice', async () => {
+    const admin = await login(ui.t, 'owner');
+    const shelf = (await admin.api.GET('/api/bot')).data!.bots.find((b) => b.name === 'Shelf')!;
+    const config = async () =>
+      (await admin.api.GET('/api/bot/{id}/config', { params: { path: { id: shelf.id } } })).data!
+        .clientVersion;
+    expect(await config()).toBe('auto');
+    for (const [page, device] of [
+      [phone, 'phone'],
+      [desktop, 'desktop'],
+    ] as const) {
+      await page.goto(`${ui.baseUrl}/settings/bots`);
+      await page.getByRole('button', { name: 'Edit: Shelf' }).click();
+      const select = page.getByRole('combobox', { name: 'TeamSpeak client version' });
+      expect(await select.inputValue()).toBe(device === 'phone' ? 'auto' : '5.0.0-beta77-windows');
+      expect(await select.locator('option').allTextContents()).toEqual([
+        'Automatic (fits the server)',
+        ...Object.keys(CLIENT_VERSIONS),
+      ]);
+      if (device === 'phone') {
+        await select.selectOption('5.0.0-beta77-windows');
+        await page.getByText('TeamSpeak 6 servers turn away 3.x versions').waitFor();
+        // The select fits the phone's width.
+        const box = (await select.boundingBox())!;
+        expect(box.x + box.width).toBeLessThanOrEqual(390);
+        await screenshot(page, 'toolbar-forms-phone-bot-client-version');
+        await page.getByRole('button', { name: 'Save', exact: true }).click();
+        await expect.poll(config).toBe('5.0.0-beta77-windows');
+      } else {
+        await select.selectOption('auto');
+        await page.getByRole('button', { name: 'Save', exact: true }).click();
+        await expect.poll(config).toBe('auto');
+      }
+    }
   });
 });

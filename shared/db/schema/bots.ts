@@ -25,6 +25,9 @@ export const bots = sqliteTable('bots', {
   channelPassword: text('channel_password'),
   serverPassword: text('server_password'),
   autoStart: integer('auto_start', { mode: 'boolean' }).notNull().default(false),
+  // The TeamSpeak client version the bot reports: an id of shared/domain/client-versions.ts, or 'auto'
+  // (chosen by the server's license chain when connecting).
+  clientVersion: text('client_version').notNull().default('auto'),
   // The voice identity (private key) is created on first start and reused, so the server keeps
   // recognising the bot (groups, permissions). Never returned by the API.
   identity: text('identity'),

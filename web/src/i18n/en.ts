@@ -115,6 +115,9 @@ export const en = {
   'bot.channelPassword': 'Channel password',
   'bot.passwordKept': 'kept; type to replace',
   'bot.autoStart': 'Connect when the service starts',
+  'bot.clientVersion': 'TeamSpeak client version',
+  'bot.clientVersionAuto': 'Automatic (fits the server)',
+  'bot.clientVersionNote': 'TeamSpeak 6 servers turn away 3.x versions; automatic picks for you.',
   'bot.start': 'Connect',
   'bot.stop': 'Disconnect',
   'bar.label': 'Player of {name}',
@@ -497,6 +500,7 @@ export const en = {
   'error.details': 'Original error message',
   // forms
   'bot.invalid.serverPort': "Enter a port from 1 to 65535 (TeamSpeak's usual one is 9987).",
+  'bot.invalid.clientVersion': 'Pick one of the listed versions.',
   'forms.username': 'Enter a user name of 3 to 32 characters: letters, digits, _ . and -.',
   'forms.newPassword': 'Enter a password of 8 to 256 characters.',
   'forms.signInUsername': 'Enter your user name.',

@@ -116,6 +116,9 @@ export const zh: Record<MessageKey, string> = {
   'bot.channelPassword': '频道密码',
   'bot.passwordKept': '已保存；输入以替换',
   'bot.autoStart': '服务启动时自动连接',
+  'bot.clientVersion': 'TeamSpeak 客户端版本',
+  'bot.clientVersionAuto': '自动（按服务器选择）',
+  'bot.clientVersionNote': 'TeamSpeak 6 服务器不接受 3.x 版本；选“自动”即可。',
   'bot.start': '连接',
   'bot.stop': '断开',
   'bar.label': '{name} 的播放栏',
@@ -488,6 +491,7 @@ export const zh: Record<MessageKey, string> = {
   'error.details': '原始错误信息（未翻译）',
   // forms
   'bot.invalid.serverPort': '请输入 1 到 65535 之间的端口（TeamSpeak 通常用 9987）。',
+  'bot.invalid.clientVersion': '请选择列表中的一个版本。',
   'forms.username': '请输入 3 到 32 个字符的用户名：字母、数字、_ . 和 -。',
   'forms.newPassword': '请输入 8 到 256 个字符的密码。',
   'forms.signInUsername': '请输入用户名。',

@@ -1,0 +1,1 @@
+ALTER TABLE `bots` ADD `client_version` text DEFAULT 'auto' NOT NULL;
