@@ -5,6 +5,7 @@
  * bots by state, decoder starts and failures, platform errors, WebSocket clients and listeners.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Song } from '../../shared/domain/schemas';
 import { createKey, createMember, type Session } from '../../testkit/accounts';
@@ -157,6 +158,22 @@ describe('GET /metrics', () => {
       body: { song: { ...song, id: 'gone-upload' } },
     });
     await expect.poll(errors, { timeout: 5000 }).toBe(errorsBefore + 1);
+  });
+});
+
+describe('the Grafana dashboard of the deployment kit', () => {
+  it('reads only series the service exports', async () => {
+    const dashboard = JSON.parse(readFileSync('wrangler-free-deploy/grafana/ts3-music-bot.json', 'utf8')) as {
+      panels: { targets?: { expr: string }[] }[];
+    };
+    const exprs = dashboard.panels.flatMap((panel) => panel.targets ?? []).map((target) => target.expr);
+    const named = new Set(exprs.flatMap((expr) => expr.match(/\bts3bot_\w+/g) ?? []));
+    expect(named.size).toBeGreaterThanOrEqual(12);
+    const families = await scrape();
+    const exported = new Set(
+      [...families.values()].flatMap((f) => [f.name, ...f.samples.map((sample) => sample.name)]),
+    );
+    expect([...named].filter((name) => !exported.has(name))).toEqual([]);
   });
 });
 
