@@ -11,6 +11,7 @@ import { startApi } from './api/process';
 import { startDaemonThread } from './daemon/thread/daemon-thread-host';
 import { loadConfig } from './shared/config';
 import { configureThread } from './shared/configure-thread';
+import { collectProcessMetrics } from './shared/metrics/exposition';
 import { openBackends } from './shared/process';
 import { onShutdown } from './shared/shutdown';
 import { API_NICENESS, lowerThreadPriority } from './shared/thread-priority';
@@ -20,12 +21,14 @@ const DAEMON_STOP_MS = 4500;
 
 const config = loadConfig(process.env);
 configureThread(config);
+collectProcessMetrics();
 // The database handle here is the api's: the daemon's thread opens one of its own.
 const backends = await openBackends(config, config.daemonId, 'api');
 // The daemon first: once the api answers, the bots are there too (its thread takes a few seconds to
 // load). Chat commands only come from a voice session, by which time the api is up.
 const daemon = await startDaemonThread(config, backends.bus, (request) => api.app.fetch(request));
-const api = await startApi(config, backends);
+// One /metrics for the one process: the api's, and the daemon's asked of its thread at each scrape.
+const api = await startApi(config, backends, [() => daemon.metrics()]);
 // After the daemon's thread started: a thread inherits the priority of the one that starts it.
 lowerThreadPriority(API_NICENESS);
 onShutdown({ http: api.close, bots: () => daemon.stop(DAEMON_STOP_MS), backends });

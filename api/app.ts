@@ -28,6 +28,9 @@ import { errorHandler, notFoundHandler, validationHook } from './errors';
 import { favoriteRoutes } from './favorites';
 import { keyRoutes } from './keys';
 import { ListenHub } from './listen/listen-hub';
+import { metricsAccess, metricsRoutes } from './metrics';
+import { ApiMetrics } from './metrics/api-metrics';
+import { requestMetrics } from './metrics/request-metrics';
 import { bodySizeLimit } from './middleware/body-size-limit';
 import { contentTypeOptions } from './middleware/content-type-options';
 import { crossSiteCheck } from './middleware/cross-site';
@@ -59,7 +62,8 @@ export function createApp(deps: AppDeps) {
   const authenticate = createAuthenticator(deps, sessionStores, keyUses);
   const policies = new Map<string, RoutePolicy>();
 
-  const botClient = new BotClient(deps);
+  const metrics = new ApiMetrics();
+  const botClient = new BotClient(deps, metrics.busRequest);
   const botStatuses = new BotStatusView(deps.bus, botClient);
   const visibleBots = botLister(deps, botStatuses);
   // The one context of the api's platform code, made of its configuration here and handed down.
@@ -68,16 +72,17 @@ export function createApp(deps: AppDeps) {
   const songFinder = new SongFinder(deps, catalogs);
   const listenHub = new ListenHub(deps.bus, botClient);
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  // First, so a request's time counts every other middleware too.
+  app.use('*', requestMetrics(metrics));
   app.use('*', requestId());
   app.use('*', contentTypeOptions());
   // Hostile input is refused before any other middleware reads the URL or the body.
   app.use('*', wellFormedUrl());
   app.use('/api/*', bodySizeLimit([uploadLocalAudio.path]));
   app.use('/api/*', crossSiteCheck(deps.config));
-  app.use(
-    '/api/*',
-    authorization((method, path) => policies.get(`${method} ${path}`), authenticate),
-  );
+  const authorize = authorization((method, path) => policies.get(`${method} ${path}`), authenticate);
+  app.use('/api/*', authorize);
+  app.use('/metrics', metricsAccess(deps.config.metricsToken, authorize));
 
   // Settings before the bot routes: `/api/bot/settings` must not be taken for a bot id.
   const api = app
@@ -97,7 +102,8 @@ export function createApp(deps: AppDeps) {
     .route('/', personalLoginRoutes(deps, sources))
     .route('/', userRoutes(deps))
     .route('/', keyRoutes(deps, keyUses))
-    .route('/', auditRoutes(deps));
+    .route('/', auditRoutes(deps))
+    .route('/', metricsRoutes(metrics, deps.metrics));
 
   registerSecuritySchemes(app);
   for (const definition of app.openAPIRegistry.definitions) {
@@ -127,6 +133,7 @@ export function createApp(deps: AppDeps) {
     principalReloader(createPrincipalLoader(deps.db)),
     deps.wsGateway,
   );
+  metrics.count({ websocketClients: () => gateway.size, listeners: () => listenHub.listenerCount });
   const { upgradeWebSocket, injectWebSocket, wss } = createNodeWebSocket({ app });
   app.route('/', wsRoutes(gateway, authenticate, upgradeWebSocket, deps.config));
 

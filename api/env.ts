@@ -6,6 +6,7 @@
 import type { Bus } from '../shared/bus/bus';
 import type { AppConfig } from '../shared/config';
 import type { Db } from '../shared/db/client';
+import type { MetricsSource } from '../shared/metrics/exposition';
 import type { Principal } from './access/principal';
 import type { GatewayOptions } from './ws/gateway-options';
 
@@ -16,6 +17,8 @@ export interface AppDeps {
   version: string;
   /** The /ws gateway's sweep for ended sessions: tests shorten it and move its clock. */
   wsGateway?: GatewayOptions;
+  /** Metrics served with the app's own on /metrics: the daemon's, where it runs in this process. */
+  metrics?: readonly MetricsSource[];
 }
 
 export interface AppEnv {

@@ -1,6 +1,10 @@
-/** Starts the HTTP side (REST, docs, WebSocket gateway) on already opened backends. */
+/**
+ * Starts the HTTP side (REST, docs, WebSocket gateway) on already opened backends; `metrics`: what
+ * /metrics serves besides the api's own (the daemon's, when it runs in this process).
+ */
 import type { AppConfig } from '../shared/config';
 import { logger } from '../shared/logger';
+import type { MetricsSource } from '../shared/metrics/exposition';
 import type { Backends } from '../shared/process';
 import { createApp } from './app';
 import { listen } from './server';
@@ -8,8 +12,8 @@ import { readVersion } from './version';
 
 export type ApiProcess = Awaited<ReturnType<typeof startApi>>;
 
-export async function startApi(config: AppConfig, { db, bus }: Backends) {
-  const built = createApp({ db, bus, config, version: readVersion() });
+export async function startApi(config: AppConfig, { db, bus }: Backends, metrics?: readonly MetricsSource[]) {
+  const built = createApp({ db, bus, config, version: readVersion(), ...(metrics ? { metrics } : {}) });
   const server = await listen(built, config.host, config.port);
   logger('api').info(
     {

@@ -29,6 +29,7 @@ import { RelatedSongs } from './bots/autoplay/related-songs';
 import { type BotChat, type BotRow, BotRuntime } from './bots/bot-runtime';
 import type { Ts3Options } from './bots/connection/ts3-options';
 import { LoginRefresher } from './login-refresher';
+import { botMetricState, DaemonMetrics } from './metrics/daemon-metrics';
 import type {
   BotOwnership,
   OwnershipFactory,
@@ -94,6 +95,9 @@ export class Daemon {
   private readonly logins: LoginRefresher;
   private readonly ownership: BotOwnership;
   private checkpoints: NodeJS.Timeout | undefined;
+  /** The frames of the bots it let go, so the frame counters it reports never go down. */
+  private readonly retiredFrames: FrameCounts = { sent: 0, late: 0, missed: 0 };
+  readonly metrics: DaemonMetrics;
 
   constructor(private readonly deps: DaemonDeps) {
     const ctx = deps.sourceContext;
@@ -112,6 +116,10 @@ export class Daemon {
       ownQueues: () => new Map([...this.owned].map(([id, { runtime }]) => [id, runtime.heldSongs()])),
     });
     this.ownership = (deps.ownership ?? soleOwnership)(this.ownershipHooks());
+    this.metrics = new DaemonMetrics(deps.daemonId, {
+      frames: () => addFrames({ ...this.retiredFrames }, this.frameReport().frames),
+      botStates: () => [...this.owned.values()].map(({ runtime }) => botMetricState(runtime)),
+    });
   }
 
   /** Takes on the bots its ownership gives it, restores their queues, and starts those that should run. */
@@ -147,12 +155,7 @@ export class Daemon {
    */
   frameReport(): FrameReport {
     const frames = { sent: 0, late: 0, missed: 0 };
-    for (const { runtime } of this.owned.values()) {
-      const { total } = runtime.player.frameHealth;
-      frames.sent += total.sent;
-      frames.late += total.late;
-      frames.missed += total.missed;
-    }
+    for (const { runtime } of this.owned.values()) addFrames(frames, runtime.player.frameHealth.total);
     return { clock: (this.deps.scheduler ?? frameScheduler).stats(), frames };
   }
 
@@ -176,6 +179,7 @@ export class Daemon {
       this.dispatch(runtime, data),
     );
     this.owned.set(row.id, { runtime, subscription });
+    this.metrics.follow(runtime.player);
     await runtime.init();
     return runtime;
   }
@@ -206,6 +210,8 @@ export class Daemon {
     if (!row) return false;
     const runtime = await this.own(row);
     await this.deps.bus.flush();
+    // A lease that said something about the bot was another daemon's (SoleOwnership never has one).
+    if (runtime && previous) this.metrics.tookOver();
     if (runtime && this.owned.get(botId)?.runtime === runtime && (previous?.active || runtime.autoStart))
       this.autoStart(runtime);
     return true;
@@ -215,6 +221,7 @@ export class Daemon {
     const bot = this.owned.get(botId);
     if (!bot) return;
     this.owned.delete(botId);
+    addFrames(this.retiredFrames, bot.runtime.player.frameHealth.total);
     bot.subscription.unsubscribe();
     await bot.runtime.dispose(reason === 'handover' ? 'shutdown' : reason);
   }
@@ -252,4 +259,12 @@ export class Daemon {
     this.settings = settings;
     for (const { runtime } of this.owned.values()) runtime.applySettings(settings);
   }
+}
+
+/** Adds `more` to `sum` (in place) and answers it. */
+function addFrames(sum: FrameCounts, more: FrameCounts): FrameCounts {
+  sum.sent += more.sent;
+  sum.late += more.late;
+  sum.missed += more.missed;
+  return sum;
 }

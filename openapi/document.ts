@@ -46,4 +46,9 @@ export function registerSecuritySchemes<E extends Env>(app: OpenAPIHono<E>): voi
     name: 'X-API-Key',
     description: 'API key in a header.',
   });
+  registry.registerComponent('securitySchemes', 'metricsToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The METRICS_TOKEN of the service, for GET /metrics only.',
+  });
 }

@@ -44,8 +44,15 @@ export function defineRoute<P extends string, R extends Omit<PolicyRouteConfig, 
   config: R,
 ) {
   const { policy, ...route } = config;
-  const security =
-    policy.access === 'public' ? [] : policy.sessionOnly ? SESSION_ONLY_SECURITY : ANY_CREDENTIAL_SECURITY;
+  // A route may name a further way in of its own (`/metrics`: the scraper's token) after the policy's.
+  const security = [
+    ...(policy.access === 'public'
+      ? []
+      : policy.sessionOnly
+        ? SESSION_ONLY_SECURITY
+        : ANY_CREDENTIAL_SECURITY),
+    ...(route.security ?? []),
+  ];
   const description = [route.description, `**Access:** ${describePolicy(policy)}`]
     .filter(Boolean)
     .join('\n\n');

@@ -38,6 +38,11 @@ const envSchema = z.object({
   LEASE_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   BUS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4000),
   SERVICE_TOKEN: z.string().min(32, 'SERVICE_TOKEN must be at least 32 characters').optional(),
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+  DAEMON_METRICS_PORT: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce.number().int().min(1).max(65535).optional(),
+  ),
   API_URL: z.string().url().optional(),
   UPLOAD_QUOTA_MB: z.coerce.number().int().min(1).default(2048),
   CHAT_PREFIX: z.string().min(1).max(3).regex(/^\S+$/, 'CHAT_PREFIX must not contain spaces').default('!'),
@@ -80,6 +85,13 @@ interface CommonConfig {
    * One process (`make run`) makes a random one; scaled out, every api and daemon needs the same.
    */
   serviceToken: string;
+  /**
+   * Bearer token a scraper reads `GET /metrics` with (admins may read it with their session or API
+   * key too); undefined: admins only, and no daemon metrics listener.
+   */
+  metricsToken: string | undefined;
+  /** Port of a daemon's own /metrics listener when it runs apart from the api (daemon/main.ts); undefined: none. */
+  daemonMetricsPort: number | undefined;
   /** Where a daemon reaches the REST API for chat commands when it runs apart from the api. */
   apiUrl: string | undefined;
   /** What starts a chat command (`!play …`). */
@@ -112,6 +124,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     throw new Error(`invalid environment: ${issues}`);
   }
   const e = parsed.data;
+  // A daemon's listener has no accounts to check: the token is its only way in.
+  if (e.DAEMON_METRICS_PORT !== undefined && !e.METRICS_TOKEN)
+    throw new Error('invalid environment: DAEMON_METRICS_PORT: needs METRICS_TOKEN');
   const dataDir = resolve(e.DATA_DIR);
   return {
     host: e.HOST,
@@ -126,6 +141,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     leaseReplicas: e.LEASE_REPLICAS,
     busTimeoutMs: e.BUS_TIMEOUT_MS,
     serviceToken: e.SERVICE_TOKEN ?? randomBytes(32).toString('hex'),
+    metricsToken: e.METRICS_TOKEN || undefined,
+    daemonMetricsPort: e.DAEMON_METRICS_PORT,
     apiUrl: e.API_URL,
     chatPrefix: e.CHAT_PREFIX,
     ...platformOptions(e),

@@ -69,7 +69,15 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const db = openDb({ url: config.databaseUrl });
   await migrateDb(db);
   const bus = options.bus ?? new InProcessBus();
-  const built = createApp({ db, bus, config, version: 'test', wsGateway: options.wsGateway });
+  const built = createApp({
+    db,
+    bus,
+    config,
+    version: 'test',
+    wsGateway: options.wsGateway,
+    // As in `make run`: the one /metrics has the daemon's too (here on this thread).
+    metrics: [async () => (daemon ? daemon.metrics.registry.getMetricsAsJSON() : [])],
+  });
   // On the app itself, so every way a test reaches it is checked: the typed clients, `fetch`,
   // `app.fetch` and `app.request`, the chat service, and the port `listen` serves (browsers, sockets).
   built.app.fetch = checkingAnswers(built.app.fetch, { basePath: config.basePath });

@@ -40,10 +40,19 @@ export interface BotOutcome<Op extends BotOp> {
 /** How a status probe ended when the bus itself works: no daemon runs the bot, or it did not answer. */
 export type Unanswered = 'no-responders' | 'timeout';
 
+/** How a bus request ended: answered (`ok` or `refused`), or the bus's failure. */
+export type BusOutcome = 'ok' | 'refused' | BusError['failure'];
+
+/** Told each bus request's op, outcome and seconds (the api's metrics, api/metrics/api-metrics.ts). */
+export type BusRequestTimer = (op: BotOp, outcome: BusOutcome, seconds: number) => void;
+
 export class BotClient {
   private readonly changeListeners = new Set<(botId: string) => void>();
 
-  constructor(private readonly deps: Pick<AppDeps, 'bus' | 'db'>) {}
+  constructor(
+    private readonly deps: Pick<AppDeps, 'bus' | 'db'>,
+    private readonly timeRequest: BusRequestTimer = () => undefined,
+  ) {}
 
   /** Calls `listener` with a bot's id after each op that may have changed the bot. */
   onChange(listener: (botId: string) => void): void {
@@ -118,8 +127,13 @@ export class BotClient {
     actor: Actor,
   ): Promise<BotOutcome<Op>> {
     let reply: OpReply<Op>;
+    const sentAt = performance.now();
     try {
       reply = await requestOp(this.deps.bus, botId, op, args, actor);
+      this.timeRequest(op, reply.ok ? 'ok' : 'refused', (performance.now() - sentAt) / 1000);
+    } catch (error) {
+      if (error instanceof BusError) this.timeRequest(op, error.failure, (performance.now() - sentAt) / 1000);
+      throw error;
     } finally {
       if (!isReadOnly(op)) for (const listener of this.changeListeners) listener(botId);
     }

@@ -119,6 +119,13 @@ export class ListenHub {
     return listener.stream;
   }
 
+  /** Listeners in this process, over every bot. */
+  get listenerCount(): number {
+    let count = 0;
+    for (const bot of this.bots.values()) count += bot.listeners.size;
+    return count;
+  }
+
   /** Ends every stream (a shutdown: the players reconnect, behind a proxy to another api process). */
   close(): void {
     for (const bot of [...this.bots.values()]) for (const listener of [...bot.listeners]) listener.end();

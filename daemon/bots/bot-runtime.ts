@@ -35,7 +35,7 @@ import { Autoplay, RECENT_PLAYS } from './autoplay/autoplay';
 import type { RelatedSongs } from './autoplay/related-songs';
 import type { BotContext } from './bot-context';
 import { BotPlayer, type ResumePoint } from './bot-player';
-import { BotLifecycle, type ConnectionState } from './connection/bot-lifecycle';
+import { BotLifecycle, type ConnectionState, type ConnectionStatus } from './connection/bot-lifecycle';
 import { ConnectionSession } from './connection/connection-session';
 import { EntersStateError, entersState } from './connection/enters-state';
 import { configuredChannel } from './connection/joined-channel';
@@ -198,6 +198,10 @@ export class BotRuntime implements BotContext {
 
   get connected(): boolean {
     return this.lifecycle.connected;
+  }
+
+  get connectionStatus(): ConnectionStatus {
+    return this.lifecycle.state.status;
   }
 
   get settings(): StoredSettings {

@@ -9,6 +9,7 @@ import type { Bus } from '../../shared/bus/bus';
 import { type PortBusServer, serveBusOverPort } from '../../shared/bus/port-bus';
 import type { AppConfig } from '../../shared/config';
 import { logger } from '../../shared/logger';
+import type { MetricsSnapshot } from '../../shared/metrics/exposition';
 import { type FetchHandler, serveFetchOverPort } from '../../shared/port-fetch';
 import { holdNativeOpus } from '../audio/encode/encoder';
 import type { FrameReport } from '../daemon';
@@ -16,9 +17,14 @@ import type { DaemonThreadData, FromDaemonThread, ToDaemonThread } from './proto
 
 const log = logger('daemon.thread');
 
+/** What the thread answers a question with. */
+type Answer = Extract<FromDaemonThread, { call: number }>;
+
 export interface DaemonThread {
   /** The frame clock's counts and the bots' frames, from the thread itself. */
   frameReport(): Promise<FrameReport>;
+  /** The daemon's metrics and its thread's, for the api's /metrics. */
+  metrics(): Promise<MetricsSnapshot>;
   /** Asks the daemon to let its bots go, waits for the thread to end (terminating it past `timeoutMs`). */
   stop(timeoutMs: number): Promise<void>;
 }
@@ -40,8 +46,15 @@ export async function startDaemonThread(
     transferList: [busChannel.port2, apiChannel.port2],
   });
   const send = (message: ToDaemonThread) => worker.postMessage(message);
-  const reports = new Map<number, (report: FrameReport) => void>();
+  // The thread's answers to `report` and `metrics`, by call number.
+  const answers = new Map<number, (answer: Answer) => void>();
   let nextCall = 1;
+  const ask = <K extends Answer['type']>(type: K) =>
+    new Promise<Extract<Answer, { type: K }>>((resolve) => {
+      const call = nextCall++;
+      answers.set(call, resolve as (answer: Answer) => void);
+      send({ type, call });
+    });
   const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   worker.once('exit', (code) => {
     served.close();
@@ -54,21 +67,17 @@ export async function startDaemonThread(
     worker.on('message', (message: FromDaemonThread) => {
       if (message.type === 'started') resolve();
       else if (message.type === 'failed') reject(new Error(`the daemon did not start: ${message.message}`));
-      else if (message.type === 'report') {
-        reports.get(message.call)?.(message.report);
-        reports.delete(message.call);
+      else if ('call' in message) {
+        answers.get(message.call)?.(message);
+        answers.delete(message.call);
       }
     });
     worker.once('exit', (code) => reject(new Error(`the daemon thread ended before it started (${code})`)));
   });
 
   return {
-    frameReport: () =>
-      new Promise((resolve) => {
-        const call = nextCall++;
-        reports.set(call, resolve);
-        send({ type: 'report', call });
-      }),
+    frameReport: async () => (await ask('report')).report,
+    metrics: async () => (await ask('metrics')).metrics,
     stop: async (timeoutMs) => {
       send({ type: 'stop' });
       const timer = setTimeout(() => {

@@ -9,6 +9,7 @@ import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { PortBus } from '../../shared/bus/port-bus';
 import { configureThread } from '../../shared/configure-thread';
 import { openDaemonDb } from '../../shared/db/daemon-db';
+import { threadRegistry } from '../../shared/metrics/exposition';
 import { portFetch } from '../../shared/port-fetch';
 import { requestRealtimeClock } from '../../shared/thread-priority';
 import { audioWorkerPool } from '../audio/engine/audio-worker-pool';
@@ -51,7 +52,17 @@ port.on('message', (message: ToDaemonThread) => {
   if (message.type === 'stop') void stop();
   else if (message.type === 'report' && daemon)
     post({ type: 'report', call: message.call, report: daemon.frameReport() });
+  else if (message.type === 'metrics' && daemon) void postMetrics(message.call, daemon);
 });
+
+/** The daemon's metrics and this thread's (its platform errors), for the api's /metrics. */
+async function postMetrics(call: number, running: Daemon): Promise<void> {
+  const [own, thread] = await Promise.all([
+    running.metrics.registry.getMetricsAsJSON(),
+    threadRegistry.getMetricsAsJSON(),
+  ]);
+  post({ type: 'metrics', call, metrics: [...own, ...thread] });
+}
 
 try {
   // This thread runs the frame clock; before the daemon starts the threads and processes it will start.

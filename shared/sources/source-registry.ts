@@ -4,6 +4,7 @@
  * a song simply moves on.
  */
 import type { Platform } from '../domain/constants';
+import { countPlatformError } from '../metrics/platform-errors';
 import { err, type Result } from '../result';
 import type { QualityMap } from '../settings/quality';
 import type { MusicSource, PlaybackReport, ResolvedStream, StreamRequest } from './music-source';
@@ -25,11 +26,13 @@ export class SourceRegistry {
     this.quality = quality;
   }
 
-  resolveStream(song: StreamRequest): Promise<Result<ResolvedStream>> {
+  async resolveStream(song: StreamRequest): Promise<Result<ResolvedStream>> {
     const source = this.sources.get(song.platform);
-    if (!source) return Promise.resolve(err(`source ${song.platform} is not available yet`));
+    if (!source) return err(`source ${song.platform} is not available yet`);
     const quality = song.quality ?? this.quality[song.platform];
-    return source.resolveStream(quality ? { ...song, quality } : song);
+    const resolved = await source.resolveStream(quality ? { ...song, quality } : song);
+    if (!resolved.ok) countPlatformError(song.platform, resolved.error);
+    return resolved;
   }
 
   /** Whether the song's source wants to hear about its playback (a media server's "now playing"). */
