@@ -9,17 +9,35 @@ import { PLAY_MODES } from '../../shared/domain/constants';
 import { LOUDNESS_TARGET_RANGE } from '../../shared/domain/loudness';
 import { PLATFORM_FLAGS } from '../../shared/domain/platforms';
 import { formatTime, receipts } from '../../shared/receipts';
+import { splitPlatformDetail } from '../../shared/sources/http/platform-detail';
+import { saysUnreachable } from '../../shared/sources/http/unreachable';
 import { lineAt, parseLrc } from '../../shared/sources/lrc';
 import type { ChatCommand } from './parse-command';
 
+/** A failed call's answer: its text, and the phrase's params (a platform's failure has a `detail`). */
+interface ErrorAnswer {
+  error: string;
+  params?: Record<string, string | number>;
+}
 /** What a REST call answered: a receipt on success, the error text otherwise. */
 interface Answer {
   /** `undoToken`: the call replaced a queue with songs in it, which `POST /undo` gives back. */
   data?: { message: string; undoToken?: string } | undefined;
-  error?: { error: string } | undefined;
+  error?: ErrorAnswer | undefined;
 }
-/** The error text of a failed call. */
-const errorText = (error: { error: string } | undefined): string => error?.error ?? receipts.requestFailed();
+/**
+ * The error text of a failed call. A platform the server could not reach is said in plain words: the
+ * API's text names it by its internal value and carries the network's own reason, which is for admins
+ * (the web page words it the same way, web/src/api/platform-errors.ts).
+ */
+function errorText(error: ErrorAnswer | undefined): string {
+  if (!error) return receipts.requestFailed();
+  const detail = error.params?.detail;
+  const failed = typeof detail === 'string' ? splitPlatformDetail(detail) : undefined;
+  return failed && saysUnreachable(failed.reason)
+    ? receipts.chatPlatformUnreachable(failed.platform)
+    : error.error;
+}
 const replyOf = (answer: Answer): string => answer.data?.message ?? errorText(answer.error);
 /**
  * The reply of a call that may have replaced the queue: the REST receipt as it is (a chat reply is the
@@ -386,7 +404,7 @@ export const CHAT_COMMANDS: Readonly<Record<string, CommandSpec>> = {
     usage: 'undo',
     run: async (ctx) => {
       const token = ctx.undo.token;
-      if (!token) return receipts.nothingToUndo();
+      if (!token) return receipts.chatNothingToUndo();
       ctx.undo.token = undefined;
       return replyOf(await ctx.api.POST('/api/player/{botId}/undo', { ...path(ctx.botId), body: { token } }));
     },

@@ -119,6 +119,12 @@ const en = {
   chatLoudnessTags: 'Even loudness is on at {target} LUFS: this song gets {gain} dB, by its ReplayGain tags.',
   chatLoudnessMeasured: 'Even loudness is on at {target} LUFS: this song gets {gain} dB, as measured.',
   chatNoLyrics: 'There are no lyrics for {song}.',
+  chatNothingToUndo: 'There is nothing to undo.',
+  chatPlatformUnreachable: 'This server cannot reach {platform} right now; try again later.',
+  chatWhere: 'I am in {channel}.',
+  chatCame: 'I am here now, in {channel}.',
+  chatAlreadyThere: 'I am already in {channel}.',
+  chatCannotMove: 'I could not move to {channel}: {detail}',
   chatHelp: 'Commands:\n{lines}',
 
   // Errors a request can meet anywhere. The generic one per status carries the sentence written where
@@ -301,6 +307,12 @@ const zh: Record<PhraseCode, string> = {
   chatLoudnessTags: '响度均衡已开启，目标 {target} LUFS：这首歌按其 ReplayGain 标签调整 {gain} dB。',
   chatLoudnessMeasured: '响度均衡已开启，目标 {target} LUFS：这首歌按实测响度调整 {gain} dB。',
   chatNoLyrics: '{song} 没有歌词。',
+  chatNothingToUndo: '没有可以撤销的操作。',
+  chatPlatformUnreachable: '本服务器现在连不上{platform}，请稍后再试。',
+  chatWhere: '我在频道“{channel}”。',
+  chatCame: '我来了，现在在频道“{channel}”。',
+  chatAlreadyThere: '我已经在频道“{channel}”了。',
+  chatCannotMove: '服务器没有让我进入频道“{channel}”（也许需要频道密码或权限）。',
   chatHelp: '命令：\n{lines}',
 
   badRequest: '请求有误。',
@@ -566,6 +578,12 @@ export const say = {
   chatLoudnessTags: (target: number, gain: string) => p('chatLoudnessTags', { target, gain }),
   chatLoudnessMeasured: (target: number, gain: string) => p('chatLoudnessMeasured', { target, gain }),
   chatNoLyrics: (s: SongRef) => p('chatNoLyrics', { song: songText(s) }),
+  chatNothingToUndo: () => p('chatNothingToUndo'),
+  chatPlatformUnreachable: (platform: Platform) => p('chatPlatformUnreachable', { platform }),
+  chatWhere: (channel: string) => p('chatWhere', { channel }),
+  chatCame: (channel: string) => p('chatCame', { channel }),
+  chatAlreadyThere: (channel: string) => p('chatAlreadyThere', { channel }),
+  chatCannotMove: (channel: string, detail: string) => p('chatCannotMove', { channel, detail }),
   chatHelp: (lines: string) => p('chatHelp', { lines }),
 
   badRequest: detail('badRequest'),
