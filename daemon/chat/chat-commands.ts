@@ -51,6 +51,23 @@ function replyReplacing(ctx: CommandContext, answer: Answer): string {
 /** The platform flags a command takes, as its usage shows them (`[-n|-q|…]`): one per platform that has one. */
 const PLATFORM_CHOICE = `[${Object.keys(PLATFORM_FLAGS).join('|')}]`;
 
+/** A voice-server channel by its id and its name. */
+export interface ChannelRef {
+  id: number;
+  name: string;
+}
+
+/**
+ * The bot's own place on the voice server, for `!where` and `!come`. Only the connection knows the
+ * channels and who is in which, so these ask the bot itself (no REST call), as `!skip` does.
+ */
+export interface ChatChannels {
+  /** The channel the bot is in; undefined while it is not connected. */
+  current(): ChannelRef | undefined;
+  /** Moves the bot into channel `id`; rejects with the voice server's refusal. */
+  moveTo(id: number): Promise<void>;
+}
+
 export interface CommandContext {
   api: ApiClient;
   botId: string;
@@ -58,6 +75,9 @@ export interface CommandContext {
   prefix: string;
   /** Casts the sender's vote to skip the current song; the reply is the tally or the skip. */
   voteSkip(): Promise<string>;
+  /** The channel the sender is in, when the bot's connection sees them. */
+  senderChannel: ChannelRef | undefined;
+  channels: ChatChannels;
   /** The Undo of the last chat command that replaced this bot's queue, for `!undo`. */
   undo: UndoSlot;
 }
@@ -136,6 +156,20 @@ const searchBody = (ctx: CommandContext) => ({
   query: ctx.command.text,
   ...(ctx.command.platform ? { platform: ctx.command.platform } : {}),
 });
+
+/** `!come`: the bot joins the sender's channel (a private message reaches it from anywhere). */
+async function comeToSender(ctx: CommandContext): Promise<string> {
+  const here = ctx.channels.current();
+  const target = ctx.senderChannel;
+  if (!here || !target) return receipts.notConnected();
+  if (here.id === target.id) return receipts.chatAlreadyThere(target.name);
+  try {
+    await ctx.channels.moveTo(target.id);
+  } catch (error) {
+    return receipts.chatCannotMove(target.name, error instanceof Error ? error.message : String(error));
+  }
+  return receipts.chatCame(target.name);
+}
 
 export const CHAT_COMMANDS: Readonly<Record<string, CommandSpec>> = {
   play: {
@@ -416,6 +450,15 @@ export const CHAT_COMMANDS: Readonly<Record<string, CommandSpec>> = {
       if (!data) return errorText(error);
       if (!data.queues.length) return receipts.noSavedQueues();
       return data.queues.map((q) => `${q.name} (${q.songCount})`).join('\n');
+    },
+  },
+  // Moving the bot takes it away from whoever listens where it is: an admin-type command.
+  come: { usage: 'come', adminOnly: true, run: comeToSender },
+  where: {
+    usage: 'where',
+    run: async (ctx) => {
+      const here = ctx.channels.current();
+      return here ? receipts.chatWhere(here.name) : receipts.notConnected();
     },
   },
   help: {
