@@ -2,6 +2,8 @@
 import type { AppConfig } from '../shared/config';
 import { logger } from '../shared/logger';
 import type { Backends } from '../shared/process';
+import { ytDlpOf } from '../shared/sources/youtube/youtube-module';
+import { reportYtDlp } from '../shared/sources/youtube/yt-dlp-status';
 import { createApp } from './app';
 import { listen } from './server';
 import { readVersion } from './version';
@@ -19,5 +21,7 @@ export async function startApi(config: AppConfig, { db, bus }: Backends) {
     },
     'serving',
   );
+  // Whether yt-dlp has what today's YouTube needs, said once where the admin starting the server looks.
+  void reportYtDlp(ytDlpOf(config), logger('sources.youtube'));
   return { app: built.app, port: server.port, close: () => server.close() };
 }

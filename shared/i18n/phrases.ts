@@ -199,6 +199,12 @@ const en = {
     'The file must end in one of {extensions} (or .lrc, the lyrics of an upload of the same name).',
   // gaps: yt-dlp's state, which stands in for YouTube's login status.
   ytDlpVersion: 'yt-dlp {version}',
+  ytDlpNoJsRuntime:
+    'yt-dlp {version}, but no JavaScript runtime: many YouTube videos cannot be read (install deno, or name another runtime with "--js-runtimes node" in YTDLP_ARGS)',
+  ytDlpNoEjs:
+    'yt-dlp {version}, but without its EJS component (the challenge solver scripts): many YouTube videos cannot be read (install the yt-dlp-ejs package, or allow the download with "--remote-components ejs:github" in YTDLP_ARGS)',
+  ytDlpNoJsRuntimeNorEjs:
+    'yt-dlp {version}, but without a JavaScript runtime and its EJS component (the challenge solver scripts): many YouTube videos cannot be read (install deno and the yt-dlp-ejs package)',
   ytDlpMissing: 'yt-dlp is not installed (no yt-dlp on PATH; install it or set YTDLP_PATH)',
   ytDlpMissingAt: 'yt-dlp is not installed (nothing at {path}; fix YTDLP_PATH)',
   /** Why yt-dlp cannot run (it is not executable, it prints no version…), in English. */
@@ -375,6 +381,12 @@ const zh: Record<PhraseCode, string> = {
   uploadWrongExtension: '只能上传以 {extensions} 结尾的文件（或 .lrc，同名上传歌曲的歌词）。',
   // gaps
   ytDlpVersion: 'yt-dlp {version}',
+  ytDlpNoJsRuntime:
+    'yt-dlp {version}，但没有 JavaScript 运行时：很多 YouTube 视频无法读取（请安装 deno，或在 YTDLP_ARGS 中用 "--js-runtimes node" 指定其他运行时）',
+  ytDlpNoEjs:
+    'yt-dlp {version}，但缺少它的 EJS 组件（验证求解脚本）：很多 YouTube 视频无法读取（请安装 yt-dlp-ejs 包，或在 YTDLP_ARGS 中加入 "--remote-components ejs:github" 允许下载）',
+  ytDlpNoJsRuntimeNorEjs:
+    'yt-dlp {version}，但既没有 JavaScript 运行时，也缺少 EJS 组件（验证求解脚本）：很多 YouTube 视频无法读取（请安装 deno 和 yt-dlp-ejs 包）',
   ytDlpMissing: '未安装 yt-dlp（PATH 中找不到 yt-dlp；请安装它或设置 YTDLP_PATH）',
   ytDlpMissingAt: '未安装 yt-dlp（{path} 处没有它；请修正 YTDLP_PATH）',
   ytDlpUnusable: 'yt-dlp 无法在本服务器运行（它不能执行，或没有报告版本）。',
@@ -648,6 +660,9 @@ export const say = {
     p('uploadWrongExtension', { extensions: extensions.map((e) => `.${e}`).join(', ') }),
   // gaps
   ytDlpVersion: (version: string) => p('ytDlpVersion', { version }),
+  ytDlpNoJsRuntime: (version: string) => p('ytDlpNoJsRuntime', { version }),
+  ytDlpNoEjs: (version: string) => p('ytDlpNoEjs', { version }),
+  ytDlpNoJsRuntimeNorEjs: (version: string) => p('ytDlpNoJsRuntimeNorEjs', { version }),
   ytDlpMissing: () => p('ytDlpMissing'),
   ytDlpMissingAt: (path: string) => p('ytDlpMissingAt', { path }),
   ytDlpUnusable: detail('ytDlpUnusable'),
