@@ -151,6 +151,8 @@ const en = {
   platformNotFound: '{platform} does not have this, or no longer has it.',
   platformRateLimited: '{platform} is limiting how often this server asks; try again in a minute.',
   platformCopyright: '{platform} does not offer this, for copyright reasons.',
+  platformTokenRefused:
+    '{platform} did not accept the login the bot gave its player (librespot): a token of your own Spotify app may not be allowed to play. The other way is librespot’s own login: librespot --enable-oauth prints an address to open and sign in at.',
   insufficientStorage: '{detail}',
   // Validation: `field` is the request field's path, `detail` the schema's own English sentence.
   fieldInvalid: '{field}: {detail}',
@@ -340,6 +342,8 @@ const zh: Record<PhraseCode, string> = {
   platformNotFound: '{platform}上没有这项内容，或已被删除。',
   platformRateLimited: '{platform}正在限制本服务器的请求频率，请一分钟后再试。',
   platformCopyright: '{platform}因版权原因不提供这项内容。',
+  platformTokenRefused:
+    '{platform}不接受机器人交给播放器（librespot）的登录：用你自己的 Spotify 应用取得的令牌可能不允许播放。另一种方式是 librespot 自己的登录：librespot --enable-oauth 会给出一个地址，打开它并登录即可。',
   insufficientStorage: '服务器存储空间已满，没有做任何更改。',
   fieldInvalid: '{field} 的值无效。',
   fieldMissing: '缺少 {field}。',
@@ -617,6 +621,7 @@ export const say = {
   platformNotFound: refused('platformNotFound'),
   platformRateLimited: refused('platformRateLimited'),
   platformCopyright: refused('platformCopyright'),
+  platformTokenRefused: refused('platformTokenRefused'),
   insufficientStorage: detail('insufficientStorage'),
   fieldInvalid: field('fieldInvalid'),
   fieldMissing: field('fieldMissing'),

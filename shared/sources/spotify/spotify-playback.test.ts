@@ -22,6 +22,8 @@ import {
   useSpotifyApi,
 } from '../../../tests/helpers/spotify-api';
 import type { Song } from '../../domain/schemas';
+import { renderPhrase, say } from '../../i18n/phrases';
+import { refusalKind } from '../http/refusals';
 import { sourceContextOf } from '../platform-modules';
 import { SourceRegistry } from '../source-registry';
 import { storedSpotifyClient } from './spotify-client';
@@ -166,15 +168,19 @@ describe('when librespot cannot play', () => {
     });
   });
 
-  it('skips the song with librespot’s reason when it cannot log in, and the bot stays up', async () => {
+  it('says in plain words that Spotify refused librespot’s login, and the bot stays up', async () => {
     process.env.FAKE_LIBRESPOT_MODE = 'crash';
     try {
       const resolved = await source.resolveStream({ id: SONG.id, platform: 'streaming_a' });
       const url = resolved.ok && resolved.value.input.kind === 'url' ? resolved.value.input.url : '';
       const response = await fetch(url);
       expect(response.status).toBe(502);
-      expect(await response.text()).toBe(
-        'librespot stopped before it played ([ERROR librespot] Connection failed: Permission denied { Login failed with reason: Bad credentials })',
+      const said = await response.text();
+      expect(said).toBe("Spotify refused the login the bot's player was given (librespot: Bad credentials)");
+      // A refusal of its own kind: every reader gets it worded, with librespot's own login offered.
+      expect(refusalKind(said)).toBe('tokenRefused');
+      expect(renderPhrase(say.platformTokenRefused('streaming_a', said), 'en')).toMatch(
+        /^Spotify did not accept the login .*librespot --enable-oauth prints an address to open/,
       );
       const played = await admin.api.POST('/api/player/{botId}/play-song', {
         ...bot(),
