@@ -6,6 +6,8 @@ import type { AppConfig } from '../shared/config';
 import { logger } from '../shared/logger';
 import type { MetricsSource } from '../shared/metrics/exposition';
 import type { Backends } from '../shared/process';
+import { ytDlpOf } from '../shared/sources/youtube/youtube-module';
+import { reportYtDlp } from '../shared/sources/youtube/yt-dlp-status';
 import { createApp } from './app';
 import { listen } from './server';
 import { readVersion } from './version';
@@ -23,5 +25,7 @@ export async function startApi(config: AppConfig, { db, bus }: Backends, metrics
     },
     'serving',
   );
+  // Whether yt-dlp has what today's YouTube needs, said once where the admin starting the server looks.
+  void reportYtDlp(ytDlpOf(config), logger('sources.youtube'));
   return { app: built.app, port: server.port, close: () => server.close() };
 }

@@ -489,7 +489,7 @@ export class BotRuntime implements BotContext {
           return coverArtAvatar(url, ffmpeg.value, coverMayBePrivate(url, this.currentSettings));
         },
       },
-      ...(this.deps.chat ? { chat: this.chatDispatcher(this.deps.chat) } : {}),
+      ...(this.deps.chat ? { chat: this.chatDispatcher(this.deps.chat, client) } : {}),
       runSerial: (task) => this.serial.run(task),
       onIdleTimeout: () => {
         this.log.info('channel stayed empty; disconnecting');
@@ -528,7 +528,7 @@ export class BotRuntime implements BotContext {
     this.changed(false);
   }
 
-  private chatDispatcher(chat: BotChat): ChatDispatcher {
+  private chatDispatcher(chat: BotChat, client: Ts3Client): ChatDispatcher {
     return new ChatDispatcher({
       botId: this.config.id,
       clientFor: chat.api,
@@ -540,6 +540,14 @@ export class BotRuntime implements BotContext {
           actor,
         });
         return reply.message ?? receipts.requestFailed();
+      },
+      channels: {
+        current: () => this.session?.joinedChannel(undefined),
+        moveTo: async (id) => {
+          await client.moveTo(id);
+          // The status names the bot's channel.
+          this.changed(false);
+        },
       },
       adminGroups: () => this.currentSettings.adminGroups,
       prefix: chat.prefix,

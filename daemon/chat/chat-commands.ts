@@ -9,17 +9,35 @@ import { CROSSFADE_SECONDS_RANGE, PLAY_MODES } from '../../shared/domain/constan
 import { LOUDNESS_TARGET_RANGE } from '../../shared/domain/loudness';
 import { PLATFORM_FLAGS } from '../../shared/domain/platforms';
 import { formatTime, receipts } from '../../shared/receipts';
+import { splitPlatformDetail } from '../../shared/sources/http/platform-detail';
+import { saysUnreachable } from '../../shared/sources/http/unreachable';
 import { lineAt, parseLrc } from '../../shared/sources/lrc';
 import type { ChatCommand } from './parse-command';
 
+/** A failed call's answer: its text, and the phrase's params (a platform's failure has a `detail`). */
+interface ErrorAnswer {
+  error: string;
+  params?: Record<string, string | number>;
+}
 /** What a REST call answered: a receipt on success, the error text otherwise. */
 interface Answer {
   /** `undoToken`: the call replaced a queue with songs in it, which `POST /undo` gives back. */
   data?: { message: string; undoToken?: string } | undefined;
-  error?: { error: string } | undefined;
+  error?: ErrorAnswer | undefined;
 }
-/** The error text of a failed call. */
-const errorText = (error: { error: string } | undefined): string => error?.error ?? receipts.requestFailed();
+/**
+ * The error text of a failed call. A platform the server could not reach is said in plain words: the
+ * API's text names it by its internal value and carries the network's own reason, which is for admins
+ * (the web page words it the same way, web/src/api/platform-errors.ts).
+ */
+function errorText(error: ErrorAnswer | undefined): string {
+  if (!error) return receipts.requestFailed();
+  const detail = error.params?.detail;
+  const failed = typeof detail === 'string' ? splitPlatformDetail(detail) : undefined;
+  return failed && saysUnreachable(failed.reason)
+    ? receipts.chatPlatformUnreachable(failed.platform)
+    : error.error;
+}
 const replyOf = (answer: Answer): string => answer.data?.message ?? errorText(answer.error);
 /**
  * The reply of a call that may have replaced the queue: the REST receipt as it is (a chat reply is the
@@ -33,6 +51,23 @@ function replyReplacing(ctx: CommandContext, answer: Answer): string {
 /** The platform flags a command takes, as its usage shows them (`[-n|-q|…]`): one per platform that has one. */
 const PLATFORM_CHOICE = `[${Object.keys(PLATFORM_FLAGS).join('|')}]`;
 
+/** A voice-server channel by its id and its name. */
+export interface ChannelRef {
+  id: number;
+  name: string;
+}
+
+/**
+ * The bot's own place on the voice server, for `!where` and `!come`. Only the connection knows the
+ * channels and who is in which, so these ask the bot itself (no REST call), as `!skip` does.
+ */
+export interface ChatChannels {
+  /** The channel the bot is in; undefined while it is not connected. */
+  current(): ChannelRef | undefined;
+  /** Moves the bot into channel `id`; rejects with the voice server's refusal. */
+  moveTo(id: number): Promise<void>;
+}
+
 export interface CommandContext {
   api: ApiClient;
   botId: string;
@@ -40,6 +75,9 @@ export interface CommandContext {
   prefix: string;
   /** Casts the sender's vote to skip the current song; the reply is the tally or the skip. */
   voteSkip(): Promise<string>;
+  /** The channel the sender is in, when the bot's connection sees them. */
+  senderChannel: ChannelRef | undefined;
+  channels: ChatChannels;
   /** The Undo of the last chat command that replaced this bot's queue, for `!undo`. */
   undo: UndoSlot;
 }
@@ -119,6 +157,20 @@ const searchBody = (ctx: CommandContext) => ({
   query: ctx.command.text,
   ...(ctx.command.platform ? { platform: ctx.command.platform } : {}),
 });
+
+/** `!come`: the bot joins the sender's channel (a private message reaches it from anywhere). */
+async function comeToSender(ctx: CommandContext): Promise<string> {
+  const here = ctx.channels.current();
+  const target = ctx.senderChannel;
+  if (!here || !target) return receipts.notConnected();
+  if (here.id === target.id) return receipts.chatAlreadyThere(target.name);
+  try {
+    await ctx.channels.moveTo(target.id);
+  } catch (error) {
+    return receipts.chatCannotMove(target.name, error instanceof Error ? error.message : String(error));
+  }
+  return receipts.chatCame(target.name);
+}
 
 export const CHAT_COMMANDS: Readonly<Record<string, CommandSpec>> = {
   play: {
@@ -408,7 +460,7 @@ export const CHAT_COMMANDS: Readonly<Record<string, CommandSpec>> = {
     usage: 'undo',
     run: async (ctx) => {
       const token = ctx.undo.token;
-      if (!token) return receipts.nothingToUndo();
+      if (!token) return receipts.chatNothingToUndo();
       ctx.undo.token = undefined;
       return replyOf(await ctx.api.POST('/api/player/{botId}/undo', { ...path(ctx.botId), body: { token } }));
     },
@@ -420,6 +472,15 @@ export const CHAT_COMMANDS: Readonly<Record<string, CommandSpec>> = {
       if (!data) return errorText(error);
       if (!data.queues.length) return receipts.noSavedQueues();
       return data.queues.map((q) => `${q.name} (${q.songCount})`).join('\n');
+    },
+  },
+  // Moving the bot takes it away from whoever listens where it is: an admin-type command.
+  come: { usage: 'come', adminOnly: true, run: comeToSender },
+  where: {
+    usage: 'where',
+    run: async (ctx) => {
+      const here = ctx.channels.current();
+      return here ? receipts.chatWhere(here.name) : receipts.notConnected();
     },
   },
   help: {

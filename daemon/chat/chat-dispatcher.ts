@@ -4,7 +4,7 @@
  */
 import type { ApiClient } from '../../openapi/client';
 import { receipts } from '../../shared/receipts';
-import { CHAT_COMMANDS, type UndoSlot } from './chat-commands';
+import { CHAT_COMMANDS, type ChannelRef, type ChatChannels, type UndoSlot } from './chat-commands';
 import { DEFAULT_CHAT_PREFIX, parseChatCommand } from './parse-command';
 
 export interface ChatSender {
@@ -12,6 +12,8 @@ export interface ChatSender {
   /** The sender's voice-server identity: votes count by it, not by the nickname. */
   uid: string;
   serverGroups: readonly number[];
+  /** The channel the sender is in, when the bot's connection sees them (`!come` goes there). */
+  channel?: ChannelRef | undefined;
 }
 
 export interface ChatDispatcherOptions {
@@ -20,6 +22,8 @@ export interface ChatDispatcherOptions {
   clientFor(nickname: string): ApiClient;
   /** Casts the sender's vote to skip with the bot itself (no REST call: it counts the bot's channel). */
   voteSkip(sender: ChatSender): Promise<string>;
+  /** The bot's channel and a way to move it (`!where`, `!come`). */
+  channels: ChatChannels;
   /** The current `adminGroups` setting. */
   adminGroups(): readonly number[];
   prefix?: string;
@@ -48,6 +52,8 @@ export class ChatDispatcher {
       command,
       prefix: this.prefix,
       voteSkip: () => this.options.voteSkip(sender),
+      senderChannel: sender.channel,
+      channels: this.options.channels,
       undo: this.undo,
     });
   }

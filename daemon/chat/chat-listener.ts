@@ -4,12 +4,13 @@
  */
 import type { Logger } from '../../shared/logger';
 import { type TextMessage, TextTarget, type Ts3Client } from '../ts3';
+import type { ChannelRef } from './chat-commands';
 import type { ChatDispatcher } from './chat-dispatcher';
 
 /** What the listener needs of a voice client. */
 export type ChatClient = Pick<
   Ts3Client,
-  'on' | 'off' | 'sendChannelText' | 'sendPrivateText' | 'serverGroupsOf'
+  'on' | 'off' | 'sendChannelText' | 'sendPrivateText' | 'serverGroupsOf' | 'book'
 >;
 
 export function listenToChat(client: ChatClient, dispatcher: ChatDispatcher, log: Logger): () => void {
@@ -19,6 +20,7 @@ export function listenToChat(client: ChatClient, dispatcher: ChatDispatcher, log
         nickname: message.invokerName,
         uid: message.invokerUid,
         serverGroups: client.serverGroupsOf(message.invokerId),
+        channel: channelOf(client, message.invokerId),
       });
       if (reply === undefined) return;
       if (message.mode === TextTarget.Channel) await client.sendChannelText(reply);
@@ -30,4 +32,11 @@ export function listenToChat(client: ChatClient, dispatcher: ChatDispatcher, log
   const listener = (message: TextMessage) => void onText(message);
   client.on('textMessage', listener);
   return () => client.off('textMessage', listener);
+}
+
+/** The channel a client is in, as this connection's book has it. */
+function channelOf(client: ChatClient, clientId: number): ChannelRef | undefined {
+  const channelId = client.book.clients.get(clientId)?.channelId;
+  const channel = channelId === undefined ? undefined : client.book.channels.get(channelId);
+  return channel && { id: channel.id, name: channel.name };
 }

@@ -18,13 +18,22 @@ export const STATUS_MAX_AGE_MS = 30_000;
 export function cachedToolStatus(
   ask: (path: string) => Promise<ToolStatus>,
 ): (path: string) => Promise<ToolStatus> {
-  const checked = new Map<string, { status: Promise<ToolStatus>; atMs: number }>();
-  return (path) => {
+  return cachedBriefly((path: string) => path, ask);
+}
+
+/** `ask` (which never throws) behind a cache of STATUS_MAX_AGE_MS, by the key of what it is asked about. */
+export function cachedBriefly<A, T>(
+  keyOf: (about: A) => string,
+  ask: (about: A) => Promise<T>,
+): (about: A) => Promise<T> {
+  const checked = new Map<string, { answer: Promise<T>; atMs: number }>();
+  return (about) => {
     const now = Date.now();
-    const cached = checked.get(path);
-    if (cached && now - cached.atMs < STATUS_MAX_AGE_MS) return cached.status;
-    const status = ask(path);
-    checked.set(path, { status, atMs: now });
-    return status;
+    const key = keyOf(about);
+    const cached = checked.get(key);
+    if (cached && now - cached.atMs < STATUS_MAX_AGE_MS) return cached.answer;
+    const answer = ask(about);
+    checked.set(key, { answer, atMs: now });
+    return answer;
   };
 }

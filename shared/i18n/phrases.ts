@@ -121,6 +121,12 @@ const en = {
   chatLoudnessTags: 'Even loudness is on at {target} LUFS: this song gets {gain} dB, by its ReplayGain tags.',
   chatLoudnessMeasured: 'Even loudness is on at {target} LUFS: this song gets {gain} dB, as measured.',
   chatNoLyrics: 'There are no lyrics for {song}.',
+  chatNothingToUndo: 'There is nothing to undo.',
+  chatPlatformUnreachable: 'This server cannot reach {platform} right now; try again later.',
+  chatWhere: 'I am in {channel}.',
+  chatCame: 'I am here now, in {channel}.',
+  chatAlreadyThere: 'I am already in {channel}.',
+  chatCannotMove: 'I could not move to {channel}: {detail}',
   chatHelp: 'Commands:\n{lines}',
 
   // Errors a request can meet anywhere. The generic one per status carries the sentence written where
@@ -147,6 +153,8 @@ const en = {
   platformNotFound: '{platform} does not have this, or no longer has it.',
   platformRateLimited: '{platform} is limiting how often this server asks; try again in a minute.',
   platformCopyright: '{platform} does not offer this, for copyright reasons.',
+  platformTokenRefused:
+    '{platform} did not accept the login the bot gave its player (librespot): a token of your own Spotify app may not be allowed to play. The other way is librespot’s own login: librespot --enable-oauth prints an address to open and sign in at.',
   insufficientStorage: '{detail}',
   // Validation: `field` is the request field's path, `detail` the schema's own English sentence.
   fieldInvalid: '{field}: {detail}',
@@ -195,6 +203,12 @@ const en = {
     'The file must end in one of {extensions} (or .lrc, the lyrics of an upload of the same name).',
   // gaps: yt-dlp's state, which stands in for YouTube's login status.
   ytDlpVersion: 'yt-dlp {version}',
+  ytDlpNoJsRuntime:
+    'yt-dlp {version}, but no JavaScript runtime: many YouTube videos cannot be read (install deno, or name another runtime with "--js-runtimes node" in YTDLP_ARGS)',
+  ytDlpNoEjs:
+    'yt-dlp {version}, but without its EJS component (the challenge solver scripts): many YouTube videos cannot be read (install the yt-dlp-ejs package, or allow the download with "--remote-components ejs:github" in YTDLP_ARGS)',
+  ytDlpNoJsRuntimeNorEjs:
+    'yt-dlp {version}, but without a JavaScript runtime and its EJS component (the challenge solver scripts): many YouTube videos cannot be read (install deno and the yt-dlp-ejs package)',
   ytDlpMissing: 'yt-dlp is not installed (no yt-dlp on PATH; install it or set YTDLP_PATH)',
   ytDlpMissingAt: 'yt-dlp is not installed (nothing at {path}; fix YTDLP_PATH)',
   /** Why yt-dlp cannot run (it is not executable, it prints no version…), in English. */
@@ -305,6 +319,12 @@ const zh: Record<PhraseCode, string> = {
   chatLoudnessTags: '响度均衡已开启，目标 {target} LUFS：这首歌按其 ReplayGain 标签调整 {gain} dB。',
   chatLoudnessMeasured: '响度均衡已开启，目标 {target} LUFS：这首歌按实测响度调整 {gain} dB。',
   chatNoLyrics: '{song} 没有歌词。',
+  chatNothingToUndo: '没有可以撤销的操作。',
+  chatPlatformUnreachable: '本服务器现在连不上{platform}，请稍后再试。',
+  chatWhere: '我在频道“{channel}”。',
+  chatCame: '我来了，现在在频道“{channel}”。',
+  chatAlreadyThere: '我已经在频道“{channel}”了。',
+  chatCannotMove: '服务器没有让我进入频道“{channel}”（也许需要频道密码或权限）。',
   chatHelp: '命令：\n{lines}',
 
   badRequest: '请求有误。',
@@ -326,6 +346,8 @@ const zh: Record<PhraseCode, string> = {
   platformNotFound: '{platform}上没有这项内容，或已被删除。',
   platformRateLimited: '{platform}正在限制本服务器的请求频率，请一分钟后再试。',
   platformCopyright: '{platform}因版权原因不提供这项内容。',
+  platformTokenRefused:
+    '{platform}不接受机器人交给播放器（librespot）的登录：用你自己的 Spotify 应用取得的令牌可能不允许播放。另一种方式是 librespot 自己的登录：librespot --enable-oauth 会给出一个地址，打开它并登录即可。',
   insufficientStorage: '服务器存储空间已满，没有做任何更改。',
   fieldInvalid: '{field} 的值无效。',
   fieldMissing: '缺少 {field}。',
@@ -367,6 +389,12 @@ const zh: Record<PhraseCode, string> = {
   uploadWrongExtension: '只能上传以 {extensions} 结尾的文件（或 .lrc，同名上传歌曲的歌词）。',
   // gaps
   ytDlpVersion: 'yt-dlp {version}',
+  ytDlpNoJsRuntime:
+    'yt-dlp {version}，但没有 JavaScript 运行时：很多 YouTube 视频无法读取（请安装 deno，或在 YTDLP_ARGS 中用 "--js-runtimes node" 指定其他运行时）',
+  ytDlpNoEjs:
+    'yt-dlp {version}，但缺少它的 EJS 组件（验证求解脚本）：很多 YouTube 视频无法读取（请安装 yt-dlp-ejs 包，或在 YTDLP_ARGS 中加入 "--remote-components ejs:github" 允许下载）',
+  ytDlpNoJsRuntimeNorEjs:
+    'yt-dlp {version}，但既没有 JavaScript 运行时，也缺少 EJS 组件（验证求解脚本）：很多 YouTube 视频无法读取（请安装 deno 和 yt-dlp-ejs 包）',
   ytDlpMissing: '未安装 yt-dlp（PATH 中找不到 yt-dlp；请安装它或设置 YTDLP_PATH）',
   ytDlpMissingAt: '未安装 yt-dlp（{path} 处没有它；请修正 YTDLP_PATH）',
   ytDlpUnusable: 'yt-dlp 无法在本服务器运行（它不能执行，或没有报告版本）。',
@@ -572,6 +600,12 @@ export const say = {
   chatLoudnessTags: (target: number, gain: string) => p('chatLoudnessTags', { target, gain }),
   chatLoudnessMeasured: (target: number, gain: string) => p('chatLoudnessMeasured', { target, gain }),
   chatNoLyrics: (s: SongRef) => p('chatNoLyrics', { song: songText(s) }),
+  chatNothingToUndo: () => p('chatNothingToUndo'),
+  chatPlatformUnreachable: (platform: Platform) => p('chatPlatformUnreachable', { platform }),
+  chatWhere: (channel: string) => p('chatWhere', { channel }),
+  chatCame: (channel: string) => p('chatCame', { channel }),
+  chatAlreadyThere: (channel: string) => p('chatAlreadyThere', { channel }),
+  chatCannotMove: (channel: string, detail: string) => p('chatCannotMove', { channel, detail }),
   chatHelp: (lines: string) => p('chatHelp', { lines }),
 
   badRequest: detail('badRequest'),
@@ -593,6 +627,7 @@ export const say = {
   platformNotFound: refused('platformNotFound'),
   platformRateLimited: refused('platformRateLimited'),
   platformCopyright: refused('platformCopyright'),
+  platformTokenRefused: refused('platformTokenRefused'),
   insufficientStorage: detail('insufficientStorage'),
   fieldInvalid: field('fieldInvalid'),
   fieldMissing: field('fieldMissing'),
@@ -636,6 +671,9 @@ export const say = {
     p('uploadWrongExtension', { extensions: extensions.map((e) => `.${e}`).join(', ') }),
   // gaps
   ytDlpVersion: (version: string) => p('ytDlpVersion', { version }),
+  ytDlpNoJsRuntime: (version: string) => p('ytDlpNoJsRuntime', { version }),
+  ytDlpNoEjs: (version: string) => p('ytDlpNoEjs', { version }),
+  ytDlpNoJsRuntimeNorEjs: (version: string) => p('ytDlpNoJsRuntimeNorEjs', { version }),
   ytDlpMissing: () => p('ytDlpMissing'),
   ytDlpMissingAt: (path: string) => p('ytDlpMissingAt', { path }),
   ytDlpUnusable: detail('ytDlpUnusable'),

@@ -3,13 +3,17 @@
  * admin-type commands limited to `adminGroups`, and the service token is the only way in.
  */
 import { randomUUID } from 'node:crypto';
+import { HttpResponse } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_COMMANDS } from '../../daemon/chat/chat-commands';
 import { uploads } from '../../shared/db/schema';
+import { receipts } from '../../shared/receipts';
 import { insertBot, type Session, setupAdmin } from '../../testkit/accounts';
 import { startTestApp, TEST_ORIGIN, type TestApp } from '../../testkit/test-app';
 import { chatFor } from '../helpers/chat';
+import { useNeteaseApi } from '../helpers/netease-api';
 
+const netease = useNeteaseApi();
 let t: TestApp;
 let admin: Session;
 let botId: string;
@@ -138,6 +142,23 @@ describe('chat commands', () => {
     expect(await chatFor(t, botId).handle('!search nothing-like-this', user)).toBe(
       'No results for "nothing-like-this".',
     );
+  });
+
+  it('says in plain words that a platform cannot be reached, without its internal name or the network error', async () => {
+    netease.answer('/eapi/cloudsearch/pc', () => HttpResponse.error());
+    // The bot here is not connected, so a search stands for every command that looks for songs.
+    const rest = await admin.api.GET('/api/music/search', {
+      params: { query: { q: 'anything', platform: 'music_a' } },
+    });
+    // The REST answer keeps the detail for admins; the chat says what it means.
+    expect(rest.error?.error).toMatch(/^music_a: NetEase Cloud Music could not be reached/);
+    const reply = await chatFor(t, botId).handle('!search anything -n', user);
+    expect(reply).toBe(receipts.chatPlatformUnreachable('music_a'));
+    expect(reply).toBe('This server cannot reach NetEase Cloud Music right now; try again later.');
+  });
+
+  it('says there is nothing to undo when no command replaced the queue', async () => {
+    expect(await chatFor(t, botId).handle('!undo', user)).toBe('There is nothing to undo.');
   });
 
   it('limits admin-type commands to adminGroups members when the list is set', async () => {

@@ -180,7 +180,7 @@ describe('in the chat', () => {
       `${receipts.queueRestored(3)} ${receipts.nowPlaying(songs[1]!)}`,
     );
     expect(await queueIds()).toEqual(songs.slice(0, 3).map((song) => song.id));
-    expect(await chat.handle('!undo', sender)).toBe(receipts.nothingToUndo());
+    expect(await chat.handle('!undo', sender)).toBe(receipts.chatNothingToUndo());
   });
 
   it('!clear can be undone too', async () => {

@@ -12,7 +12,13 @@ import { z } from 'zod';
 
 export const FAKE_YTDLP = fileURLToPath(new URL('./yt-dlp.mjs', import.meta.url));
 
-const STEERING = ['FAKE_YTDLP_MODE', 'FAKE_YTDLP_VERSION', 'FAKE_YTDLP_AUDIO_URL'] as const;
+const STEERING = [
+  'FAKE_YTDLP_MODE',
+  'FAKE_YTDLP_VERSION',
+  'FAKE_YTDLP_AUDIO_URL',
+  'FAKE_YTDLP_JS_RUNTIMES',
+  'FAKE_YTDLP_EJS',
+] as const;
 export type FakeYtDlpSetting = (typeof STEERING)[number];
 
 const RunSchema = z.object({ pid: z.number(), args: z.array(z.string()) });

@@ -3,11 +3,12 @@
  * A stand-in for the `yt-dlp` executable: it reads the command line the `video_b` source uses and
  * prints answers of yt-dlp's real shape, built from tests/fixtures/youtube/ (see the README there).
  *
- * Understood: `--version`, `--dump-single-json`/`-J`, `--flat-playlist`, `--no-playlist`,
+ * Understood: `--version`, `--verbose`/`-v` (with no URL: yt-dlp's `[debug]` lines about itself, then
+ * its usage error), `--dump-single-json`/`-J`, `--flat-playlist`, `--no-playlist`,
  * `--no-warnings`, `-f`/`--format` (`bestaudio[ext=…]`, `bestaudio`, `best`, `/` alternatives),
  * `--playlist-end N`, `--cookies FILE` (read at the start and, like yt-dlp, the cookie jar written
  * back into it at the end), and of the options an admin may add with YTDLP_ARGS `--js-runtimes
- * RUNTIME`, `--extractor-args ARGS`, `--proxy URL` and `-t PRESET`; then `--` and one of
+ * RUNTIME`, `--remote-components COMPONENT`, `--extractor-args ARGS`, `--proxy URL` and `-t PRESET`; then `--` and one of
  * `ytsearch[N|all]:<query>`, a watch (or youtu.be) link, a playlist link, or a watch link with a
  * `list=` (a playlist, or the video's mix `RD<videoId>`). Any other option is
  * refused the way yt-dlp's option parser does (exit 2); an unknown video or playlist is yt-dlp's
@@ -15,6 +16,10 @@
  *
  * Environment, for tests:
  * - FAKE_YTDLP_VERSION: what `--version` prints (default 2025.01.26).
+ * - FAKE_YTDLP_JS_RUNTIMES: the JavaScript runtimes `--verbose` lists (default `deno-2.6.5`; empty:
+ *   none, as yt-dlp says when it finds none); `--js-runtimes NAME` adds NAME.
+ * - FAKE_YTDLP_EJS: the version of the yt-dlp-ejs package `--verbose` lists among the optional
+ *   libraries (default 0.8.0; empty: not installed).
  * - FAKE_YTDLP_AUDIO_URL: the `url` of the format `-f` chooses (e.g. a loopback server's audio file).
  * - FAKE_YTDLP_MODE: `hang` (never answers), `garbage` (prints what is not JSON), `flood` (prints
  *   without end), `crash` (a Python traceback, no ERROR line), `merged` (answers as if the format
@@ -22,7 +27,9 @@
  *   video, in yt-dlp's words: `bot-check` ("Sign in to confirm you’re not a bot", passed with a
  *   cookies file holding a youtube.com login cookie), `age-restricted` (passed the same way),
  *   `no-js-runtime` (the warning that no JavaScript runtime was found, then a format choice fails;
- *   passed with `--js-runtimes`), `geo-blocked` and `rate-limited`.
+ *   passed with `--js-runtimes`), `no-ejs` (the warning that the EJS challenge solver script was
+ *   skipped, then a format choice fails; passed with `--remote-components`), `geo-blocked` and
+ *   `rate-limited`.
  * - FAKE_YTDLP_LOG: a file to which each run is appended as one JSON line `{pid, args}`.
  */
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
@@ -53,6 +60,9 @@ function main() {
   const jar = command.cookies === undefined ? undefined : readJar(command.cookies);
   if (jar) process.on('exit', () => writeJar(command.cookies, jar));
   if (command.version) return answer(`${env.FAKE_YTDLP_VERSION ?? '2025.01.26'}\n`);
+  if (command.verbose) debugHeader(command);
+  if (command.verbose && command.targets.length === 0)
+    return usageError('You must provide at least one URL.\nType yt-dlp --help to see a list of all options.');
   if (!command.dump) return usageError('this fake only answers with --dump-single-json');
   if (command.targets.length !== 1) return usageError('give exactly one URL');
   const target = command.targets[0];
@@ -80,6 +90,8 @@ function parse(argv) {
       break;
     }
     if (arg === '--version') command.version = true;
+    else if (arg === '--verbose' || arg === '-v') command.verbose = true;
+    else if (arg === '--remote-components') command.remoteComponents = argv[++i];
     else if (arg === '--dump-single-json' || arg === '-J') command.dump = true;
     else if (arg === '--flat-playlist') command.flat = true;
     else if (arg === '--no-playlist') command.noPlaylist = true;
@@ -123,6 +135,26 @@ function writeJar(file, jar) {
   );
 }
 
+/** The `[debug]` lines yt-dlp's `--verbose` starts with (YoutubeDL.print_debug_header), those the bot reads. */
+function debugHeader(command) {
+  const version = env.FAKE_YTDLP_VERSION ?? '2025.01.26';
+  const ejs = env.FAKE_YTDLP_EJS ?? '0.8.0';
+  const libraries = ['certifi-2026.01.04', 'requests-2.32.5', ...(ejs ? [`yt_dlp_ejs-${ejs}`] : [])];
+  const found = (env.FAKE_YTDLP_JS_RUNTIMES ?? 'deno-2.6.5').split(', ').filter(Boolean);
+  if (command.jsRuntimes) found.push(`${command.jsRuntimes.split(':')[0]}-22.12.0`);
+  const lines = [
+    `Command-line config: [${args.map((a) => `'${a}'`).join(', ')}]`,
+    'Encodings: locale UTF-8, fs utf-8, pref UTF-8, out utf-8, error utf-8, screen utf-8',
+    `yt-dlp version stable@${version} from yt-dlp/yt-dlp [9a9a6b6fe] (pip)`,
+    'exe versions: ffmpeg 7.1 (setts), ffprobe 7.1',
+    `Optional libraries: ${libraries.sort().join(', ')}`,
+    `JS runtimes: ${found.sort().join(', ') || 'none'}`,
+    'Proxy map: {}',
+    'Request Handlers: urllib, requests',
+  ];
+  process.stderr.write(lines.map((line) => `[debug] ${line}\n`).join(''));
+}
+
 /** The refusals of FAKE_YTDLP_MODE, in the words yt-dlp prints them (yt_dlp/extractor/youtube/_video.py). */
 function refuseLikeYoutube(videoId, command, jar) {
   if (mode === 'bot-check' && !loggedIn(jar))
@@ -139,6 +171,16 @@ function refuseLikeYoutube(videoId, command, jar) {
     failure(
       `ERROR: [youtube] ${videoId}: This content isn't available, try again later. The current session has been rate-limited by YouTube for up to an hour. It is recommended to use \`-t sleep\` to add a delay between video requests to avoid exceeding the rate limit. For more information, refer to  https://github.com/yt-dlp/yt-dlp/wiki/Extractors#this-content-isnt-available-try-again-later`,
     );
+  if (mode === 'no-ejs' && !command.remoteComponents) {
+    process.stderr.write(
+      'WARNING: [youtube] [jsc] Remote component challenge solver script (deno) was skipped. It may be required to solve JS challenges. You can enable the download with  --remote-components ejs:github  (recommended). For more information and alternatives, refer to  https://github.com/yt-dlp/yt-dlp/wiki/EJS\n' +
+        `WARNING: [youtube] ${videoId}: n challenge solving failed: Some formats may be missing. Ensure you have a supported JavaScript runtime and challenge solver script distribution installed. Review any warnings presented before this message. For more details, refer to  https://github.com/yt-dlp/yt-dlp/wiki/EJS\n`,
+    );
+    if (command.format !== undefined)
+      failure(
+        `ERROR: [youtube] ${videoId}: Requested format is not available. Use --list-formats for a list of available formats`,
+      );
+  }
   if (mode === 'no-js-runtime' && !command.jsRuntimes) {
     process.stderr.write(
       'WARNING: [youtube] No supported JavaScript runtime could be found. Only deno is enabled by default; to use another runtime add  --js-runtimes RUNTIME[:PATH]  to your command/config. YouTube extraction without a JS runtime has been deprecated, and some formats may be missing. See  https://github.com/yt-dlp/yt-dlp/wiki/EJS  for details on installing one\n',

@@ -11,6 +11,13 @@ export function chatFor(t: TestApp, botId: string, adminGroups: number[] = []): 
     voteSkip: async () => {
       throw new Error('a chat dispatcher without a bot cannot count votes');
     },
+    // The channels are the connection's (tests/e2e/come-where.test.ts).
+    channels: {
+      current: () => undefined,
+      moveTo: async () => {
+        throw new Error('a chat dispatcher without a bot has no channel');
+      },
+    },
     clientFor: chatApiFactory({
       baseUrl: TEST_ORIGIN,
       serviceToken: t.config.serviceToken,

@@ -15,6 +15,7 @@ const built = {
   notFound: refusal.notFound('Jellyfin', 'song', 'abc'),
   rateLimited: refusal.rateLimited('NetEase Cloud Music', 'code 405: 操作频繁'),
   copyright: refusal.copyright('Bilibili', 'code -689'),
+  tokenRefused: refusal.tokenRefused('Spotify', 'librespot: Bad credentials'),
 } as const;
 
 describe('refusal kinds', () => {

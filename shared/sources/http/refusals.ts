@@ -15,6 +15,7 @@ export const REFUSAL_KINDS = [
   'notFound',
   'rateLimited',
   'copyright',
+  'tokenRefused',
 ] as const;
 export type RefusalKind = (typeof REFUSAL_KINDS)[number];
 
@@ -27,6 +28,7 @@ export const REFUSAL_CODES = {
   notFound: 'platformNotFound',
   rateLimited: 'platformRateLimited',
   copyright: 'platformCopyright',
+  tokenRefused: 'platformTokenRefused',
 } as const satisfies Record<RefusalKind, PhraseCode>;
 
 /** `note`: what the platform itself said (its code, its message), kept in brackets at the end. */
@@ -49,6 +51,9 @@ export const refusal = {
     noted(`${service} is limiting how often we ask; try again in a minute`, note),
   copyright: (service: string, note?: string) =>
     noted(`${service} cannot play this for copyright reasons`, note),
+  /** A player given a login (librespot, a token) was turned away by the service: not our login's expiry. */
+  tokenRefused: (service: string, note?: string) =>
+    noted(`${service} refused the login the bot's player was given`, note),
 } as const satisfies Record<RefusalKind, (...args: never[]) => string>;
 
 /**
@@ -64,6 +69,7 @@ const PATTERNS: Record<RefusalKind, RegExp> = {
   notFound: / has no such \w/,
   rateLimited: / is limiting how often (we|this server may) ask/,
   copyright: / cannot play this for copyright reasons| has no copyright to play /,
+  tokenRefused: / refused the login the bot's player was given/,
 };
 
 /** The kind of refusal a platform's sentence says, if it is one of the common kinds. */

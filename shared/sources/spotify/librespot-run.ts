@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { logger } from '../../logger';
 import { err, ok, type Result } from '../../result';
+import { refusal } from '../http/refusals';
 import { DEFAULT_LIBRESPOT, librespotArgs, librespotEnv, notInstalledMessage } from './librespot';
 import type { SpotifyClient } from './spotify-client';
 import { DEFAULT_DEVICE_WAIT, type DeviceWait, playOnDevice } from './spotify-connect';
@@ -58,7 +59,10 @@ export async function startLibrespot(
 
   const exited = new AbortController();
   child.once('exit', (code, signal) =>
-    exited.abort(`librespot stopped before it played (${lastLine(stderr) ?? signal ?? `exit code ${code}`})`),
+    exited.abort(
+      loginRefusal(stderr) ??
+        `librespot stopped before it played (${lastLine(stderr) ?? signal ?? `exit code ${code}`})`,
+    ),
   );
   const played = await playOnDevice(client, deviceName, trackId, exited.signal, deviceWait);
   if (!played.ok) {
@@ -77,6 +81,18 @@ function spawned(child: Child, path: string): Promise<Result<void>> {
       resolve(err(notInstalledMessage(path, error.code ?? '', error.message))),
     );
   });
+}
+
+/**
+ * Spotify turning librespot's login away, in plain words: librespot logs the access point's refusal
+ * as "Login failed with reason: Bad credentials" (librespot-org/librespot core/src/connection/mod.rs,
+ * `login_error_message`, 0.7), which a token of the user's own Development-Mode app may meet.
+ */
+function loginRefusal(stderr: string): string | undefined {
+  const reason = /Login failed with reason: (Bad credentials|Could not validate credentials)/.exec(
+    stderr,
+  )?.[1];
+  return reason && refusal.tokenRefused('Spotify', `librespot: ${reason}`);
 }
 
 function lastLine(text: string): string | undefined {

@@ -22,6 +22,8 @@ import {
   useSpotifyApi,
 } from '../../../tests/helpers/spotify-api';
 import type { Song } from '../../domain/schemas';
+import { renderPhrase, say } from '../../i18n/phrases';
+import { refusalKind } from '../http/refusals';
 import { sourceContextOf } from '../platform-modules';
 import { SourceRegistry } from '../source-registry';
 import { storedSpotifyClient } from './spotify-client';
@@ -166,16 +168,35 @@ describe('when librespot cannot play', () => {
     });
   });
 
-  it('skips the song with librespot’s reason when it cannot log in, and the bot stays up', async () => {
+  it('names an unknown track before starting anything', async () => {
+    expect(await source.resolveStream({ id: '4TrackUnknown000000000', platform: 'streaming_a' })).toEqual({
+      ok: false,
+      error: 'Spotify has no such track (4TrackUnknown000000000)',
+    });
+  });
+
+  it('says in plain words that Spotify refused librespot’s login, and the bot stays up', async () => {
     process.env.FAKE_LIBRESPOT_MODE = 'crash';
+    // A source of its own for the first song (the bot's source below remembers the refusal too, which
+    // is why this test comes last).
+    const refusing = new SpotifySource(storedSpotifyClient(t.db), { path: FAKE_LIBRESPOT });
     try {
-      const resolved = await source.resolveStream({ id: SONG.id, platform: 'streaming_a' });
+      const resolved = await refusing.resolveStream({ id: SONG.id, platform: 'streaming_a' });
       const url = resolved.ok && resolved.value.input.kind === 'url' ? resolved.value.input.url : '';
       const response = await fetch(url);
       expect(response.status).toBe(502);
-      expect(await response.text()).toBe(
-        'librespot stopped before it played ([ERROR librespot] Connection failed: Permission denied { Login failed with reason: Bad credentials })',
+      const said = await response.text();
+      expect(said).toBe("Spotify refused the login the bot's player was given (librespot: Bad credentials)");
+      // A refusal of its own kind: every reader gets it worded, with librespot's own login offered.
+      expect(refusalKind(said)).toBe('tokenRefused');
+      expect(renderPhrase(say.platformTokenRefused('streaming_a', said), 'en')).toMatch(
+        /^Spotify did not accept the login .*librespot --enable-oauth prints an address to open/,
       );
+      // The next song says so at once, without a stream to fail on, so the bot's reader sees the words.
+      expect(await refusing.resolveStream({ id: SONG.id, platform: 'streaming_a' })).toEqual({
+        ok: false,
+        error: said,
+      });
       const played = await admin.api.POST('/api/player/{botId}/play-song', {
         ...bot(),
         body: { song: SONG },
@@ -185,13 +206,7 @@ describe('when librespot cannot play', () => {
       expect((await status())?.connected).toBe(true);
     } finally {
       delete process.env.FAKE_LIBRESPOT_MODE;
+      await refusing.close();
     }
   }, 30_000);
-
-  it('names an unknown track before starting anything', async () => {
-    expect(await source.resolveStream({ id: '4TrackUnknown000000000', platform: 'streaming_a' })).toEqual({
-      ok: false,
-      error: 'Spotify has no such track (4TrackUnknown000000000)',
-    });
-  });
 });

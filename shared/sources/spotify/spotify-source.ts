@@ -9,8 +9,9 @@
  * One Spotify account plays on one device at a time: two bots playing Spotify at once take the
  * playback from each other (Spotify's rule, not ours).
  */
+import { createHash } from 'node:crypto';
 import { err, ok, type Result } from '../../result';
-import { refusal } from '../http/refusals';
+import { refusal, refusalKind } from '../http/refusals';
 import type { MusicSource, ResolvedStream, StreamRequest } from '../music-source';
 import { DEFAULT_LIBRESPOT } from './librespot';
 import { type LibrespotOptions, startLibrespot } from './librespot-run';
@@ -28,21 +29,30 @@ export class SpotifySource implements MusicSource {
   readonly platform = 'streaming_a' as const;
   private readonly relay: PcmRelay;
   private readonly librespotPath: string;
+  /**
+   * Spotify turned librespot's login away with this token (its hash): later songs say so at once, in
+   * the words the bot's reader gets (a refusal of its kind), instead of each failing to decode. A
+   * renewed or new login is tried again.
+   */
+  private refusedLogin: { tokenHash: string; why: string } | undefined;
 
   constructor(
     private readonly client: SpotifyClient,
     options: SpotifySourceOptions = {},
   ) {
     this.librespotPath = options.path ?? DEFAULT_LIBRESPOT;
-    this.relay = new PcmRelay(
-      (track) => startLibrespot(client, track.trackId, { ...options, path: this.librespotPath }),
-      options.relay,
-    );
+    this.relay = new PcmRelay(async (track) => {
+      const run = await startLibrespot(client, track.trackId, { ...options, path: this.librespotPath });
+      if (!run.ok && refusalKind(run.error) === 'tokenRefused') await this.rememberRefusal(run.error);
+      return run;
+    }, options.relay);
   }
 
   async resolveStream(song: StreamRequest): Promise<Result<ResolvedStream>> {
     const configured = await this.client.configured();
     if (!configured.ok) return configured;
+    const refused = await this.loginRefused();
+    if (refused) return err(refused);
     const trackId = spotifyId(song.id, 'track');
     if (!trackId) return err(`"${song.id}" is not a Spotify track id or link`);
     const sidecar = await librespotStatus(this.librespotPath);
@@ -55,8 +65,23 @@ export class SpotifySource implements MusicSource {
     return ok({ input: { kind: 'url', url, servedLocally: true } });
   }
 
+  private async rememberRefusal(why: string): Promise<void> {
+    const token = await this.client.accessToken();
+    if (token.ok) this.refusedLogin = { tokenHash: hashOf(token.value), why };
+  }
+
+  /** Why the current login cannot play, when Spotify already turned it away. */
+  private async loginRefused(): Promise<string | undefined> {
+    const refused = this.refusedLogin;
+    if (!refused) return undefined;
+    const token = await this.client.accessToken();
+    return token.ok && hashOf(token.value) === refused.tokenHash ? refused.why : undefined;
+  }
+
   /** Stops the relay's server (tests; the daemon keeps it for its lifetime). */
   close(): Promise<void> {
     return this.relay.close();
   }
 }
+
+const hashOf = (token: string): string => createHash('sha256').update(token).digest('hex');

@@ -89,7 +89,7 @@ export class YoutubeCatalog implements SongCatalog {
   }
 
   async accountStatus(): Promise<Result<AccountStatus>> {
-    return ok(await ytDlpAccountStatus(this.ytDlp.path));
+    return ok(await ytDlpAccountStatus(this.ytDlp));
   }
 }
 

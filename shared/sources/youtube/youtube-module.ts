@@ -9,7 +9,8 @@ import { YOUTUBE_FACTS } from './youtube-facts';
 import { YoutubeSource } from './youtube-source';
 import { YtDlp } from './yt-dlp';
 
-const ytDlpOf = ({ ytDlpPath, ytDlpCookies, ytDlpArgs }: Partial<YoutubeOptions>): YtDlp =>
+/** The yt-dlp the configuration names, with the admin's options for every run. */
+export const ytDlpOf = ({ ytDlpPath, ytDlpCookies, ytDlpArgs }: Partial<YoutubeOptions>): YtDlp =>
   new YtDlp(ytDlpPath, {}, { cookies: ytDlpCookies, args: ytDlpArgs });
 
 export const youtubeModule = {

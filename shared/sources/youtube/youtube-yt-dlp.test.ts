@@ -11,7 +11,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { FAKE_YTDLP, useFakeYtDlp, writeYoutubeCookies } from '../../../tests/fakes/fake-yt-dlp';
 import { YtDlp } from './yt-dlp';
-import { STATUS_MAX_AGE_MS, ytDlpAccountStatus, ytDlpStatus } from './yt-dlp-status';
+import { STATUS_MAX_AGE_MS, ytDlpAccountStatus, ytDlpComponents, ytDlpStatus } from './yt-dlp-status';
 
 const fake = useFakeYtDlp();
 const SEARCH = ['--dump-single-json', '--flat-playlist', '--', 'ytsearch2:paper boats'];
@@ -34,12 +34,64 @@ describe('yt-dlp detection', () => {
   it('reports the version of an installed yt-dlp, from `yt-dlp --version`', async () => {
     expect(await ytDlpStatus(FAKE_YTDLP)).toEqual({ available: true, version: '2025.01.26' });
     expect(fake.runs().map((run) => run.args)).toEqual([['--version']]);
-    expect(await ytDlpAccountStatus(FAKE_YTDLP)).toEqual({
+    expect(await ytDlpAccountStatus(new YtDlp(FAKE_YTDLP))).toEqual({
       loggedIn: true,
       nickname: 'yt-dlp 2025.01.26',
       phrase: { code: 'ytDlpVersion', params: { version: '2025.01.26' } },
     });
+    // The JavaScript runtime and the EJS component, from what `--verbose` says of yt-dlp itself.
+    expect(fake.runs().map((run) => run.args)).toEqual([['--version'], ['--verbose']]);
   });
+
+  // Each test uses a yt-dlp of its own (YTDLP_ARGS differ), since answers are kept for a while.
+  it("finds the JavaScript runtime and the EJS component, with the admin's options", async () => {
+    expect(await ytDlpComponents(new YtDlp(FAKE_YTDLP, {}, { args: ['--proxy', 'http://a:1'] }))).toEqual({
+      jsRuntime: 'deno-2.6.5',
+      ejs: 'yt_dlp_ejs-0.8.0',
+    });
+    fake.set('FAKE_YTDLP_JS_RUNTIMES', '');
+    fake.set('FAKE_YTDLP_EJS', '');
+    expect(await ytDlpComponents(new YtDlp(FAKE_YTDLP, {}, { args: ['--proxy', 'http://b:1'] }))).toEqual({
+      jsRuntime: undefined,
+      ejs: undefined,
+    });
+    // A runtime named in YTDLP_ARGS, the EJS scripts allowed to be downloaded.
+    const named = new YtDlp(
+      FAKE_YTDLP,
+      {},
+      { args: ['--js-runtimes', 'node', '--remote-components', 'ejs:github'] },
+    );
+    expect(await ytDlpComponents(named)).toEqual({ jsRuntime: 'node-22.12.0', ejs: 'ejs:github' });
+    expect(fake.runs().at(-1)?.args).toEqual([
+      '--js-runtimes',
+      'node',
+      '--remote-components',
+      'ejs:github',
+      '--verbose',
+    ]);
+  });
+
+  it.each([
+    ['', '0.8.0', 'ytDlpNoJsRuntime', 'yt-dlp 2025.01.26, but no JavaScript runtime'],
+    ['deno-2.6.5', '', 'ytDlpNoEjs', 'yt-dlp 2025.01.26, but without its EJS component'],
+    [
+      'node-16.0.0 (unsupported)',
+      '',
+      'ytDlpNoJsRuntimeNorEjs',
+      'yt-dlp 2025.01.26, but without a JavaScript runtime and its EJS component',
+    ],
+  ])(
+    'says which part is missing in the status (runtimes "%s", yt-dlp-ejs "%s")',
+    async (runtimes, ejs, code, start) => {
+      fake.set('FAKE_YTDLP_JS_RUNTIMES', runtimes);
+      fake.set('FAKE_YTDLP_EJS', ejs);
+      const status = await ytDlpAccountStatus(
+        new YtDlp(FAKE_YTDLP, {}, { args: ['--proxy', `http://${code}:1`] }),
+      );
+      expect(status).toMatchObject({ loggedIn: true, phrase: { code, params: { version: '2025.01.26' } } });
+      expect(status.nickname).toMatch(new RegExp(`^${start}`));
+    },
+  );
 
   it('says yt-dlp is not installed when YTDLP_PATH points nowhere, without throwing', async () => {
     const nowhere = join(freshDir(), 'yt-dlp');
@@ -49,7 +101,7 @@ describe('yt-dlp detection', () => {
       reason: `yt-dlp is not installed (nothing at ${nowhere}; fix YTDLP_PATH)`,
       phrase,
     });
-    expect(await ytDlpAccountStatus(nowhere)).toEqual({
+    expect(await ytDlpAccountStatus(new YtDlp(nowhere))).toEqual({
       loggedIn: false,
       nickname: `yt-dlp is not installed (nothing at ${nowhere}; fix YTDLP_PATH)`,
       phrase,
@@ -236,6 +288,18 @@ describe('the admin’s settings, and YouTube’s refusals in plain words', () =
     // The warning alone, with the metadata answered, is no failure.
     expect((await new YtDlp(FAKE_YTDLP).run(VIDEO)).ok).toBe(true);
     expect((await new YtDlp(FAKE_YTDLP, {}, { args: ['--js-runtimes', 'node'] }).run(AUDIO)).ok).toBe(true);
+  });
+
+  it('names the missing EJS component when yt-dlp skipped its challenge solver script, and passes once allowed to download it', async () => {
+    fake.set('FAKE_YTDLP_MODE', 'no-ejs');
+    expect(await new YtDlp(FAKE_YTDLP).run(AUDIO)).toEqual(
+      failed(
+        'yt-dlp could not read this YouTube video because it lacks its EJS component (the challenge solver scripts its JavaScript runtime runs): ' +
+          'the admin can install the yt-dlp-ejs package next to yt-dlp, or allow yt-dlp to download it with "--remote-components ejs:github" in YTDLP_ARGS',
+      ),
+    );
+    const allowed = new YtDlp(FAKE_YTDLP, {}, { args: ['--remote-components', 'ejs:github'] });
+    expect((await allowed.run(AUDIO)).ok).toBe(true);
   });
 
   it.each([

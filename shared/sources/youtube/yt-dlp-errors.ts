@@ -2,14 +2,15 @@
  * What a failed yt-dlp run printed on stderr, as a sentence for the people who see it (a 502 `{error}`
  * at the api, a chat message when a song is skipped): the refusals YouTube commonly makes of a server
  * (the bot check, age, privacy, country, rate limits, and formats missing for want of a JavaScript
- * runtime) say what happened and what the admin can do; anything else is yt-dlp's own last `ERROR:`
+ * runtime or its EJS component) say what happened and what the admin can do; anything else is yt-dlp's own last `ERROR:`
  * line.
  *
  * yt-dlp's words, from yt-dlp/yt-dlp (commit 81ecd58, 2026-08-20): YouTube's playability reason with
  * a cookies hint for "Sign in to confirm you’re not a bot" and "Sign in to confirm your age"
  * (yt_dlp/extractor/youtube/_video.py, `_real_extract`; `_login_hint` in extractor/common.py), the
- * warning "No supported JavaScript runtime could be found" and the "Signature solving failed" / "n
- * challenge solving failed" warnings (`_video.py`), after which the formats are missing and the run
+ * warning "No supported JavaScript runtime could be found", the EJS component's "Remote component(s)
+ * challenge solver script … skipped" warning (extractor/youtube/jsc/_director.py) and the "Signature
+ * solving failed" / "n challenge solving failed" warnings (`_video.py`), after which the formats are missing and the run
  * ends "Requested format is not available"; "Private video", "Video unavailable", "The playlist does
  * not exist."; the country refusal of `raise_geo_restricted` ("…not available from your location…",
  * "The uploader has not made this video available in your country"); and "This content isn't
@@ -34,6 +35,9 @@ interface Trouble {
   message: string;
   notFound?: boolean;
 }
+
+/** What yt-dlp ends with when the formats a JavaScript challenge hides are missing. */
+const FORMATS_MISSING = /Requested format is not available|Only images are available|No video formats found/i;
 
 /** In order: the first that matches explains the failure. */
 const TROUBLES: readonly Trouble[] = [
@@ -73,13 +77,27 @@ const TROUBLES: readonly Trouble[] = [
     message: 'YouTube has no such video any more (it was removed or never existed)',
     notFound: true,
   },
+  // Without its JavaScript runtime or its EJS component (yt-dlp-components.ts) yt-dlp warns, goes on,
+  // and fails when the formats it needs are missing; the warning says which part it lacked.
   {
-    // Without a runtime yt-dlp warns at once, goes on, and fails when the formats it needs are missing.
-    seen: /Requested format is not available|Only images are available|No video formats found/i,
-    warned: /No supported JavaScript runtime|Signature solving failed|n challenge solving failed/i,
+    seen: FORMATS_MISSING,
+    warned: /No supported JavaScript runtime/i,
     message:
       'yt-dlp could not read this YouTube video because it lacks a JavaScript runtime, which YouTube now requires: ' +
       'the admin can install deno (or node, named with "--js-runtimes node" in YTDLP_ARGS) as the yt-dlp wiki describes, and update yt-dlp',
+  },
+  {
+    seen: FORMATS_MISSING,
+    warned: /challenge solver script.* skipped|No usable challenge solver/i,
+    message:
+      'yt-dlp could not read this YouTube video because it lacks its EJS component (the challenge solver scripts its JavaScript runtime runs): ' +
+      'the admin can install the yt-dlp-ejs package next to yt-dlp, or allow yt-dlp to download it with "--remote-components ejs:github" in YTDLP_ARGS',
+  },
+  {
+    seen: FORMATS_MISSING,
+    warned: /Signature solving failed|n challenge solving failed/i,
+    message:
+      'yt-dlp could not solve YouTube’s challenge for this video: the admin can check that yt-dlp has a JavaScript runtime (deno) and its EJS component (the yt-dlp-ejs package), and update yt-dlp',
   },
 ];
 

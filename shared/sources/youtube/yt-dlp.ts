@@ -7,7 +7,7 @@
  * installed, a refusal says what YouTube refused and what the admin can do (yt-dlp-errors.ts).
  */
 import type { z } from 'zod';
-import { type ProcessLimits, runBounded } from '../../exec/bounded-process';
+import { type ProcessLimits, type ProcessOutcome, runBounded } from '../../exec/bounded-process';
 import { renderPhrase, say } from '../../i18n/phrases';
 import { logger } from '../../logger';
 import { err, ok, type Result } from '../../result';
@@ -41,7 +41,7 @@ export class YtDlp {
   constructor(
     readonly path: string = DEFAULT_YTDLP,
     limits: Partial<ProcessLimits> = {},
-    private readonly settings: YtDlpSettings = {},
+    readonly settings: YtDlpSettings = {},
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
   }
@@ -62,8 +62,22 @@ export class YtDlp {
     }
   }
 
-  private async runWith(args: readonly string[]): Promise<Result<string, YtDlpFailure>> {
-    const outcome = await runBounded(this.path, args, this.limits);
+  /** What makes one yt-dlp differ from another here: its path and the admin's options. */
+  get key(): string {
+    return JSON.stringify([this.path, this.settings.args ?? []]);
+  }
+
+  /**
+   * The `[debug]` lines yt-dlp prints about itself (its version, optional libraries, JavaScript
+   * runtimes: yt-dlp-components.ts), from `--verbose` without a video, which then ends with a usage
+   * error. The admin's options come first, as they may name a runtime or allow downloads.
+   */
+  async debugLines(): Promise<Result<string, YtDlpFailure>> {
+    const outcome = await runBounded(this.path, [...(this.settings.args ?? []), '--verbose'], this.limits);
+    return outcome.kind === 'exited' ? ok(outcome.stderr) : this.unfinished(outcome);
+  }
+
+  private unfinished(outcome: Exclude<ProcessOutcome, { kind: 'exited' }>): Result<never, YtDlpFailure> {
     switch (outcome.kind) {
       case 'notStarted':
         return notStarted(this.path, outcome.code, outcome.message);
@@ -71,6 +85,16 @@ export class YtDlp {
         return failure(`yt-dlp did not answer within ${Math.round(this.limits.timeoutMs / 1000)} s`);
       case 'outputTooLarge':
         return failure(`yt-dlp printed more than ${Math.round(this.limits.maxOutputBytes / 1024)} KiB`);
+    }
+  }
+
+  private async runWith(args: readonly string[]): Promise<Result<string, YtDlpFailure>> {
+    const outcome = await runBounded(this.path, args, this.limits);
+    switch (outcome.kind) {
+      case 'notStarted':
+      case 'timedOut':
+      case 'outputTooLarge':
+        return this.unfinished(outcome);
       case 'exited': {
         if (outcome.code === 0) return ok(outcome.stdout);
         const described = describeFailure(outcome.stderr);

@@ -6,7 +6,8 @@
  * `badGateway` or `serviceUnavailable`. A person is told which service, by the name they know, and
  * what it means for them; the detail itself stays for admins (ErrorNotice's disclosure).
  */
-import { PLATFORMS, type Platform } from '@shared/domain/platforms';
+import type { Platform } from '@shared/domain/platforms';
+import { splitPlatformDetail } from '@shared/sources/http/platform-detail';
 import { REFUSAL_CODES } from '@shared/sources/http/refusals';
 import { saysUnreachable } from '@shared/sources/http/unreachable';
 import { t, tPhrase } from '../i18n';
@@ -27,17 +28,14 @@ export interface PlatformFailure {
   kind?: { code: string; params: Record<string, string> };
 }
 
-const isPlatform = (value: string): value is Platform => (PLATFORMS as readonly string[]).includes(value);
-
 /** The platform failure an error phrase (`code`, `params`) carries, if it is one. */
 export function platformFailure(code: unknown, params: unknown): PlatformFailure | undefined {
   if (typeof code !== 'string' || !PLATFORM_PHRASES.has(code)) return undefined;
   const detail = (params as { detail?: unknown } | undefined)?.detail;
   if (typeof detail !== 'string') return undefined;
-  const match = /^(\w+): (.+)$/s.exec(detail);
-  const platform = match?.[1];
-  if (!match || !platform || !isPlatform(platform)) return undefined;
-  const reason = match[2]!;
+  const split = splitPlatformDetail(detail);
+  if (!split) return undefined;
+  const { platform, reason } = split;
   const kind = KIND_PHRASES.has(code) ? { code, params: { platform, detail } } : undefined;
   return { platform, unreachable: saysUnreachable(reason), reason, detail, ...(kind ? { kind } : {}) };
 }
