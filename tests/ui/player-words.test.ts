@@ -159,6 +159,8 @@ describe('crossfade', () => {
     const phone = await ui.phonePage(page);
     await phone.goto(`${ui.baseUrl}/player/${botId}`);
     const fade = phone.getByRole('combobox', { name: '淡入淡出' });
+    // Read once the page has drawn it: allTextContents does not wait.
+    await fade.waitFor();
     expect((await fade.locator('option').allTextContents()).slice(0, 2)).toEqual(['关闭', '1 秒']);
     await fade.selectOption('3');
     await toast(phone, '淡入淡出为 3 秒：下一首会在当前歌曲结尾时渐入。').waitFor();
