@@ -3,7 +3,7 @@ SHELL := /bin/bash
 RUN_PACKAGES := ffmpeg
 TEST_PACKAGES := ffmpeg nats-server chromium nginx openssl
 
-.PHONY: run test deps test-deps web typecheck lint unit bench openapi client db-generate
+.PHONY: run test deps test-deps web typecheck lint unit soak bench openapi client db-generate
 
 # node with tsx as its loader, not the tsx command: one process, so a stop signal reaches the app itself
 # and nothing in between kills it for answering slowly.
@@ -33,6 +33,10 @@ lint:
 
 unit:
 	npx tsx scripts/run-tests.ts
+
+# The listener churn of `make test` (10 bots, 20 listeners coming and going, 5 % loss) for 30 minutes.
+soak: test-deps
+	CHURN_SECONDS=1800 npx vitest run tests/daemon/listener-churn.test.ts
 
 bench: test-deps
 	npx tsx bench/run.ts

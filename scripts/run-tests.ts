@@ -13,7 +13,13 @@ import { readMeasurements, readTally, TALLY_COLUMNS, TALLY_PATH } from '../tests
  * restart) compare against the machine's own noise; another suite running beside them is noise they
  * cannot tell apart, so they run afterwards, one at a time, with nothing else.
  */
-const ALONE = ['tests/e2e/daemon-apart.test.ts', 'tests/deploy/rolling-upgrade.test.ts'];
+const ALONE = [
+  'tests/e2e/daemon-apart.test.ts',
+  'tests/deploy/rolling-upgrade.test.ts',
+  // Ten bots and twenty listeners for two minutes, timing every silence a listener hears: beside
+  // another suite on two cores its bots' track restarts can outlast the silence it allows.
+  'tests/daemon/listener-churn.test.ts',
+];
 
 /** More failing files than this is not the machine's load: they are not run again. */
 const MAX_RERUN_FILES = 5;

@@ -15,7 +15,7 @@ import type { bots } from '../../shared/db/schema';
 import { clientVersionOf } from '../../shared/domain/client-versions';
 import { type AutoplayMode, BOT_START_DEADLINE_MS, type PlayMode } from '../../shared/domain/constants';
 import type { LoudnessSetting } from '../../shared/domain/loudness';
-import type { BotStatus, QueuedSong } from '../../shared/domain/schemas';
+import type { BotStatus, NicknameTaken, QueuedSong } from '../../shared/domain/schemas';
 import { say, statusPhrase } from '../../shared/i18n/phrases';
 import { type Logger, logger } from '../../shared/logger';
 import { receipts } from '../../shared/receipts';
@@ -39,6 +39,7 @@ import { BotLifecycle, type ConnectionState, type ConnectionStatus } from './con
 import { ConnectionSession } from './connection/connection-session';
 import { EntersStateError, entersState } from './connection/enters-state';
 import { configuredChannel } from './connection/joined-channel';
+import { nicknameForAttempt } from './connection/nickname-attempts';
 import { startFailurePhrase } from './connection/start-failure';
 import type { Ts3Options } from './connection/ts3-options';
 import { Ts3VoiceSink } from './connection/ts3-voice-sink';
@@ -119,6 +120,8 @@ export class BotRuntime implements BotContext {
   private readonly autoplay: Autoplay | undefined;
   /** The channel the current client was told to join (the configuration may change meanwhile). */
   private requestedChannel: number | string | undefined;
+  /** The configured nickname and the one the current client joins with (another when it was taken). */
+  private joinNickname: NicknameTaken | undefined;
   /** Where to continue once connected again (after a reconnect or a restored snapshot). */
   private resumePoint: ResumePoint | undefined;
   private queueVersion = 0;
@@ -185,7 +188,7 @@ export class BotRuntime implements BotContext {
       if (queueChanged) deps.uploads?.queuesChanged();
     });
     this.lifecycle = new BotLifecycle({
-      createClient: () => this.createClient(),
+      createClient: (nicknameAttempt) => this.createClient(nicknameAttempt),
       log: this.log,
       ...(deps.ts3.backoff ? { backoff: deps.ts3.backoff } : {}),
     });
@@ -240,6 +243,8 @@ export class BotRuntime implements BotContext {
     if (now?.effectiveDuration !== undefined) status.effectiveDuration = now.effectiveDuration;
     const channel = this.lifecycle.connected ? this.session?.joinedChannel(this.requestedChannel) : undefined;
     if (channel) status.channel = channel;
+    const taken = this.nicknameTaken();
+    if (taken) status.nicknameTaken = taken;
     return status;
   }
 
@@ -343,11 +348,14 @@ export class BotRuntime implements BotContext {
       );
     }
     const status = this.status();
-    const { channel } = status;
-    // The server puts a bot whose channel it lacks into its default channel; the receipt says so.
-    const said = channel?.missing
-      ? [say.started(), say.channelMissing(channel.missing, channel.name)]
-      : say.started();
+    const { channel, nicknameTaken } = status;
+    // The server puts a bot whose channel it lacks into its default channel, and the bot joins under
+    // another nickname when its own was taken; the receipt says so.
+    const said = [
+      say.started(),
+      ...(channel?.missing ? [say.channelMissing(channel.missing, channel.name)] : []),
+      ...(nicknameTaken ? [say.nicknameTaken(nicknameTaken.requested, nicknameTaken.used)] : []),
+    ];
     return done(said, status);
   }
 
@@ -403,7 +411,7 @@ export class BotRuntime implements BotContext {
     if (config.playMode !== this.player.queue.mode) this.player.queue.setMode(config.playMode);
     this.player.setLoudnessTarget(loudnessTargetOf(config).loudnessTargetLufs);
     this.player.setCrossfadeSeconds(config.crossfadeSeconds);
-    this.session?.reconfigure(config.profileConfig ?? PROFILE_DISABLED, config.nickname);
+    this.session?.reconfigure(config.profileConfig ?? PROFILE_DISABLED, this.ownNickname());
     void this.refreshAvatar();
     this.changed(false);
   }
@@ -448,13 +456,29 @@ export class BotRuntime implements BotContext {
     this.snapshots.save({ songs, currentIndex, positionSeconds: this.player.elapsedSeconds });
   }
 
-  private createClient(): Ts3Client {
+  /** While connected under another nickname than the configured one: both. */
+  private nicknameTaken(): NicknameTaken | undefined {
+    const join = this.joinNickname;
+    return this.lifecycle.connected && join && join.used !== join.requested ? join : undefined;
+  }
+
+  /**
+   * The nickname the bot goes by on the server when not showing a song: the one it joined with, unless
+   * the configured one has changed since (it is asked for then, and the server decides).
+   */
+  private ownNickname(): string {
+    const join = this.joinNickname;
+    return join && join.requested === this.config.nickname ? join.used : this.config.nickname;
+  }
+
+  private createClient(nicknameAttempt: number): Ts3Client {
     const c = this.config;
     this.requestedChannel = configuredChannel(c);
+    this.joinNickname = { requested: c.nickname, used: nicknameForAttempt(c.nickname, nicknameAttempt) };
     return new Ts3Client({
       address: c.serverAddress,
       port: c.serverPort,
-      nickname: c.nickname,
+      nickname: this.joinNickname.used,
       serverPassword: c.serverPassword ?? undefined,
       defaultChannel: this.requestedChannel,
       channelPassword: c.channelPassword ?? undefined,
@@ -481,7 +505,7 @@ export class BotRuntime implements BotContext {
       settings: this.currentSettings,
       profile: {
         config: this.config.profileConfig ?? PROFILE_DISABLED,
-        defaultNickname: this.config.nickname,
+        defaultNickname: this.ownNickname(),
         defaultAvatar: async () => (await loadBotAvatar(this.deps.db, this.config.id))?.data,
         coverArt: async (url) => {
           const ffmpeg = locateFfmpeg(this.deps.ffmpeg);

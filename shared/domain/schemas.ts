@@ -112,6 +112,14 @@ export const JoinedChannelSchema = z
   .openapi('JoinedChannel');
 export type JoinedChannel = z.infer<typeof JoinedChannelSchema>;
 
+export const NicknameTakenSchema = z
+  .object({
+    requested: z.string().openapi({ description: 'The configured nickname, which another client has.' }),
+    used: z.string().openapi({ description: 'The nickname the bot connected with instead.' }),
+  })
+  .openapi('NicknameTaken');
+export type NicknameTaken = z.infer<typeof NicknameTakenSchema>;
+
 export const LoudnessStatusSchema = z
   .object({
     enabled: z
@@ -192,6 +200,11 @@ export const BotStatusSchema = z
     }),
     channel: JoinedChannelSchema.optional().openapi({
       description: 'The channel the bot is in, while connected (an addition: older daemons leave it out).',
+    }),
+    nicknameTaken: NicknameTakenSchema.optional().openapi({
+      description:
+        'While connected under another nickname than the configured one, because the server had that one ' +
+        'in use when the bot joined (an addition: older daemons leave it out).',
     }),
     autoplay: AutoplayModeSchema.optional().openapi({
       description: 'An addition: older daemons leave it out.',

@@ -58,6 +58,8 @@ const en = {
   started: 'Connected.',
   // joined channel
   channelMissing: 'Channel {requested} does not exist; joined {joined}.',
+  // the configured nickname was taken on the server (daemon/bots/connection/nickname-attempts.ts)
+  nicknameTaken: 'Nickname {requested} is already in use on the server; connected as {used}.',
   // The voice server's refusals of a bot's connection (its TS3 error ids, daemon/bots/connection/start-failure.ts);
   // `startFailed` is any other failure, `detail` what the client or server said, in English.
   startFailed: 'Could not connect: {detail}',
@@ -272,6 +274,7 @@ const zh: Record<PhraseCode, string> = {
   started: '已连接。',
   // joined channel
   channelMissing: '频道 {requested} 不存在，已进入 {joined}。',
+  nicknameTaken: '昵称 {requested} 在服务器上已被使用，已改用 {used} 连接。',
   startFailed: '无法连接到语音服务器。',
   startWrongServerPassword: '无法连接：语音服务器密码错误，请在机器人的连接设置中填写正确的密码。',
   startWrongChannelPassword: '无法连接：频道密码错误，请在机器人的连接设置中填写正确的密码。',
@@ -551,6 +554,7 @@ export const say = {
   started: () => p('started'),
   // joined channel
   channelMissing: (requested: string, joined: string) => p('channelMissing', { requested, joined }),
+  nicknameTaken: (requested: string, used: string) => p('nicknameTaken', { requested, used }),
   startFailed: detail('startFailed'),
   startWrongServerPassword: () => p('startWrongServerPassword'),
   startWrongChannelPassword: () => p('startWrongChannelPassword'),

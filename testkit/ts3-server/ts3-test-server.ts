@@ -104,6 +104,7 @@ const ERR = {
   ok: 0,
   notFound: 0x0100,
   invalidClientId: 0x0200,
+  nicknameInUse: 0x0201,
   identityTooWeak: 0x0207,
   invalidChannelId: 0x0300,
   badChannelPassword: 0x030d,
@@ -111,6 +112,8 @@ const ERR = {
   badServerPassword: 0x0404,
   banned: 0x0d01,
 };
+/** How a real server refuses a nickname another client has, at clientinit and on a rename. */
+const NICKNAME_IN_USE = { id: ERR.nicknameInUse, msg: 'nickname is already in use' };
 /** What the server announces as its slots when no limit is set. */
 const ANNOUNCED_MAX_CLIENTS = 32;
 /** File transfer complete (Errors.csv 0x0811). */
@@ -418,10 +421,12 @@ export class Ts3TestServer extends EventEmitter<TestServerEvents> {
         this.onText(client, Number(f.targetmode), Number(f.target ?? 0), f.msg ?? '');
         return ok;
       case 'clientupdate':
+        if (this.nicknameTaken(f.client_nickname, client)) return NICKNAME_IN_USE;
         this.updateClient(client, f);
         return ok;
       case 'clientedit':
         if (Number(f.clid) !== client.id) return { id: ERR.invalidClientId, msg: 'invalid clientID' };
+        if (this.nicknameTaken(f.client_nickname, client)) return NICKNAME_IN_USE;
         this.updateClient(client, f);
         return ok;
       case 'clientmove':
@@ -518,7 +523,13 @@ export class Ts3TestServer extends EventEmitter<TestServerEvents> {
       };
     if (this.clients.length >= (this.options.maxClients ?? Number.POSITIVE_INFINITY))
       return { id: ERR.serverFull, msg: 'max clients reached' };
+    if (this.nicknameTaken(f.client_nickname, undefined)) return NICKNAME_IN_USE;
     return undefined;
+  }
+
+  /** Whether another client than `self` is on the server as `nickname` (a server keeps nicknames unique). */
+  private nicknameTaken(nickname: string | undefined, self: ServerClient | undefined): boolean {
+    return nickname !== undefined && this.clients.some((c) => c !== self && c.nickname === nickname);
   }
 
   private onText(from: ServerClient, targetMode: number, target: number, message: string): void {

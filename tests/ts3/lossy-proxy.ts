@@ -11,10 +11,15 @@ export interface ProxyOptions {
   seed?: number;
   /** Forward only this many server → client datagrams, then nothing (a server that stops answering). */
   serverDatagramLimit?: number;
+  /**
+   * Closes the relay of a client that has sent nothing for this long (one that left: a live client
+   * pings every second), so a long run of clients coming and going does not pile up sockets.
+   */
+  idleCloseMs?: number;
 }
 
-/** mulberry32: a tiny seeded PRNG. */
-function random(seed: number): () => number {
+/** mulberry32: a tiny seeded PRNG, numbers in [0, 1). */
+export function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -29,6 +34,9 @@ export class LossyProxy {
   readonly dropped = { toServer: 0, toClient: 0 };
   readonly forwarded = { toServer: 0, toClient: 0 };
   private readonly upstreams = new Map<string, Socket>();
+  /** When each client last sent anything (performance.now()). */
+  private readonly lastHeard = new Map<string, number>();
+  private readonly sweeper: NodeJS.Timeout | undefined;
   private readonly next: () => number;
 
   private constructor(
@@ -37,6 +45,8 @@ export class LossyProxy {
   ) {
     this.next = random(options.seed ?? 1);
     front.on('message', (d, remote) => this.fromClient(d, remote));
+    const idleMs = options.idleCloseMs;
+    if (idleMs !== undefined) this.sweeper = setInterval(() => this.closeIdle(idleMs), idleMs / 2).unref();
   }
 
   static async start(options: ProxyOptions): Promise<LossyProxy> {
@@ -55,6 +65,7 @@ export class LossyProxy {
 
   private fromClient(datagram: Buffer, remote: RemoteInfo): void {
     const key = `${remote.address}:${remote.port}`;
+    this.lastHeard.set(key, performance.now());
     let upstream = this.upstreams.get(key);
     if (!upstream) {
       const socket = createSocket('udp4');
@@ -83,7 +94,18 @@ export class LossyProxy {
     this.front.send(datagram, client.port, client.address);
   }
 
+  private closeIdle(idleMs: number): void {
+    const now = performance.now();
+    for (const [key, heard] of this.lastHeard) {
+      if (now - heard < idleMs) continue;
+      this.upstreams.get(key)?.close();
+      this.upstreams.delete(key);
+      this.lastHeard.delete(key);
+    }
+  }
+
   close(): void {
+    clearInterval(this.sweeper);
     for (const socket of this.upstreams.values()) socket.close();
     this.front.close();
   }

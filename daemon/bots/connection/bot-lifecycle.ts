@@ -9,16 +9,27 @@
  * - A connection lost without our asking (server gone, timeout) waits with backoff and reconnects, for
  *   as long as it takes, until `stop()`. A kick or ban is a decision by the server's admins: the bot
  *   stays disconnected.
+ * - A nickname the server refuses as in use is tried again at once with the next suffixed nickname
+ *   (nickname-attempts.ts), within the same attempt: connecting → connecting with a fresh client.
  */
 import { EventEmitter } from 'node:events';
 import type { Logger } from '../../../shared/logger';
-import { type DisconnectReason, type Ts3Client, Ts3ConnectError } from '../../ts3';
+import { type DisconnectReason, TS3_ERROR, type Ts3Client, Ts3ConnectError } from '../../ts3';
+import { NICKNAME_ATTEMPTS } from './nickname-attempts';
 import { DEFAULT_RECONNECT_BACKOFF, type ReconnectBackoff, reconnectDelayMs } from './reconnect-backoff';
 
 export type ConnectionState =
   | { status: 'disconnected' }
-  /** `reconnectAttempt` is set when this attempt follows an unexpected disconnect. */
-  | { status: 'connecting'; client: Ts3Client; reconnectAttempt: number | undefined }
+  /**
+   * `reconnectAttempt` is set when this attempt follows an unexpected disconnect; `nicknameAttempt`
+   * counts the nicknames the server refused as in use so far.
+   */
+  | {
+      status: 'connecting';
+      client: Ts3Client;
+      reconnectAttempt: number | undefined;
+      nicknameAttempt: number;
+    }
   | { status: 'connected'; client: Ts3Client }
   | { status: 'reconnecting'; attempt: number; timer: NodeJS.Timeout }
   | { status: 'disposed' };
@@ -32,7 +43,7 @@ export interface ConnectAttemptFailure {
 
 const TRANSITIONS: Record<ConnectionStatus, readonly ConnectionStatus[]> = {
   disconnected: ['connecting', 'disposed'],
-  connecting: ['connected', 'disconnected', 'reconnecting', 'disposed'],
+  connecting: ['connecting', 'connected', 'disconnected', 'reconnecting', 'disposed'],
   connected: ['disconnected', 'reconnecting', 'disposed'],
   reconnecting: ['connecting', 'disconnected', 'disposed'],
   disposed: [],
@@ -41,8 +52,11 @@ const TRANSITIONS: Record<ConnectionStatus, readonly ConnectionStatus[]> = {
 const RECONNECT_REASONS: ReadonlySet<DisconnectReason> = new Set(['connectionLost', 'serverShutdown']);
 
 export interface BotLifecycleOptions {
-  /** A fresh client for each attempt (a Ts3Client connects once). */
-  createClient: () => Ts3Client;
+  /**
+   * A fresh client for each attempt (a Ts3Client connects once), joining with the nickname of
+   * `nicknameAttempt` (nicknameForAttempt: 0 is the configured one).
+   */
+  createClient: (nicknameAttempt: number) => Ts3Client;
   log: Logger;
   backoff?: ReconnectBackoff;
 }
@@ -81,10 +95,10 @@ export class BotLifecycle extends EventEmitter<BotLifecycleEvents> {
         return;
       case 'reconnecting':
         clearTimeout(state.timer);
-        this.connect(undefined);
+        this.connect(undefined, 0);
         return;
       case 'disconnected':
-        this.connect(undefined);
+        this.connect(undefined, 0);
         return;
       case 'disposed':
         throw new Error('BotLifecycle.start() after dispose');
@@ -119,10 +133,10 @@ export class BotLifecycle extends EventEmitter<BotLifecycleEvents> {
     this.removeAllListeners();
   }
 
-  private connect(reconnectAttempt: number | undefined): void {
-    const client = this.options.createClient();
+  private connect(reconnectAttempt: number | undefined, nicknameAttempt: number): void {
+    const client = this.options.createClient(nicknameAttempt);
     this.lastFailure = undefined;
-    this.setState({ status: 'connecting', client, reconnectAttempt });
+    this.setState({ status: 'connecting', client, reconnectAttempt, nicknameAttempt });
     client.on('disconnected', ({ reason, message }) => this.onDisconnected(client, reason, message));
     client.connect().then(
       () => this.onConnected(client),
@@ -140,6 +154,12 @@ export class BotLifecycle extends EventEmitter<BotLifecycleEvents> {
     const state = this.current;
     if (state.status !== 'connecting' || state.client !== client) return;
     this.lastFailure = failure;
+    const nicknameAttempt = state.nicknameAttempt + 1;
+    if (failure.serverErrorId === TS3_ERROR.clientNicknameInUse && nicknameAttempt < NICKNAME_ATTEMPTS) {
+      this.options.log.info({ nicknameAttempt }, 'nickname in use; joining under another');
+      this.connect(state.reconnectAttempt, nicknameAttempt);
+      return;
+    }
     this.options.log.warn({ reason: failure.message }, 'connect failed');
     if (state.reconnectAttempt === undefined) this.setState({ status: 'disconnected' });
     else this.waitToReconnect(state.reconnectAttempt + 1);
@@ -155,7 +175,7 @@ export class BotLifecycle extends EventEmitter<BotLifecycleEvents> {
 
   private waitToReconnect(attempt: number): void {
     const delayMs = reconnectDelayMs(attempt, this.options.backoff ?? DEFAULT_RECONNECT_BACKOFF);
-    const timer = setTimeout(() => this.connect(attempt), delayMs);
+    const timer = setTimeout(() => this.connect(attempt, 0), delayMs);
     this.options.log.info({ attempt, delayMs }, 'reconnecting');
     this.setState({ status: 'reconnecting', attempt, timer });
   }
