@@ -232,7 +232,10 @@ async function watchStatuses(until: number): Promise<Watch> {
   };
   /** Since when each room has been empty, or occupied, as the server sees it. */
   const since = rooms.map(() => ({ occupied: true, at: performance.now() }));
-  /** Polls in a row each bot was neither playing nor paused: one may fall between two tracks. */
+  /**
+   * Polls in a row each bot was neither playing nor paused: up to two may fall between two tracks (a
+   * song change that was not joined ahead goes through idle while the next song starts).
+   */
   const idlePolls = rooms.map(() => 0);
   while (performance.now() < until) {
     const statuses = await Promise.all(botIds.map((id) => h.status(id)));
@@ -249,7 +252,7 @@ async function watchStatuses(until: number): Promise<Watch> {
       idlePolls[i] = status.paused || status.playing ? 0 : idlePolls[i]! + 1;
       if (status.paused) watch.pausedPolls++;
       else if (status.playing) watch.playingPolls++;
-      else if (idlePolls[i]! > 1) watch.notPlaying.push(at);
+      else if (idlePolls[i]! > 2) watch.notPlaying.push(at);
       if (status.paused && occupied && settled) watch.falsePauses.push(at);
       if (!status.paused && !occupied && settled) watch.missedPauses.push(at);
     }
