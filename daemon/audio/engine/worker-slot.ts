@@ -406,7 +406,7 @@ export class WorkerSlot implements FillableSlot {
   private normalizedFrame(running: Running, into: Int16Array, ahead: Int16Array): Int16Array | undefined {
     const { pcm } = running.decoder;
     const frame = pcm.readFrame(into);
-    if (frame) running.normalizer?.apply(frame, pcm.peekFrame(ahead));
+    if (frame) running.normalizer?.apply(frame, () => pcm.peekFrame(ahead));
     return frame;
   }
 

@@ -68,7 +68,6 @@ describe('loudness normalization through the player', () => {
   it('brings files 20 dB apart to the target, within 1 LU, measuring them as they decode', async () => {
     const quiet = await played('quiet.wav', TARGET);
     const loud = await played('loud.wav', TARGET);
-    console.log('LOUD', settled(quiet.mono), settled(loud.mono), quiet.report, loud.report);
     expect(Math.abs(settled(quiet.mono) - TARGET)).toBeLessThan(1);
     expect(Math.abs(settled(loud.mono) - TARGET)).toBeLessThan(1);
     expect(quiet.report?.source).toBe('measured');
