@@ -3,9 +3,11 @@
  * moving on when a track ends or cannot be played, pause reasons, and the numbers BotStatus shows.
  *
  * Near a song's end (the audio player's `nearEnd`) the song the queue would move to is resolved and
- * queued behind it in the player, so it follows without a gap or with the bot's crossfade. The queue
- * may change meanwhile: after each of the bot's commands `reviewUpcoming` drops a queued song that is
- * no longer next and queues the one that is; when the player joins the two, the queue moves on to it.
+ * queued behind it in the player, so it follows without a gap or with the bot's crossfade; after the
+ * queue's last song (mode `seq`) that is autoplay's song, which joins the queue only when it starts,
+ * so a song someone adds meanwhile still goes first. The queue may change meanwhile: after each of
+ * the bot's commands `reviewUpcoming` drops a queued song that is no longer next and queues the one
+ * that is; when the player joins the two, the queue moves on to it.
  *
  * `playing`/`paused` are read from the audio player's state union, never kept as flags of their own.
  * Track ends arrive from the frame clock at any time; they are handed to `runSerial` so they take their
@@ -102,8 +104,13 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
   private pauseReason: PauseReason | undefined;
   /** While a track is being started, its synchronous failure (no ffmpeg) is caught here. */
   private startFailure: ((track: Track, end: TrackEnd) => void) | undefined;
-  /** The song queued in the player behind the current one: its queue key, and the queue's revision then. */
-  private upcoming: { key: number; revision: number; nowPlaying: NowPlaying } | undefined;
+  /**
+   * The song queued in the player behind the current one: its queue key (undefined for autoplay's
+   * song, not queued yet), and the queue's revision then.
+   */
+  private upcoming: { key: number | undefined; revision: number; nowPlaying: NowPlaying } | undefined;
+  /** Autoplay had no song to follow this track, asked ahead at this queue revision: not asked again. */
+  private autoplayDeclined: { track: Track; revision: number } | undefined;
   /** The track the player has said is near its end: from then on the next song is queued behind it. */
   private nearEndTrack: Track | undefined;
   /** The queue's revision when the song to queue behind the current one was last looked for. */
@@ -327,7 +334,7 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
     if (now?.track !== track || now.live || this.upcoming) return;
     const revision = this.queue.revision;
     this.lookedAt = revision;
-    const next = this.queue.upcoming();
+    const next = this.queue.upcoming() ?? (await this.autoplayAhead(track, revision));
     if (!next) return;
     // Resolved outside the bot's turn: a slow platform holds up no command. One that fails is tried
     // again, and its failure told, when its turn comes.
@@ -339,6 +346,18 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
       if (!this.audio.queueNext(nowPlaying.track, !now.live && !nowPlaying.live)) return;
       this.upcoming = { key: next.key, revision, nowPlaying };
     });
+  }
+
+  /** Autoplay's song to follow `track`, the queue's last song in order; undefined when there is none. */
+  private async autoplayAhead(
+    track: Track,
+    revision: number,
+  ): Promise<{ key: undefined; song: PlayableSong } | undefined> {
+    const last = this.current;
+    if (this.queue.mode !== 'seq' || !this.options.whenQueueEnds || last?.track !== track) return undefined;
+    const song = await this.options.whenQueueEnds(last.song);
+    if (!song) this.autoplayDeclined = { track, revision };
+    return song && { key: undefined, song };
   }
 
   /**
@@ -358,8 +377,14 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
       if (end.reason === 'error')
         this.emit('trackFailed', { song: endedSong, reason: end.message, problem: end.problem }, false);
       if (this.current !== upcoming.nowPlaying) return;
-      this.queue.next();
-      if (this.queue.currentKey() === upcoming.key) {
+      // Autoplay's song joins the queue now, where the queue has nothing else to move to.
+      if (this.queue.next() === undefined && upcoming.key === undefined) {
+        this.queue.append([upcoming.nowPlaying.song]);
+        this.queue.next();
+        this.emit('change', true);
+        return;
+      }
+      if (upcoming.key !== undefined && this.queue.currentKey() === upcoming.key) {
         this.emit('change', true);
         return;
       }
@@ -430,7 +455,12 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
         return;
       }
     }
-    if (this.queue.next() === undefined && this.queue.mode === 'seq') await this.goOnAfter(now.song);
+    // Autoplay that had nothing when asked ahead, the queue unchanged since, is not asked again.
+    const declined =
+      this.autoplayDeclined?.track === track && this.autoplayDeclined.revision === this.queue.revision;
+    this.autoplayDeclined = undefined;
+    if (this.queue.next() === undefined && this.queue.mode === 'seq' && !declined)
+      await this.goOnAfter(now.song);
     const outcome = await this.playFromCurrent();
     const last = outcome.failures.length - 1;
     for (const [i, failure] of outcome.failures.entries())

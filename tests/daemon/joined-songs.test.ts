@@ -1,14 +1,16 @@
 /**
  * Songs joined end to end, as the TS3 test server hears a bot: an album of two halves of one tone
- * comes out as one tone (no silent frame, no click where they meet), and a song queued ahead of its
- * turn gives way when the queue changes before it plays (a song put first plays instead).
+ * comes out as one tone (no silent frame, no click where they meet), a song queued ahead of its
+ * turn gives way when the queue changes before it plays (a song put first plays instead), and
+ * autoplay's song follows the queue's last as closely as a queued one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PCM_FORMAT, SAMPLES_PER_CHANNEL_PER_FRAME } from '../../daemon/audio/pcm-format';
+import { AUTOPLAY_LABEL } from '../../shared/domain/constants';
 import { toDb, tonePower } from '../../testkit/audio-signals';
 import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
 import { DaemonHarness } from './harness';
-import { frequencyOf, heard, rms, samplesBetween } from './heard';
+import { frequencyOf, heard, rms, samplesBetween, samplesOfPackets } from './heard';
 
 const AMPLITUDE = 0.4;
 
@@ -125,5 +127,34 @@ describe('songs joined one to the next', () => {
     expect(Math.abs(frequencyOf(samplesBetween(heard(server, clientId()), at - 600, at)) - 880)).toBeLessThan(
       5,
     );
+  }, 40_000);
+
+  it("goes on with autoplay's song as it does with a queued one: no pause after the queue's last", async () => {
+    await h.setSettings({ keepUploads: true });
+    await h.command(bot, 'clear');
+    await h.command(bot, 'autoplay', { mode: 'related' });
+    const last = await h.toneSong('last', [{ frequencyHz: 440, seconds: 3, amplitude: AMPLITUDE }]);
+    // The one upload not played yet: what autoplay finds.
+    const related = await h.toneSong('related', [{ frequencyHz: 660, seconds: 3, amplitude: AMPLITUDE }]);
+    const packetsBefore = heard(server, clientId()).arrivals.length;
+    await h.command(bot, 'playSong', { song: last, requestedBy: 'alice' });
+    const auto = await h.waitForStatus(bot, (s) => s.currentSong?.id === related.id, 8000, "autoplay's song");
+    expect(auto.currentSong?.requestedBy).toBe(AUTOPLAY_LABEL);
+    await h.waitForStatus(bot, (s) => !s.playing, 8000, 'autoplay has nothing more');
+    await h.command(bot, 'autoplay', { mode: 'off' });
+
+    const sound = heard(server, clientId());
+    const arrivals = sound.arrivals.slice(packetsBefore);
+    const sounding = (packet: number) =>
+      rms(samplesOfPackets(sound, packetsBefore + packet, packetsBefore + packet + 1)) > 0.01;
+    const start = arrivals.findIndex((_, packet) => sounding(packet));
+    // Both songs, 300 frames, sound one after the other: no silent frame, and no pause between packets
+    // longer than a busy machine's jitter (a song found only after the last one ended waits ~0.3 s).
+    const both = arrivals.slice(start, start + 300);
+    expect(both).toHaveLength(300);
+    for (let packet = start; packet < start + 295; packet++) expect(sounding(packet)).toBe(true);
+    let longest = 0;
+    for (let i = 1; i < both.length; i++) longest = Math.max(longest, (both[i] ?? 0) - (both[i - 1] ?? 0));
+    expect(longest).toBeLessThan(150);
   }, 40_000);
 });
