@@ -43,6 +43,7 @@ bench: test-deps
 
 # Regenerate the committed OpenAPI document and the typed client from the route contracts.
 openapi: deps
+	npx tsx scripts/emit-platform-lists.ts
 	npx tsx scripts/emit-openapi.ts
 
 client: openapi

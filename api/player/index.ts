@@ -244,18 +244,26 @@ export function playerRoutes(
           .where(eq(playHistory.botId, bot.id))
           .orderBy(desc(playHistory.playedAt), desc(playHistory.id))
           .limit(c.req.valid('query').limit ?? HISTORY_DEFAULT_LIMIT);
-        const history = rows.map((row) => ({
-          id: row.id,
-          songId: row.songId,
-          name: row.name,
-          artist: row.artist,
-          album: row.album,
-          coverUrl: row.coverUrl,
-          platform: isPlatform(row.platform) ? row.platform : ('local' as const),
-          playedAt: row.playedAt.toISOString(),
-          requestedBy: row.requestedBy,
-          duration: row.duration,
-        }));
+        // A play on a platform this build no longer has is left out: it could be neither labelled nor played.
+        const history = rows.flatMap((row) => {
+          const { platform } = row;
+          if (!isPlatform(platform)) return [];
+          const { id, songId, name, artist, album, coverUrl, requestedBy, duration } = row;
+          return [
+            {
+              id,
+              songId,
+              name,
+              artist,
+              album,
+              coverUrl,
+              platform,
+              requestedBy,
+              duration,
+              playedAt: row.playedAt.toISOString(),
+            },
+          ];
+        });
         return c.json({ history }, 200);
       })
       .openapi(routes.getProfile, async (c) => {

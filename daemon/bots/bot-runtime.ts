@@ -15,6 +15,7 @@ import type { bots } from '../../shared/db/schema';
 import { clientVersionOf } from '../../shared/domain/client-versions';
 import { type AutoplayMode, BOT_START_DEADLINE_MS, type PlayMode } from '../../shared/domain/constants';
 import type { LoudnessSetting } from '../../shared/domain/loudness';
+import { UPLOADS_PLATFORM } from '../../shared/domain/platforms';
 import type { BotStatus, NicknameTaken, QueuedSong } from '../../shared/domain/schemas';
 import { say, statusPhrase } from '../../shared/i18n/phrases';
 import { type Logger, logger } from '../../shared/logger';
@@ -181,7 +182,7 @@ export class BotRuntime implements BotContext {
       recordPlay(deps.db, config.id, song, new Date()).catch((error: unknown) =>
         this.log.warn({ err: error }, 'could not record the play history'),
       );
-      if (song.platform === 'local') deps.uploads?.played(song.id);
+      if (song.platform === UPLOADS_PLATFORM) deps.uploads?.played(song.id);
     });
     this.player.on('idle', () => reporter.finish());
     this.player.on('change', (queueChanged) => {

@@ -14,6 +14,7 @@
  */
 import type { Db } from '../db/client';
 import { bots } from '../db/schema';
+import { UPLOADS_PLATFORM } from '../domain/platforms';
 import { uploadsInStoredQueues } from '../sources/local/upload-retention';
 import { requestOp } from './bot-request';
 import { type Bus, BusError } from './bus';
@@ -45,7 +46,7 @@ export async function queuedUploadIds({
   const queues = await Promise.all(rows.map(({ id }) => own.get(id) ?? liveQueue(bus, id)));
   for (const queue of queues) {
     if (queue === undefined) return undefined;
-    for (const song of queue) if (song.platform === 'local') held.add(song.id);
+    for (const song of queue) if (song.platform === UPLOADS_PLATFORM) held.add(song.id);
   }
   return held;
 }

@@ -1,22 +1,14 @@
 /**
- * The one registry of music platforms: one line per platform, its facts, kept in the platform's own
- * folder (shared/sources/<service>/<service>-facts.ts) with its value (the API's name for it). The
- * api, the daemon, the chat parser, the OpenAPI enums and the web UI all derive their lists from here. Each platform's code is its module
- * (shared/sources/platform-modules.ts, type-checked to have one module per row here), kept apart so
- * the web bundle can import this registry without any adapter.
+ * The registry of music platforms' facts: one row per platform, kept in the platform's own folder
+ * (shared/sources/<service>/<service>-facts.ts) with its value (the API's name for it). The api, the
+ * daemon, the chat parser, the OpenAPI enums and the web UI all derive their lists from here. The rows
+ * are those of the module list (shared/sources/platform-modules.ts, the one list a person edits),
+ * written out by `make openapi` so the web bundle can import them without any adapter.
  *
  * Adding a platform: docs/adding-a-platform.md.
  */
-import { BILIBILI_FACTS } from '../sources/bilibili/bilibili-facts';
-import { JELLYFIN_FACTS } from '../sources/jellyfin/jellyfin-facts';
-import { KUGOU_FACTS } from '../sources/kugou/kugou-facts';
-import { LOCAL_FACTS } from '../sources/local/local-facts';
-import { NETEASE_FACTS } from '../sources/netease/netease-facts';
-import { QQ_MUSIC_FACTS } from '../sources/qq-music/qq-music-facts';
-import { SPOTIFY_FACTS } from '../sources/spotify/spotify-facts';
-import { STREAM_FACTS } from '../sources/stream/stream-facts';
-import { YOUTUBE_FACTS } from '../sources/youtube/youtube-facts';
 import type { LoginKind, PlatformFacts, ShelfKind } from './platform-facts';
+import { PLATFORM_ROWS } from './platform-rows.generated';
 import { QUALITIES, type Quality } from './qualities';
 
 export {
@@ -29,18 +21,8 @@ export {
   type ShelfKind,
 } from './platform-facts';
 
-/** One line per platform; the place of a row is its value's place in the OpenAPI enum. */
-const ROWS = [
-  NETEASE_FACTS,
-  QQ_MUSIC_FACTS,
-  BILIBILI_FACTS,
-  YOUTUBE_FACTS,
-  KUGOU_FACTS,
-  JELLYFIN_FACTS,
-  LOCAL_FACTS,
-  SPOTIFY_FACTS,
-  STREAM_FACTS,
-] as const satisfies readonly PlatformFacts[];
+/** The modules' facts in the module list's order, which is the values' order in the OpenAPI enum. */
+const ROWS = PLATFORM_ROWS satisfies readonly PlatformFacts[];
 type Row = (typeof ROWS)[number];
 
 export type Platform = Row['value'];

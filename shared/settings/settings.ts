@@ -12,14 +12,12 @@ import {
   PLATFORMS,
   type Platform,
 } from '../domain/constants';
-import { jellyfinSettings } from '../sources/jellyfin/jellyfin-settings';
-import { spotifySettings } from '../sources/spotify/spotify-settings';
-import { streamSettings } from '../sources/stream/stream-settings-slice';
 import { type GuestModeSettings, normalizeGuestMode } from './guest-mode';
+import { PLATFORM_SETTINGS_SLICES } from './platform-settings.generated';
 import { parseStoredValue } from './stored-value';
 
-/** The settings slices of the platforms that keep settings; their modules name the same slices. */
-export const PLATFORM_SETTINGS = [streamSettings, spotifySettings, jellyfinSettings] as const;
+/** The settings slices of the platforms that keep settings, as their modules name them (written out by `make openapi`). */
+export const PLATFORM_SETTINGS = PLATFORM_SETTINGS_SLICES;
 type PlatformSlice = (typeof PLATFORM_SETTINGS)[number];
 /** The platforms' settings, each under its slice's key, as its reader makes them. */
 type PlatformSettings = { [S in PlatformSlice as S['key']]: z.output<S['reader']> };

@@ -1,16 +1,14 @@
 /**
  * The platforms' slices of the process configuration (the environment variables a platform reads and
- * the options it makes of them), one entry per platform that has one. Kept apart from the module list
- * (platform-modules.ts) so that reading the configuration (shared/config.ts) loads no adapter: a slice
- * is a light file of its platform's folder, and the platform's module names the same slice (a test
- * checks that they agree).
+ * the options it makes of them), one entry per platform that has one, written out of the module list
+ * (platform-modules.ts) by `make openapi` so that reading the configuration (shared/config.ts) loads no
+ * adapter: a slice is a light file of its platform's folder, named by its module.
  */
 import type { z } from 'zod';
+import { PLATFORM_CONFIG_SLICES } from './platform-config.generated';
 import type { ConfigSlice } from './platform-module';
-import { spotifyOptions } from './spotify/spotify-options';
-import { youtubeConfig } from './youtube/youtube-config';
 
-export const PLATFORM_CONFIG = [youtubeConfig, spotifyOptions] as const satisfies readonly {
+export const PLATFORM_CONFIG = PLATFORM_CONFIG_SLICES satisfies readonly {
   env: z.ZodRawShape;
   options(env: never): object;
 }[];

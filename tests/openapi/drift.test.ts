@@ -1,5 +1,5 @@
 /**
- * The committed OpenAPI document and generated client must match what the code produces.
+ * The committed OpenAPI document, generated client and platform lists must match what the code produces.
  * When this fails: run `make client` (it runs `make openapi` first) and commit the result.
  */
 import { readFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import {
   documentText,
   OPENAPI_JSON_PATH,
 } from '../../scripts/openapi-build';
+import { platformListTexts } from '../../scripts/platform-lists';
 
 describe('generated artefacts are up to date', () => {
   const document = buildOpenApiDocument();
@@ -21,6 +22,12 @@ describe('generated artefacts are up to date', () => {
 
   it(`${CLIENT_SCHEMA_PATH} matches the document (run \`make client\`)`, async () => {
     expect(readFileSync(CLIENT_SCHEMA_PATH, 'utf8')).toBe(await clientSchemaText(document));
+  });
+
+  it('the lists written out of the module list match it (run `make openapi`)', async () => {
+    const texts = await platformListTexts();
+    expect([...texts.keys()]).toHaveLength(3);
+    for (const [path, text] of texts) expect(readFileSync(path, 'utf8'), path).toBe(text);
   });
 
   it('detects a changed contract', async () => {
