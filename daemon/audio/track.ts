@@ -10,4 +10,10 @@ export interface Track {
   stopAtSeconds?: number;
   /** Its loudness where the platform or the file says it; else it is measured as it decodes. */
   loudness?: KnownLoudness;
+  /**
+   * A platform's stream: resolves the song again (as its play did) for a fresh signed address when the
+   * one in `input` has expired; undefined when its source has none. Never throws. The engine then
+   * plays on from the fresh one and keeps it in `input` for the track's later pipelines (a seek).
+   */
+  renew?: () => Promise<DecoderInput | undefined>;
 }

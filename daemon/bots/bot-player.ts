@@ -342,7 +342,7 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
     if (!resolved.ok) return;
     await this.options.runSerial(async () => {
       if (this.current?.track !== track || this.queue.revision !== revision || this.upcoming) return;
-      const nowPlaying = nowPlayingOf(next.song, resolved.value);
+      const nowPlaying = nowPlayingOf(next.song, resolved.value, this.renewerOf(next.song));
       if (!this.audio.queueNext(nowPlaying.track, !now.live && !nowPlaying.live)) return;
       this.upcoming = { key: next.key, revision, nowPlaying };
     });
@@ -401,7 +401,7 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
     stream: ResolvedStream,
     startAtSeconds: number,
   ): TrackError | undefined {
-    const nowPlaying = nowPlayingOf(song, stream);
+    const nowPlaying = nowPlayingOf(song, stream, this.renewerOf(song));
     const { track } = nowPlaying;
     this.current = nowPlaying;
     this.upcoming = undefined;
@@ -419,6 +419,14 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
     if (startAtSeconds > 0) this.audio.seek(startAtSeconds);
     this.emit('change', true);
     return undefined;
+  }
+
+  /** The song resolved again as its play did: a fresh stream when its signed address has expired. */
+  private renewerOf(song: PlayableSong): Track['renew'] {
+    return async () => {
+      const resolved = await this.options.sources.resolveStream(song);
+      return resolved.ok ? resolved.value.input : undefined;
+    };
   }
 
   private onTrackEnd(track: Track, end: TrackEnd): void {
@@ -470,10 +478,11 @@ export class BotPlayer extends EventEmitter<BotPlayerEvents> {
 }
 
 /** What plays when `song` plays from `stream`: the player's track and what the status shows. */
-function nowPlayingOf(song: PlayableSong, stream: ResolvedStream): NowPlaying {
+function nowPlayingOf(song: PlayableSong, stream: ResolvedStream, renew: Track['renew']): NowPlaying {
   const duration = stream.previewSeconds ?? (song.duration > 0 ? song.duration : undefined);
   const track: Track = {
     input: stream.input,
+    renew,
     durationSeconds: duration,
     ...(stream.loudness ? { loudness: stream.loudness } : {}),
     // A source's preview may be cut from the full song: the player stops at the preview's end.

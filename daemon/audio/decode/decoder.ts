@@ -8,7 +8,8 @@
  * A platform's http(s) stream is read through this thread's stream relay (stream-relay.ts), so its
  * headers stay in this process; ffmpeg starts once the relay has its loopback URL (at once after the
  * relay's first use). An upstream that sends nothing for `stallMs` while ffmpeg waits ends the
- * decoder as `stalled`.
+ * decoder as `stalled`. A platform's address that expired is resolved again through `renew`
+ * (relay/address-renewal.ts).
  */
 import { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
@@ -17,7 +18,7 @@ import { logger } from '../../../shared/logger';
 import { STREAM_STALL_MS } from '../playback-policy';
 import { type RelayedStream, streamRelay } from '../relay/stream-relay';
 import { type DecodeProblem, decodeProblemOf } from './decode-problem';
-import { type DecoderInput, isHlsPlaylist } from './decoder-input';
+import { type DecoderInput, isHlsPlaylist, type UrlInput } from './decoder-input';
 import { buildFfmpegArgs, type FfmpegInput } from './ffmpeg-args';
 import { PcmBuffer, type PcmBufferOptions } from './pcm-buffer';
 import { StderrTail } from './stderr-tail';
@@ -34,6 +35,8 @@ export interface DecoderOptions {
   buffer?: Omit<PcmBufferOptions, 'onDrain'>;
   /** How long a relayed stream may send nothing while ffmpeg waits (STREAM_STALL_MS by default). */
   stallMs?: number;
+  /** A platform's stream: resolves it again (a fresh signed address) when its address has expired. */
+  renew?: () => Promise<UrlInput | undefined>;
 }
 
 /**
@@ -68,6 +71,8 @@ export class Decoder extends EventEmitter<DecoderEvents> {
   private killed = false;
   /** Set when the relayed stream stalled; the child's close then ends the decoder as `stalled`. */
   private stalledAfterMs: number | undefined;
+  /** The HTTP status the relayed stream was last refused with for good (after any renewal). */
+  private refusedWith: number | undefined;
 
   constructor(options: DecoderOptions) {
     super();
@@ -79,10 +84,16 @@ export class Decoder extends EventEmitter<DecoderEvents> {
       return;
     }
     const stallMs = options.stallMs ?? STREAM_STALL_MS;
+    const { renew } = options;
     const relayed = streamRelay().open(input, {
       stallMs,
       onStall: () => this.stall(stallMs),
       onTitle: (title) => this.emit('title', title),
+      onRefused: (status) => {
+        this.refusedWith = status;
+      },
+      // Only a platform's address is signed; a user's is theirs as it is.
+      ...(renew && !input.userAddress ? { renew: async () => platformAddressOf(await renew()) } : {}),
     });
     this.relayed = relayed;
     relayed.url.then(
@@ -195,6 +206,16 @@ export class Decoder extends EventEmitter<DecoderEvents> {
       this.finish({ kind: 'stalled', stallSeconds: this.stalledAfterMs / 1000 });
       return;
     }
+    if (code === 0 && this.refusedWith !== undefined) {
+      // ffmpeg took a reconnect its server refused (an address that expired and could not be
+      // renewed) for the stream's end: the song did not finish, it was cut off.
+      this.finish({
+        kind: 'failed',
+        message: `the stream's server refused it mid-stream (HTTP ${this.refusedWith})`,
+        problem: problemOfStatus(this.refusedWith),
+      });
+      return;
+    }
     if (code === 0) {
       this.finish({ kind: 'finished' });
       return;
@@ -220,6 +241,19 @@ export class Decoder extends EventEmitter<DecoderEvents> {
     if (this.child?.io) this.sourceStream?.unpipe(this.child.io);
     this.relayed?.close();
   }
+}
+
+/** The kind of an HTTP refusal, as ffmpeg's own message of it is told (decode-problem.ts). */
+function problemOfStatus(status: number): DecodeProblem {
+  if (status === 401 || status === 403) return 'sourceRefused';
+  if (status === 404 || status === 410) return 'sourceNotFound';
+  return 'decodeFailed';
+}
+
+/** A fresh stream the relay can go on with: a platform's address again, not a file or a local stream. */
+function platformAddressOf(fresh: UrlInput | undefined) {
+  if (!fresh || fresh.servedLocally || fresh.userAddress || !/^https?:/i.test(fresh.url)) return undefined;
+  return { url: fresh.url, ...(fresh.headers ? { headers: fresh.headers } : {}) };
 }
 
 function spawnMessage(error: LaunchError): string {

@@ -8,7 +8,7 @@
 import type { KnownLoudness } from '../../../shared/domain/loudness';
 import type { LoggingConfig } from '../../../shared/logger';
 import type { DecoderExit } from '../decode/decoder';
-import type { DecoderInput, RawPcmFormat } from '../decode/decoder-input';
+import type { DecoderInput, RawPcmFormat, UrlInput } from '../decode/decoder-input';
 import type { OpusEncoderOptions } from '../encode/encoder';
 import type { LoudnessReport } from './track-pipeline';
 
@@ -71,7 +71,11 @@ export type ToWorker =
       known?: KnownLoudness;
       /** Set when it is queued behind the pipeline playing, to follow it without a gap. */
       after?: JoinPlan;
+      /** A platform's stream the main thread can resolve again when its address expires (`renew`). */
+      renewable?: true;
     }
+  /** The answer to the worker's `renew` of that number: the fresh stream, absent when there is none. */
+  | { type: 'renewed'; slot: number; request: number; input?: UrlInput }
   | { type: 'input'; slot: number; generation: number; chunk: Uint8Array }
   | { type: 'inputEnd'; slot: number; generation: number }
   | { type: 'stop'; slot: number; generation: number }
@@ -97,6 +101,8 @@ export type FromWorker =
   | { type: 'loudness'; slot: number; generation: number; report: LoudnessReport }
   /** An ffmpeg child has exited or been killed (the pool stops tracking its pid). */
   | { type: 'childGone'; slot: number; pid: number }
+  /** The pipeline's stream address expired: resolve its song again and answer `renewed` with `request`. */
+  | { type: 'renew'; slot: number; generation: number; request: number }
   /** A relayed stream input is ahead of ffmpeg: stop reading it (`inputResume`: read again). */
   | { type: 'inputPause' | 'inputResume'; slot: number; generation: number };
 

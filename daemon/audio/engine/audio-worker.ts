@@ -63,6 +63,9 @@ function handle(message: ToWorker): void {
     case 'loudness':
       slot.retargetLoudness(message.targetLufs);
       break;
+    case 'renewed':
+      slot.renewed(message.request, message.input);
+      return;
     case 'close':
       slots.delete(message.slot);
       slot.close();

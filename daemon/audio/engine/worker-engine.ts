@@ -17,6 +17,10 @@
  * A stream input (a process's stdout living on this thread) is relayed to the worker chunk by chunk,
  * with the worker's backpressure pausing and resuming the stream.
  *
+ * A track's platform stream whose signed address expired is resolved again here, where its source
+ * lives, when the worker's relay asks (`renew`); the fresh input replaces the track's own, so a later
+ * seek opens it at once.
+ *
  * The next track may be queued behind the one playing (`queue`): its pipeline waits (its messages
  * arrive, it takes no frames and flushes nothing) until the playing one answers `joined`, then `join`
  * makes it the one playing. The one before is handed over, not killed: the worker may still be fading
@@ -26,9 +30,10 @@ import { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 import { logger } from '../../../shared/logger';
 import type { DecoderExit } from '../decode/decoder';
-import type { DecoderInput } from '../decode/decoder-input';
+import type { DecoderInput, UrlInput } from '../decode/decoder-input';
 import type { OpusEncoderOptions } from '../encode/encoder';
 import { clampPercent } from '../encode/gain';
+import type { Track } from '../track';
 import { type AudioWorkerPool, audioWorkerPool, type PoolSlot, type SlotListener } from './audio-worker-pool';
 import type {
   FromWorker,
@@ -182,6 +187,10 @@ export class WorkerEngine implements PlayerEngine, SlotListener {
   /** @internal */
   onWorkerMessage(message: FromWorker): void {
     if (message.type === 'childGone') return;
+    if (message.type === 'renew') {
+      void this.renew(message);
+      return;
+    }
     const pipeline = [this.current, this.queued, this.handedOver].find(
       (candidate) => candidate?.generation === message.generation,
     );
@@ -194,6 +203,16 @@ export class WorkerEngine implements PlayerEngine, SlotListener {
     this.queued?.lose(reason);
   }
 
+  /** Answers the worker's relay with the song resolved again (nothing for a pipeline since replaced). */
+  private async renew({ generation, request }: Extract<FromWorker, { type: 'renew' }>): Promise<void> {
+    const slot = this.slot;
+    const pipeline = [this.current, this.queued, this.handedOver].find(
+      (candidate) => candidate?.generation === generation,
+    );
+    const input = await pipeline?.renewInput();
+    if (slot.alive) slot.post({ type: 'renewed', slot: slot.id, request, ...(input ? { input } : {}) });
+  }
+
   /** A pipeline's decoder starts on the worker (queued behind the one playing, with `after`). */
   private launch(spec: PipelineSpec, after: JoinPlan | undefined): WorkerPipeline {
     const { track } = spec;
@@ -201,6 +220,7 @@ export class WorkerEngine implements PlayerEngine, SlotListener {
     const pipeline = new WorkerPipeline(
       this.slot,
       this.ring,
+      track,
       generation,
       () => {
         if (this.current === pipeline) this.current = undefined;
@@ -220,6 +240,7 @@ export class WorkerEngine implements PlayerEngine, SlotListener {
       ...(spec.loudnessTargetLufs === undefined ? {} : { loudnessTargetLufs: spec.loudnessTargetLufs }),
       ...(track.loudness ? { known: track.loudness } : {}),
       ...(after ? { after } : {}),
+      ...(track.renew && track.input.kind === 'url' ? { renewable: true as const } : {}),
     });
     if (track.input.kind === 'stream') pipeline.relay(track.input.stream);
     return pipeline;
@@ -272,6 +293,7 @@ class WorkerPipeline extends EventEmitter<PipelineEvents> implements TrackPipeli
   constructor(
     private readonly slot: PoolSlot,
     private readonly ring: FrameRing,
+    private readonly track: Track,
     readonly generation: number,
     private readonly onGone: () => void,
     /** Queued behind the pipeline playing: the ring's records are that one's, not to flush or drop. */
@@ -366,6 +388,15 @@ class WorkerPipeline extends EventEmitter<PipelineEvents> implements TrackPipeli
       behind < EPOCH_MEMORY &&
       record.sequence < (this.supersededFrom[record.epoch % EPOCH_MEMORY] ?? 0)
     );
+  }
+
+  /** The track's stream resolved again, kept as the track's input from now on; undefined: none. */
+  async renewInput(): Promise<UrlInput | undefined> {
+    if (this.killed) return undefined;
+    const fresh = await this.track.renew?.();
+    if (fresh?.kind !== 'url') return undefined;
+    this.track.input = fresh;
+    return fresh;
   }
 
   kill(): void {

@@ -26,7 +26,7 @@
 import { Readable } from 'node:stream';
 import type { KnownLoudness } from '../../../shared/domain/loudness';
 import { Decoder } from '../decode/decoder';
-import type { DecoderInput } from '../decode/decoder-input';
+import type { DecoderInput, UrlInput } from '../decode/decoder-input';
 import { OpusEncoder } from '../encode/encoder';
 import { FrameHistory } from '../encode/frame-history';
 import { Gain } from '../encode/gain';
@@ -111,6 +111,9 @@ export class WorkerSlot implements FillableSlot {
   /** The next song, decoding ahead to follow `running`. */
   private queued: Running | undefined;
   private crossfade: Crossfade | undefined;
+  /** Renewals of an expired stream address asked of the main thread, by request number. */
+  private readonly renewals = new Map<number, (input: UrlInput | undefined) => void>();
+  private nextRenewal = 0;
 
   constructor(
     private readonly id: number,
@@ -149,6 +152,7 @@ export class WorkerSlot implements FillableSlot {
       seekSeconds: message.seekSeconds,
       stallMs: message.stallMs,
       ...(message.stopAtSeconds === undefined ? {} : { stopAtSeconds: message.stopAtSeconds }),
+      ...(message.renewable ? { renew: () => this.askRenewal(generation) } : {}),
     });
     const running: Running = {
       generation,
@@ -207,6 +211,22 @@ export class WorkerSlot implements FillableSlot {
     if (!running?.input) return;
     if (chunk) running.input.feed(chunk);
     else running.input.end();
+  }
+
+  /** The song's stream is resolved on the main thread, where its source lives. */
+  private askRenewal(generation: number): Promise<UrlInput | undefined> {
+    const request = this.nextRenewal++;
+    return new Promise((resolve) => {
+      this.renewals.set(request, resolve);
+      this.post({ type: 'renew', slot: this.id, generation, request });
+    });
+  }
+
+  /** The main thread's answer to renewal `request`. */
+  renewed(request: number, input: UrlInput | undefined): void {
+    const resolve = this.renewals.get(request);
+    this.renewals.delete(request);
+    resolve?.(input);
   }
 
   /** Stops pipeline `generation` (a queued one, or the one playing and what fades out under it), or all. */
@@ -270,6 +290,8 @@ export class WorkerSlot implements FillableSlot {
 
   close(): void {
     this.stop();
+    for (const resolve of this.renewals.values()) resolve(undefined);
+    this.renewals.clear();
     this.encoder.destroy();
   }
 

@@ -13,10 +13,13 @@
  * The token (`authorization`, a media server's) goes only to the origin of the stream's own address:
  * fetch drops it on a redirect to another origin, and an address a playlist names on another origin is
  * fetched without it.
+ *
+ * The stream's own address, refused as an expired one is, is renewed once and the same request sent
+ * to the fresh one (address-renewal.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { logger } from '../../../shared/logger';
-import type { HttpHeaders } from '../decode/decoder-input';
+import type { PlatformAddress, RenewableAddress } from './address-renewal';
 import { type HlsAddressKind, type LocalAddress, sniffManifest } from './hls-playlist';
 import { peek, type Stall, servePlaylist } from './relay-answer';
 
@@ -26,13 +29,14 @@ const FORWARDED_ANSWER_HEADERS = ['content-type', 'content-length', 'content-ran
 const log = logger('audio.relay');
 
 export interface PlatformAddressRequest {
-  /** The outside address: the stream's own, or one the relay's HLS playlist named. */
-  target: string;
+  /** An outside address the relay's HLS playlist named; undefined: the stream's own address. */
+  target: string | undefined;
   /** `song`: the stream's own address; else what the relay's HLS playlist named it as. */
   kind: 'song' | HlsAddressKind;
-  /** The stream's own address (whose origin alone gets the token). */
-  streamUrl: string;
-  headers: HttpHeaders | undefined;
+  /** The stream's own address and headers (its origin alone gets the token), renewed when expired. */
+  address: RenewableAddress;
+  /** Told when the stream's own address is refused for good. */
+  onRefused: ((status: number) => void) | undefined;
   /** The stream is an HLS playlist. */
   hls: boolean;
   request: IncomingMessage;
@@ -46,23 +50,30 @@ export interface PlatformAddressRequest {
 }
 
 export async function servePlatformAddress(req: PlatformAddressRequest): Promise<void> {
-  const { response, upstream, stall } = req;
+  const { response, stall } = req;
   // The stream's own address of an HLS stream, or a variant it names: a playlist the relay writes anew.
   const playlist = req.hls && req.kind !== 'media';
-  stall.arm();
-  const answer = await fetch(req.target, {
-    headers: upstreamHeaders(req, playlist),
-    redirect: 'follow',
-    signal: upstream.signal,
-  });
-  stall.disarm();
+  let own = req.target === undefined ? req.address.current : undefined;
+  let answer = await fetchUpstream(req, req.target ?? req.address.current.url, playlist);
   if (!answer.ok) {
-    // The platform's refusal (403, 404, …) by its status alone: ffmpeg fails and the decoder tells
-    // its kind. Its body (a page, never audio) is not read.
+    // The platform's refusal (403, 404, …): its body (a page, never audio) is not read.
     await answer.body?.cancel();
+    stall.arm();
+    const fresh = own && (await req.address.renew(own, answer.status));
+    stall.disarm();
+    if (fresh) {
+      own = fresh;
+      answer = await fetchUpstream(req, fresh.url, playlist);
+    }
+  }
+  if (!answer.ok) {
+    // The refusal stands, by its status alone: ffmpeg fails and the decoder tells its kind.
+    await answer.body?.cancel();
+    if (own) req.onRefused?.(answer.status);
     response.writeHead(answer.status).end();
     return;
   }
+  if (own) req.address.served(own);
   if (playlist) {
     await servePlaylist(response, answer.body, answer.url, req.localPath);
     return;
@@ -83,7 +94,25 @@ export async function servePlatformAddress(req: PlatformAddressRequest): Promise
   response.end();
 }
 
-function upstreamHeaders(req: PlatformAddressRequest, playlist: boolean): Headers {
+async function fetchUpstream(
+  req: PlatformAddressRequest,
+  target: string,
+  playlist: boolean,
+): Promise<Response> {
+  req.stall.arm();
+  try {
+    return await fetch(target, {
+      headers: upstreamHeaders(req, target, playlist),
+      redirect: 'follow',
+      signal: req.upstream.signal,
+    });
+  } finally {
+    req.stall.disarm();
+  }
+}
+
+function upstreamHeaders(req: PlatformAddressRequest, target: string, playlist: boolean): Headers {
+  const own: PlatformAddress = req.address.current;
   const out = new Headers({ 'accept-encoding': 'identity' });
   const set = (name: string, value: string | undefined) => {
     // A CR or LF in a value would smuggle extra header lines into the request (fetch refuses them).
@@ -91,9 +120,9 @@ function upstreamHeaders(req: PlatformAddressRequest, playlist: boolean): Header
   };
   // A playlist is answered whole, written anew: a range of the original means nothing to ffmpeg.
   if (!playlist) set('range', req.request.headers.range);
-  set('user-agent', req.headers?.userAgent ?? req.request.headers['user-agent']);
-  set('referer', req.headers?.referer);
-  if (sameOrigin(req.target, req.streamUrl)) set('authorization', req.headers?.authorization);
+  set('user-agent', own.headers?.userAgent ?? req.request.headers['user-agent']);
+  set('referer', own.headers?.referer);
+  if (sameOrigin(target, own.url)) set('authorization', own.headers?.authorization);
   return out;
 }
 

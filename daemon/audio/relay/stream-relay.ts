@@ -14,6 +14,9 @@
  * a user's address (user-address-relay.ts). Either may be an HLS playlist, handed over written anew
  * with loopback addresses of this relay under the stream's key (`/stream/<key>/<index>/<name>`).
  *
+ * A platform's signed address that expired is renewed through the stream's owner (`renew`, see
+ * address-renewal.ts), so a resume, a seek or a reconnect after it goes on at the same position.
+ *
  * Stalls: while ffmpeg waits for bytes (not while it is full and reading nothing), an upstream that
  * sends nothing for `stallMs` (no answer, or no next chunk) is given up and the stream's owner told,
  * so the track ends with that reason instead of hanging. One relay serves every decoder of its thread
@@ -27,6 +30,7 @@ import { logger } from '../../../shared/logger';
 import { type LoopbackServer, listenOnLoopback } from '../../../shared/net/loopback-server';
 import type { UserAddress } from '../../../shared/sources/music-source';
 import type { HttpHeaders } from '../decode/decoder-input';
+import { type AddressRenewer, RenewableAddress } from './address-renewal';
 import type { HlsAddressKind } from './hls-playlist';
 import { servePlatformAddress } from './platform-address-relay';
 import { RECONNECT_BASE_MS, serveUserAddress } from './user-address-relay';
@@ -47,6 +51,13 @@ export interface RelayWatch {
   onStall: () => void;
   /** A user's address: called with each new ICY StreamTitle. */
   onTitle?: (title: string) => void;
+  /** A platform's stream: resolves it again when its address is refused as an expired one is. */
+  renew?: AddressRenewer;
+  /**
+   * A platform's stream: its own address was refused with `status` for good (after any renewal).
+   * ffmpeg takes a refused reconnect for the stream's end, so only its owner can tell it was not.
+   */
+  onRefused?: (status: number) => void;
 }
 
 /** One stream handed out by the relay: the loopback URL for ffmpeg, and the way to end it. */
@@ -58,6 +69,8 @@ export interface RelayedStream {
 
 interface OpenStream {
   source: RelaySource;
+  /** A platform's stream: its own address as it is now (renewed when it expired). */
+  address: RenewableAddress;
   watch: RelayWatch;
   /** Upstream requests in flight (the first, then ffmpeg's Range requests). */
   requests: Set<AbortController>;
@@ -89,6 +102,7 @@ export class StreamRelay {
     const key = randomBytes(18).toString('base64url');
     const stream: OpenStream = {
       source,
+      address: new RenewableAddress({ url: source.url, headers: source.headers }, watch.renew),
       watch,
       requests: new Set(),
       hlsAddresses: new Map(),
@@ -136,9 +150,7 @@ export class StreamRelay {
     response.once('close', () => upstream.abort());
     const { source } = stream;
     const common = {
-      target: hlsTarget?.url ?? source.url,
       kind: hlsTarget?.kind ?? 'song',
-      headers: source.headers,
       request,
       response,
       upstream,
@@ -150,6 +162,8 @@ export class StreamRelay {
       if (source.userAddress)
         await serveUserAddress({
           ...common,
+          target: hlsTarget?.url ?? source.url,
+          headers: source.headers,
           address: source.userAddress,
           onTitle: stream.watch.onTitle,
           reconnectBaseMs: this.reconnectBaseMs,
@@ -158,7 +172,9 @@ export class StreamRelay {
       else
         await servePlatformAddress({
           ...common,
-          streamUrl: source.url,
+          target: hlsTarget?.url,
+          address: stream.address,
+          onRefused: stream.watch.onRefused,
           hls: source.hls === true,
           copy: (body) => copy(body, response, stall, upstream.signal),
         });
