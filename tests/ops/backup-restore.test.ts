@@ -289,5 +289,5 @@ describe('make backup while the service plays and writes, make restore into a fr
     });
     expect(replay.response.ok).toBe(true);
     await vi.waitFor(() => expect(heardWithin(NICKNAME, 300)).toBe(true), { timeout: 20_000, interval: 100 });
-  }, 240_000);
+  }, 300_000);
 });
