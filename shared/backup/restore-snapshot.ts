@@ -72,13 +72,13 @@ export async function restoreSnapshot(location: DataLocation, from: string): Pro
  * True while a connection elsewhere has the database open. A missing file is not in use. The check's
  * own connection asks for the exclusive lock once, without waiting, and lets it go.
  */
-export async function databaseInUse(databasePath: string): Promise<boolean> {
+async function databaseInUse(databasePath: string): Promise<boolean> {
   if (!(await exists(databasePath))) return false;
   const probe = createClient({ url: `file:${databasePath}` });
   try {
-    await probe.execute('PRAGMA locking_mode = EXCLUSIVE');
-    await probe.execute('BEGIN EXCLUSIVE');
-    await probe.execute('ROLLBACK');
+    // One exec, no prepared statement: libSQL closes a connection only once its statements are
+    // collected, and this one's lock must not outlive the check.
+    await probe.executeMultiple('PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; ROLLBACK;');
     return false;
   } catch (error) {
     if (/SQLITE_BUSY|locked/i.test((error as Error).message)) return true;

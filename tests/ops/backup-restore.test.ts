@@ -2,7 +2,8 @@
  * `make backup` under load and `make restore` (issue 41): the real service (main.ts) with a bot playing
  * an upload to the TS3 test server, while a client adds favorites, uploads, saved queues and queue
  * entries as fast as the service answers. The backup runs in the middle of it. Restoring into the live
- * DATA_DIR is refused while the service runs; restored into a fresh DATA_DIR and started there, the
+ * DATA_DIR is refused while the service runs, and once it is stopped moves the data it replaces aside;
+ * restored into a fresh DATA_DIR and started there, the
  * service has every record acknowledged before the backup began, none sent after it ended, every
  * upload's file byte for byte as it was uploaded, the bot's avatar, and the bot plays a restored upload.
  */
@@ -234,6 +235,16 @@ describe('make backup while the service plays and writes, make restore into a fr
       readdirSync(liveDir).filter((name) => name.startsWith('replaced-') || name.startsWith('.restoring')),
     ).toEqual([]);
     await service.stop();
+    // Stopped, the live DATA_DIR takes the snapshot too; what it held is moved aside, not deleted.
+    const liveUploads = readdirSync(join(liveDir, 'uploads')).sort();
+    const over = await make('restore', env, [`FROM=${from}`]);
+    expect(over.code).toBe(0);
+    const replaced = over.output.match(/The data it replaced is in (\S+)\.\n$/)?.[1];
+    expect(replaced).toBe(join(liveDir, readdirSync(liveDir).find((name) => name.startsWith('replaced-'))!));
+    expect(readdirSync(join(replaced!, 'uploads')).sort()).toEqual(liveUploads);
+    expect(readdirSync(replaced!)).toContain('bot.db');
+    expect(readdirSync(join(liveDir, 'uploads')).sort()).toEqual(readdirSync(join(from, 'uploads')).sort());
+    expect(liveUploads.length).toBeGreaterThan(readdirSync(join(from, 'uploads')).length);
 
     const freshDir = folder('tsmb-backup-restored-');
     const restored = await make('restore', { ...env, DATA_DIR: freshDir }, [`FROM=${from}`]);
