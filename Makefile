@@ -3,7 +3,7 @@ SHELL := /bin/bash
 RUN_PACKAGES := ffmpeg
 TEST_PACKAGES := ffmpeg nats-server chromium nginx openssl
 
-.PHONY: run test deps test-deps web typecheck lint unit soak bench openapi client db-generate
+.PHONY: run test deps test-deps web typecheck lint unit soak bench openapi client db-generate backup restore
 
 # node with tsx as its loader, not the tsx command: one process, so a stop signal reaches the app itself
 # and nothing in between kills it for answering slowly.
@@ -51,3 +51,11 @@ client: openapi
 
 db-generate: deps
 	npx drizzle-kit generate
+
+# A snapshot of DATA_DIR's database and uploads while the service runs, under TO (default backups/);
+# `make restore FROM=<snapshot folder>` puts one back with the service stopped (docs/backup.md).
+backup:
+	@npx tsx scripts/backup.ts $(TO)
+
+restore:
+	@npx tsx scripts/restore.ts $(FROM)
