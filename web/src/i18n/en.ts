@@ -391,6 +391,8 @@ export const en = {
   'audit.user.permissions_changed': 'Permissions changed',
   'audit.api_key.created': 'API key created',
   'audit.api_key.deleted': 'API key deleted',
+  'audit.spotify.librespot_login': 'Spotify: librespot’s own login made',
+  'audit.spotify.librespot_logout': 'Spotify: librespot’s own login forgotten',
   'account.intro': 'Changing the password signs out your other sessions and revokes your API keys.',
   'account.current': 'Current password',
   'account.new': 'New password (8 characters or more)',
