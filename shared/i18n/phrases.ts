@@ -222,9 +222,9 @@ const en = {
   jellyfinInvalidApiKey: 'Jellyfin refused the API key: it is not valid (revoked or mistyped)',
   librespotLoginNone: 'No librespot login is under way (each lasts ten minutes); start it again.',
   librespotLoginBadAddress:
-    '{field}: paste the whole address your browser ended on after signing in (it starts with http://127.0.0.1:).',
+    'Paste the whole address your browser ended on after signing in (it starts with http://127.0.0.1:).',
   librespotLoginOtherAttempt:
-    '{field}: this address belongs to another login attempt; sign in at the address this attempt showed and paste where it ends.',
+    'This address belongs to another login attempt; sign in at the address this attempt showed and paste where it ends.',
   librespotLoginDenied: 'Spotify did not grant the login ({detail}).',
   librespotLoginFailed: 'librespot could not finish the login: {detail}',
 } as const;
@@ -413,11 +413,11 @@ const zh: Record<PhraseCode, string> = {
   jellyfinWrongPassword: 'Jellyfin 拒绝了登录：用户名或密码错误',
   jellyfinInvalidApiKey: 'Jellyfin 拒绝了 API 密钥：它无效（已被撤销或输错）',
   librespotLoginNone: '当前没有进行中的 librespot 登录（每次有效十分钟）；请重新开始。',
-  librespotLoginBadAddress: '{field}：请粘贴登录后浏览器停留页面的完整地址（以 http://127.0.0.1: 开头）。',
+  librespotLoginBadAddress: '请粘贴登录后浏览器停留页面的完整地址（以 http://127.0.0.1: 开头）。',
   librespotLoginOtherAttempt:
-    '{field}：这个地址属于另一次登录尝试；请打开本次给出的地址登录，再粘贴最后停留页面的地址。',
-  librespotLoginDenied: 'Spotify 没有允许这次登录（{detail}）。',
-  librespotLoginFailed: 'librespot 未能完成登录：{detail}',
+    '这个地址属于另一次登录尝试；请打开本次给出的地址登录，再粘贴最后停留页面的地址。',
+  librespotLoginDenied: 'Spotify 没有允许这次登录。',
+  librespotLoginFailed: 'librespot 未能完成登录；原因见服务器日志，可重新开始登录。',
 };
 
 const CATALOGS = { en, zh } as const satisfies Record<string, Record<PhraseCode, string>>;

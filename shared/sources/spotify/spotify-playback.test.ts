@@ -76,6 +76,9 @@ beforeAll(async () => {
   botId = created.data!.id;
   await storeSpotifySettings(t.db, spotifySettings({ bitrate: 160, deviceName: 'Deck Radio' }));
   await spotify.storeLogin(t.db);
+  // The login librespot is handed is checked once, by the first song (its own test below): a play
+  // waits for that check, which on a loaded two-core machine can pass the bus's 4 s deadline.
+  expect((await source.resolveStream({ id: SONG.id, platform: 'streaming_a' })).ok).toBe(true);
   const started = await admin.api.POST('/api/bot/{id}/start', { params: { path: { id: botId } } });
   expect(started.data).toMatchObject({ connected: true });
 }, 60_000);

@@ -61,13 +61,17 @@ export class SpotifySource implements MusicSource {
     if (refused) return err(refused);
     const trackId = spotifyId(song.id, 'track');
     if (!trackId) return err(`"${song.id}" is not a Spotify track id or link`);
-    const sidecar = await librespotStatus(this.librespotPath);
+    // At once rather than in turn: a play waits for all three (the bus gives it a few seconds), and
+    // they are said in this order.
+    const [sidecar, track, login] = await Promise.all([
+      librespotStatus(this.librespotPath),
+      this.client.find(`/tracks/${trackId}`, { market: 'from_token' }, TrackSchema),
+      this.checkLogin(),
+    ]);
     if (!sidecar.available) return err(sidecar.reason);
-    const track = await this.client.find(`/tracks/${trackId}`, { market: 'from_token' }, TrackSchema);
     if (!track.ok) return track;
     if (!track.value) return err(refusal.notFound('Spotify', 'track', trackId));
     if (track.value.is_playable === false) return err(refusal.regionBlocked('Spotify', `track ${trackId}`));
-    const login = await this.checkLogin();
     if (!login.ok) return login;
     const url = await this.relay.urlFor({ trackId, durationMs: track.value.duration_ms });
     return ok({ input: { kind: 'url', url, servedLocally: true } });
