@@ -83,7 +83,13 @@ export class LibrespotOAuthLogin {
       env: librespotEnv({ kind: 'cache', dir: cacheDir }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.once('close', () => void removeCacheDir(cacheDir));
+    // Not left listening on the loopback when this process ends before the attempt does.
+    const stopOnExit = () => stopChild(child);
+    process.once('exit', stopOnExit);
+    child.once('close', () => {
+      process.off('exit', stopOnExit);
+      void removeCacheDir(cacheDir);
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
