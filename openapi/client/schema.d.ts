@@ -11320,6 +11320,366 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/spotify/librespot/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish librespot’s own login with the pasted redirect
+         * @description Takes the address the browser ended on after signing in at the authorization address (`http://127.0.0.1:<port>/login?code=…&state=…`); only its `code` and `state` are used, handed to librespot on 127.0.0.1, whatever host the address names. Answers the status once librespot has logged in and its credentials are kept, and records `spotify.librespot_login` in the audit log. 400: not such an address (`librespotLoginBadAddress`), the address of another attempt (`librespotLoginOtherAttempt`), Spotify refused (`librespotLoginDenied`); 409: no attempt under way (`librespotLoginNone`); 502: librespot failed (`librespotLoginFailed`). SPEC mounts these routes only while the `spotify` settings are configured (`enabled` and a `clientId`). Settings change at run time, so the routes always exist here and answer 404 `{error: 'Spotify is not configured'}` while they are not.
+         *
+         *     **Access:** Admin only.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @example http://127.0.0.1:38111/login?code=AQB…&state=q9… */
+                        redirectUrl: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description librespot’s own login is kept and used */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SpotifyStatus"];
+                    };
+                };
+                /** @description Missing or malformed parameter */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not authenticated, or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (a defect; logged with the request id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The music platform could not be reached or refused the request */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Service unavailable (no daemon answered, the message bus is down, or the database is busy) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is out of space; nothing was changed */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/spotify/librespot/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start librespot’s own login
+         * @description librespot, which plays Spotify, logs in with the connected account’s access token, which Spotify may refuse to a Development-Mode app of your own. The other way is librespot’s own login (`librespot --enable-oauth`): the server starts librespot, which prints an authorization address to open; after signing in, the browser is sent to `http://127.0.0.1:<port>/login?code=…`, which it cannot load; that address is pasted back, and the server hands its `code` and `state` to librespot on its own loopback. librespot’s reusable credentials are then kept under `DATA_DIR` (never answered, never logged) and every librespot run uses them instead of the token. This starts librespot’s login (ending one under way) and answers the address it printed. The attempt lasts ten minutes. Admins only; the credentials are made only once the redirect is pasted (`/api/spotify/librespot/callback`). SPEC mounts these routes only while the `spotify` settings are configured (`enabled` and a `clientId`). Settings change at run time, so the routes always exist here and answer 404 `{error: 'Spotify is not configured'}` while they are not.
+         *
+         *     **Access:** Admin only.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The authorization address librespot printed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @example https://accounts.spotify.com/authorize?… */
+                            url: string;
+                        };
+                    };
+                };
+                /** @description Missing or malformed parameter */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not authenticated, or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (a defect; logged with the request id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The music platform could not be reached or refused the request */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Service unavailable (no daemon answered, the message bus is down, or the database is busy) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is out of space; nothing was changed */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Forget librespot’s own login
+         * @description Deletes the kept librespot credentials (and ends an attempt under way); librespot logs in with the connected account’s token again. Records `spotify.librespot_logout` in the audit log when a login was kept. SPEC mounts these routes only while the `spotify` settings are configured (`enabled` and a `clientId`). Settings change at run time, so the routes always exist here and answer 404 `{error: 'Spotify is not configured'}` while they are not.
+         *
+         *     **Access:** Admin only.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The status, librespot logging in with the token */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SpotifyStatus"];
+                    };
+                };
+                /** @description Missing or malformed parameter */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not authenticated, or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (a defect; logged with the request id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Service unavailable (no daemon answered, the message bus is down, or the database is busy) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is out of space; nothing was changed */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/spotify/login": {
         parameters: {
             query?: never;
@@ -12351,7 +12711,7 @@ export interface components {
         };
         AuditEntry: {
             /** @enum {string} */
-            action: "admin.first_created" | "user.created" | "user.deleted" | "user.password_reset" | "user.password_changed" | "user.role_changed" | "user.permissions_changed" | "api_key.created" | "api_key.deleted";
+            action: "admin.first_created" | "user.created" | "user.deleted" | "user.password_reset" | "user.password_changed" | "user.role_changed" | "user.permissions_changed" | "api_key.created" | "api_key.deleted" | "spotify.librespot_login" | "spotify.librespot_logout";
             actorId: string | null;
             actorUsername: string | null;
             id: number;
@@ -12648,7 +13008,7 @@ export interface components {
          * @description A stable name of the sentence, whatever the language: a client may word it itself from `params`. Generic codes of a status (`badRequest`, `notFound`, …) carry the English sentence as `detail`.
          * @enum {string}
          */
-        PhraseCode: "notConnected" | "nowPlaying" | "playingNext" | "added" | "loaded" | "loadedOf" | "nothingPlayable" | "emptyList" | "personalFmLabel" | "playlistLabel" | "albumLabel" | "paused" | "resumed" | "nothingToResume" | "nothingPlaying" | "liveCannotSeek" | "stopped" | "skipped" | "endOfQueue" | "skipVotes" | "skipVotesPassed" | "skipVoteRepeated" | "skipVoteNotInChannel" | "startOfQueue" | "cleared" | "queueRestored" | "nothingToUndo" | "removed" | "moved" | "volume" | "loudnessOn" | "loudnessOff" | "autoplayOn" | "autoplayOff" | "autoplayNothing" | "crossfadeOn" | "crossfadeOff" | "mode" | "seeked" | "indexOutOfRange" | "started" | "channelMissing" | "nicknameTaken" | "startFailed" | "startWrongServerPassword" | "startWrongChannelPassword" | "startBanned" | "startServerFull" | "startNicknameInUse" | "startClientOutdated" | "startSecurityLevel" | "startTooManyClones" | "startNotPermitted" | "startTimedOut" | "startUnreachable" | "alreadyConnected" | "disconnected" | "playbackFailed" | "playbackRefused" | "playbackDecoderMissing" | "playbackSourceRefused" | "playbackSourceNotFound" | "playbackSourceUnreachable" | "playbackFormatUnsupported" | "playbackDecodeFailed" | "playbackStopped" | "streamStalled" | "requestedBy" | "noResults" | "sourceNotEnabled" | "queueSaved" | "savedQueueLoaded" | "noSavedQueue" | "noSavedQueues" | "requestFailed" | "said" | "chatUnknownCommand" | "chatUsage" | "chatAdminOnly" | "chatQueueEmpty" | "chatQueueMore" | "chatNowPlaying" | "chatVolumeIs" | "chatModeIs" | "chatLoudnessOff" | "chatLoudnessOn" | "chatLoudnessPlatform" | "chatLoudnessTags" | "chatLoudnessMeasured" | "chatNoLyrics" | "chatNothingToUndo" | "chatPlatformUnreachable" | "chatWhere" | "chatCame" | "chatAlreadyThere" | "chatCannotMove" | "chatHelp" | "badRequest" | "unauthorized" | "forbidden" | "notFound" | "conflict" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "notImplemented" | "badGateway" | "serviceUnavailable" | "platformLoginNeeded" | "platformLoginExpired" | "platformPaidOnly" | "platformRegionBlocked" | "platformNotFound" | "platformRateLimited" | "platformCopyright" | "platformTokenRefused" | "insufficientStorage" | "fieldInvalid" | "fieldMissing" | "fieldTooSmall" | "fieldTooBig" | "fieldsUnknown" | "fieldIllFormed" | "bodyNotJson" | "bodyNotJsonType" | "noRoute" | "invalidApiKey" | "notSignedIn" | "wrongCredentials" | "apiKeysNotHere" | "notForGuests" | "guestsMayNot" | "adminOnly" | "missingCapability" | "noBotAccess" | "crossSite" | "guestModeDisabled" | "savedQueuesDisabled" | "localAudioDisabled" | "botNotFound" | "songNotFound" | "userNotFound" | "usernameTaken" | "noDaemon" | "daemonSlow" | "busDown" | "uploadTooLarge" | "uploadTypeRefused" | "lyricsTooLarge" | "lyricsTypeRefused" | "uploadNoBody" | "uploadInterrupted" | "uploadNotAudio" | "uploadBadName" | "uploadWrongExtension" | "ytDlpVersion" | "ytDlpNoJsRuntime" | "ytDlpNoEjs" | "ytDlpNoJsRuntimeNorEjs" | "ytDlpMissing" | "ytDlpMissingAt" | "ytDlpUnusable" | "cookieRefused" | "jellyfinNotConfigured" | "jellyfinWrongPassword" | "jellyfinInvalidApiKey";
+        PhraseCode: "notConnected" | "nowPlaying" | "playingNext" | "added" | "loaded" | "loadedOf" | "nothingPlayable" | "emptyList" | "personalFmLabel" | "playlistLabel" | "albumLabel" | "paused" | "resumed" | "nothingToResume" | "nothingPlaying" | "liveCannotSeek" | "stopped" | "skipped" | "endOfQueue" | "skipVotes" | "skipVotesPassed" | "skipVoteRepeated" | "skipVoteNotInChannel" | "startOfQueue" | "cleared" | "queueRestored" | "nothingToUndo" | "removed" | "moved" | "volume" | "loudnessOn" | "loudnessOff" | "autoplayOn" | "autoplayOff" | "autoplayNothing" | "crossfadeOn" | "crossfadeOff" | "mode" | "seeked" | "indexOutOfRange" | "started" | "channelMissing" | "nicknameTaken" | "startFailed" | "startWrongServerPassword" | "startWrongChannelPassword" | "startBanned" | "startServerFull" | "startNicknameInUse" | "startClientOutdated" | "startSecurityLevel" | "startTooManyClones" | "startNotPermitted" | "startTimedOut" | "startUnreachable" | "alreadyConnected" | "disconnected" | "playbackFailed" | "playbackRefused" | "playbackDecoderMissing" | "playbackSourceRefused" | "playbackSourceNotFound" | "playbackSourceUnreachable" | "playbackFormatUnsupported" | "playbackDecodeFailed" | "playbackStopped" | "streamStalled" | "requestedBy" | "noResults" | "sourceNotEnabled" | "queueSaved" | "savedQueueLoaded" | "noSavedQueue" | "noSavedQueues" | "requestFailed" | "said" | "chatUnknownCommand" | "chatUsage" | "chatAdminOnly" | "chatQueueEmpty" | "chatQueueMore" | "chatNowPlaying" | "chatVolumeIs" | "chatModeIs" | "chatLoudnessOff" | "chatLoudnessOn" | "chatLoudnessPlatform" | "chatLoudnessTags" | "chatLoudnessMeasured" | "chatNoLyrics" | "chatNothingToUndo" | "chatPlatformUnreachable" | "chatWhere" | "chatCame" | "chatAlreadyThere" | "chatCannotMove" | "chatHelp" | "badRequest" | "unauthorized" | "forbidden" | "notFound" | "conflict" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "notImplemented" | "badGateway" | "serviceUnavailable" | "platformLoginNeeded" | "platformLoginExpired" | "platformPaidOnly" | "platformRegionBlocked" | "platformNotFound" | "platformRateLimited" | "platformCopyright" | "platformTokenRefused" | "insufficientStorage" | "fieldInvalid" | "fieldMissing" | "fieldTooSmall" | "fieldTooBig" | "fieldsUnknown" | "fieldIllFormed" | "bodyNotJson" | "bodyNotJsonType" | "noRoute" | "invalidApiKey" | "notSignedIn" | "wrongCredentials" | "apiKeysNotHere" | "notForGuests" | "guestsMayNot" | "adminOnly" | "missingCapability" | "noBotAccess" | "crossSite" | "guestModeDisabled" | "savedQueuesDisabled" | "localAudioDisabled" | "botNotFound" | "songNotFound" | "userNotFound" | "usernameTaken" | "noDaemon" | "daemonSlow" | "busDown" | "uploadTooLarge" | "uploadTypeRefused" | "lyricsTooLarge" | "lyricsTypeRefused" | "uploadNoBody" | "uploadInterrupted" | "uploadNotAudio" | "uploadBadName" | "uploadWrongExtension" | "ytDlpVersion" | "ytDlpNoJsRuntime" | "ytDlpNoEjs" | "ytDlpNoJsRuntimeNorEjs" | "ytDlpMissing" | "ytDlpMissingAt" | "ytDlpUnusable" | "cookieRefused" | "jellyfinNotConfigured" | "jellyfinWrongPassword" | "jellyfinInvalidApiKey" | "librespotLoginNone" | "librespotLoginBadAddress" | "librespotLoginOtherAttempt" | "librespotLoginDenied" | "librespotLoginFailed";
         /**
          * @description What the sentence is about, by placeholder name
          * @example {
@@ -12981,6 +13341,11 @@ export interface components {
             binaryAvailable: boolean;
             /** @description The Spotify Connect device name the sidecar uses */
             deviceName: string;
+            /**
+             * @description How the sidecar logs in to play: `token`, the connected account’s access token; `librespot`, librespot’s own login kept on the server (`/api/spotify/librespot/login`)
+             * @enum {string}
+             */
+            playerLogin: "token" | "librespot";
         };
         Success: {
             /** @enum {boolean} */

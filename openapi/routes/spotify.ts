@@ -3,7 +3,7 @@
  * account the `oauth` platform plays with, by OAuth Authorization Code with PKCE.
  */
 import { z } from '@hono/zod-openapi';
-import { errors, jsonResponse } from '../errors';
+import { errors, jsonBody, jsonResponse } from '../errors';
 import { platformsNamed } from '../platform-prose';
 import { defineRoute } from '../policy';
 
@@ -72,6 +72,11 @@ export const SpotifyStatusSchema = z
     binaryAvailable: z
       .boolean()
       .openapi({ description: 'The sidecar runs here (`LIBRESPOT_PATH`, else `librespot` on PATH)' }),
+    playerLogin: z.enum(['token', 'librespot']).openapi({
+      description:
+        'How the sidecar logs in to play: `token`, the connected account’s access token; `librespot`, ' +
+        'librespot’s own login kept on the server (`/api/spotify/librespot/login`)',
+    }),
   })
   .openapi('SpotifyStatus');
 
@@ -84,6 +89,83 @@ export const spotifyStatus = defineRoute({
   policy: { access: 'authenticated', nonGuest: true },
   responses: {
     200: jsonResponse(SpotifyStatusSchema, 'The Spotify login and sidecar'),
+    ...errors(404),
+  },
+});
+
+const PLAYER_LOGIN =
+  'librespot, which plays Spotify, logs in with the connected account’s access token, which Spotify ' +
+  'may refuse to a Development-Mode app of your own. The other way is librespot’s own login ' +
+  '(`librespot --enable-oauth`): the server starts librespot, which prints an authorization address ' +
+  'to open; after signing in, the browser is sent to `http://127.0.0.1:<port>/login?code=…`, which ' +
+  'it cannot load; that address is pasted back, and the server hands its `code` and `state` to ' +
+  'librespot on its own loopback. librespot’s reusable credentials are then kept under `DATA_DIR` ' +
+  '(never answered, never logged) and every librespot run uses them instead of the token.';
+
+export const librespotLoginStart = defineRoute({
+  method: 'post',
+  path: '/api/spotify/librespot/login',
+  tags: ['Streaming source login'],
+  summary: 'Start librespot’s own login',
+  description:
+    `${PLAYER_LOGIN} This starts librespot’s login (ending one under way) and answers the address ` +
+    'it printed. The attempt lasts ten minutes. Admins only; the credentials are made only once the ' +
+    `redirect is pasted (\`/api/spotify/librespot/callback\`). ${MOUNTED_WHEN_CONFIGURED}`,
+  policy: { access: 'admin' },
+  responses: {
+    200: jsonResponse(
+      z.object({ url: z.string().openapi({ example: 'https://accounts.spotify.com/authorize?…' }) }),
+      'The authorization address librespot printed',
+    ),
+    ...errors(404, 502),
+  },
+});
+
+export const librespotLoginFinish = defineRoute({
+  method: 'post',
+  path: '/api/spotify/librespot/callback',
+  tags: ['Streaming source login'],
+  summary: 'Finish librespot’s own login with the pasted redirect',
+  description:
+    'Takes the address the browser ended on after signing in at the authorization address ' +
+    '(`http://127.0.0.1:<port>/login?code=…&state=…`); only its `code` and `state` are used, ' +
+    'handed to librespot on 127.0.0.1, whatever host the address names. Answers the status once ' +
+    'librespot has logged in and its credentials are kept, and records `spotify.librespot_login` in ' +
+    'the audit log. 400: not such an address (`librespotLoginBadAddress`), the address of another ' +
+    'attempt (`librespotLoginOtherAttempt`), Spotify refused (`librespotLoginDenied`); 409: no attempt ' +
+    `under way (\`librespotLoginNone\`); 502: librespot failed (\`librespotLoginFailed\`). ${MOUNTED_WHEN_CONFIGURED}`,
+  policy: { access: 'admin' },
+  request: {
+    body: jsonBody(
+      z
+        .object({
+          redirectUrl: z
+            .string()
+            .min(1)
+            .max(8192)
+            .openapi({ example: 'http://127.0.0.1:38111/login?code=AQB…&state=q9…' }),
+        })
+        .strict(),
+    ),
+  },
+  responses: {
+    200: jsonResponse(SpotifyStatusSchema, 'librespot’s own login is kept and used'),
+    ...errors(400, 404, 409, 502),
+  },
+});
+
+export const librespotLoginForget = defineRoute({
+  method: 'delete',
+  path: '/api/spotify/librespot/login',
+  tags: ['Streaming source login'],
+  summary: 'Forget librespot’s own login',
+  description:
+    'Deletes the kept librespot credentials (and ends an attempt under way); librespot logs in with ' +
+    'the connected account’s token again. Records `spotify.librespot_logout` in the audit log when ' +
+    `a login was kept. ${MOUNTED_WHEN_CONFIGURED}`,
+  policy: { access: 'admin' },
+  responses: {
+    200: jsonResponse(SpotifyStatusSchema, 'The status, librespot logging in with the token'),
     ...errors(404),
   },
 });

@@ -45,6 +45,8 @@ export const AUDIT_ACTIONS = [
   'user.permissions_changed',
   'api_key.created',
   'api_key.deleted',
+  'spotify.librespot_login',
+  'spotify.librespot_logout',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -156,7 +156,7 @@ const en = {
   platformRateLimited: '{platform} is limiting how often this server asks; try again in a minute.',
   platformCopyright: '{platform} does not offer this, for copyright reasons.',
   platformTokenRefused:
-    '{platform} did not accept the login the bot gave its player (librespot): a token of your own Spotify app may not be allowed to play. The other way is librespot’s own login: librespot --enable-oauth prints an address to open and sign in at.',
+    '{platform} did not accept the login the bot gave its player (librespot): a token of your own Spotify app may not be allowed to play. The other way is librespot’s own login: an admin can start it under Settings, Music platforms, Spotify (“Log in with librespot”), which shows an address to open and sign in at.',
   insufficientStorage: '{detail}',
   // Validation: `field` is the request field's path, `detail` the schema's own English sentence.
   fieldInvalid: '{field}: {detail}',
@@ -220,6 +220,13 @@ const en = {
   jellyfinNotConfigured: 'Jellyfin is not configured',
   jellyfinWrongPassword: 'Jellyfin refused the login: wrong username or password',
   jellyfinInvalidApiKey: 'Jellyfin refused the API key: it is not valid (revoked or mistyped)',
+  librespotLoginNone: 'No librespot login is under way (each lasts ten minutes); start it again.',
+  librespotLoginBadAddress:
+    'Paste the whole address your browser ended on after signing in (it starts with http://127.0.0.1:).',
+  librespotLoginOtherAttempt:
+    'This address belongs to another login attempt; sign in at the address this attempt showed and paste where it ends.',
+  librespotLoginDenied: 'Spotify did not grant the login ({detail}).',
+  librespotLoginFailed: 'librespot could not finish the login: {detail}',
 } as const;
 
 export type PhraseCode = keyof typeof en;
@@ -350,7 +357,7 @@ const zh: Record<PhraseCode, string> = {
   platformRateLimited: '{platform}正在限制本服务器的请求频率，请一分钟后再试。',
   platformCopyright: '{platform}因版权原因不提供这项内容。',
   platformTokenRefused:
-    '{platform}不接受机器人交给播放器（librespot）的登录：用你自己的 Spotify 应用取得的令牌可能不允许播放。另一种方式是 librespot 自己的登录：librespot --enable-oauth 会给出一个地址，打开它并登录即可。',
+    '{platform}不接受机器人交给播放器（librespot）的登录：用你自己的 Spotify 应用取得的令牌可能不允许播放。另一种方式是 librespot 自己的登录：管理员可在“设置 → 音乐平台 → Spotify”中点“用 librespot 登录”，打开给出的地址并登录即可。',
   insufficientStorage: '服务器存储空间已满，没有做任何更改。',
   fieldInvalid: '{field} 的值无效。',
   fieldMissing: '缺少 {field}。',
@@ -405,6 +412,12 @@ const zh: Record<PhraseCode, string> = {
   jellyfinNotConfigured: '尚未配置 Jellyfin',
   jellyfinWrongPassword: 'Jellyfin 拒绝了登录：用户名或密码错误',
   jellyfinInvalidApiKey: 'Jellyfin 拒绝了 API 密钥：它无效（已被撤销或输错）',
+  librespotLoginNone: '当前没有进行中的 librespot 登录（每次有效十分钟）；请重新开始。',
+  librespotLoginBadAddress: '请粘贴登录后浏览器停留页面的完整地址（以 http://127.0.0.1: 开头）。',
+  librespotLoginOtherAttempt:
+    '这个地址属于另一次登录尝试；请打开本次给出的地址登录，再粘贴最后停留页面的地址。',
+  librespotLoginDenied: 'Spotify 没有允许这次登录。',
+  librespotLoginFailed: 'librespot 未能完成登录；原因见服务器日志，可重新开始登录。',
 };
 
 const CATALOGS = { en, zh } as const satisfies Record<string, Record<PhraseCode, string>>;
@@ -686,6 +699,11 @@ export const say = {
   jellyfinNotConfigured: () => p('jellyfinNotConfigured'),
   jellyfinWrongPassword: () => p('jellyfinWrongPassword'),
   jellyfinInvalidApiKey: () => p('jellyfinInvalidApiKey'),
+  librespotLoginNone: () => p('librespotLoginNone'),
+  librespotLoginBadAddress: () => p('librespotLoginBadAddress', { field: 'redirectUrl' }),
+  librespotLoginOtherAttempt: () => p('librespotLoginOtherAttempt', { field: 'redirectUrl' }),
+  librespotLoginDenied: detail('librespotLoginDenied'),
+  librespotLoginFailed: detail('librespotLoginFailed'),
 } as const satisfies Record<PhraseCode, (...args: never[]) => Phrase>;
 
 /** The generic phrase of an HTTP error status, for a sentence thrown without a code of its own. */

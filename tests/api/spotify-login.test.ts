@@ -128,6 +128,7 @@ describe('connecting an account', () => {
       backend: 'librespot',
       deviceName: 'TS3 Music Bot',
       binaryAvailable: true,
+      playerLogin: 'token',
     });
   });
 

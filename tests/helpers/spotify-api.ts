@@ -142,7 +142,9 @@ interface CodeGrant {
 export interface Registration {
   pid: number;
   name: string;
-  accessToken: string;
+  /** How the run logged in: the token it was handed, or the credentials kept in its cache. */
+  accessToken?: string;
+  credentials?: { username: string; auth_data: string };
   args: string[];
 }
 

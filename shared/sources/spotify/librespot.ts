@@ -7,7 +7,9 @@
  *
  * The token travels in the environment (`LIBRESPOT_ACCESS_TOKEN`, which librespot reads for every
  * long option and never logs) rather than on the command line, where other local users could read it
- * with `ps`. Discovery (zeroconf) is off: nobody on the LAN should take over the bot's device; the
+ * with `ps`. Where librespot's own login is kept (librespot-credentials.ts), a run is handed a cache
+ * folder holding it (`--system-cache`, where librespot looks for `credentials.json` when given no
+ * token) instead. Discovery (zeroconf) is off: nobody on the LAN should take over the bot's device; the
  * volume is fixed at full, since the bot applies its own; autoplay is off, so nothing follows the
  * track; no cache is written.
  *
@@ -26,7 +28,14 @@ export const LIBRESPOT_PCM = { sampleRateHz: 44_100, channels: 2, bytesPerSample
 export const LIBRESPOT_BYTES_PER_SECOND =
   LIBRESPOT_PCM.sampleRateHz * LIBRESPOT_PCM.channels * LIBRESPOT_PCM.bytesPerSample;
 
-export function librespotArgs({ bitrate }: Pick<SpotifySettings, 'bitrate'>, deviceName: string): string[] {
+/** How a run logs in: the connected account's access token, or librespot's own kept login. */
+export type LibrespotLogin = { kind: 'token'; accessToken: string } | { kind: 'cache'; dir: string };
+
+export function librespotArgs(
+  { bitrate }: Pick<SpotifySettings, 'bitrate'>,
+  deviceName: string,
+  login: LibrespotLogin,
+): string[] {
   return [
     ...['--name', deviceName],
     ...['--bitrate', String(bitrate)],
@@ -37,6 +46,7 @@ export function librespotArgs({ bitrate }: Pick<SpotifySettings, 'bitrate'>, dev
     ...['--initial-volume', '100'],
     ...['--volume-ctrl', 'fixed'],
     ...['--autoplay', 'off'],
+    ...(login.kind === 'cache' ? ['--system-cache', login.dir] : []),
   ];
 }
 
@@ -45,8 +55,10 @@ export function librespotArgs({ bitrate }: Pick<SpotifySettings, 'bitrate'>, dev
  * by default: its PATH, HOME, locale; none of it is read here as configuration) plus the token, never
  * on the command line.
  */
-export function librespotEnv(accessToken: string): NodeJS.ProcessEnv {
-  return { ...process.env, LIBRESPOT_ACCESS_TOKEN: accessToken };
+export function librespotEnv(login: LibrespotLogin): NodeJS.ProcessEnv {
+  // A token inherited from this process's own environment would win over the kept login.
+  const { LIBRESPOT_ACCESS_TOKEN: _inherited, ...env } = process.env;
+  return login.kind === 'token' ? { ...env, LIBRESPOT_ACCESS_TOKEN: login.accessToken } : env;
 }
 
 /** Why librespot could not be started, as a listener reads it. */
@@ -57,4 +69,12 @@ export function notInstalledMessage(path: string, code: string, message: string)
       : `the Spotify sidecar (librespot) is not installed (nothing at ${path}; fix LIBRESPOT_PATH)`;
   if (code === 'EACCES') return `the Spotify sidecar (librespot) at ${path} is not executable`;
   return `the Spotify sidecar (librespot) could not be started (${message})`;
+}
+
+/** The last line librespot wrote that says something: why it stopped, when it stops on its own. */
+export function lastLine(text: string): string | undefined {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .findLast((line) => line.length > 0);
 }

@@ -3,6 +3,7 @@
  * from librespot on this machine (LIBRESPOT_PATH, spotify-options.ts).
  */
 import type { PlatformModule } from '../platform-module';
+import { LibrespotCredentials } from './librespot-credentials';
 import { SpotifyCatalog } from './spotify-catalog';
 import { storedSpotifyClient } from './spotify-client';
 import { SPOTIFY_FACTS } from './spotify-facts';
@@ -15,5 +16,9 @@ export const spotifyModule = {
   config: spotifyOptions,
   settings: spotifySettings,
   catalog: ({ db }) => new SpotifyCatalog(storedSpotifyClient(db)),
-  source: ({ db, librespotPath }) => new SpotifySource(storedSpotifyClient(db), { path: librespotPath }),
+  source: ({ db, dataDir, librespotPath }) =>
+    new SpotifySource(storedSpotifyClient(db), {
+      path: librespotPath,
+      credentials: new LibrespotCredentials(dataDir),
+    }),
 } satisfies PlatformModule<Partial<SpotifyOptions>>;

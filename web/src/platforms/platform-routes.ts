@@ -31,7 +31,14 @@ export const PLATFORM_ROUTES = {
    * The `oauth` login (its app lives in the settings): the account's status, the provider's address to
    * authorize at, and the query the authorization comes back to `/settings` with.
    */
-  oauth: { status: '/api/spotify/status', login: '/api/spotify/login', returnQuery: 'spotify' },
+  oauth: {
+    status: '/api/spotify/status',
+    login: '/api/spotify/login',
+    returnQuery: 'spotify',
+    /** The sidecar's own login (librespot's OAuth): POST starts it, DELETE forgets it; the pasted redirect. */
+    playerLogin: '/api/spotify/librespot/login',
+    playerCallback: '/api/spotify/librespot/callback',
+  },
   /** A person's own account, linked by QR code to them and never to the bots (SPEC "Personal music account"). */
   personalQr: {
     status: `/api/me/music/${PERSONAL}/status`,
