@@ -1,8 +1,8 @@
 /**
- * The daemon: runs the bots its ownership gives it (every bot in one process; the bots whose lease it
- * wins when daemons share NATS, daemon/ownership/), answers their commands on `bot.<id>.cmd` (only the
- * owner subscribes, so a command reaches the owner wherever it runs and nobody else), follows lifecycle
- * events on `bots.events`, and passes settings changes on. Each bot's runtime runs its commands one at
+ * The daemon: runs the bots its ownership gives it (every bot in one process; the bots it claims when
+ * daemons share NATS, daemon/ownership/), answers their commands on `bot.<id>.cmd` (only the owner
+ * subscribes, so a command reaches the owner wherever it runs and nobody else), answers a drain on
+ * `daemon.<id>.drain`, follows lifecycle events on `bots.events`, and passes settings changes on. Each bot's runtime runs its commands one at
  * a time, so a bot's queue has a single writer.
  */
 import { eq } from 'drizzle-orm';

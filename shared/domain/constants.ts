@@ -45,6 +45,7 @@ export const AUDIT_ACTIONS = [
   'user.permissions_changed',
   'api_key.created',
   'api_key.deleted',
+  'daemon.drained',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -391,6 +391,7 @@ export const en = {
   'audit.user.permissions_changed': 'Permissions changed',
   'audit.api_key.created': 'API key created',
   'audit.api_key.deleted': 'API key deleted',
+  'audit.daemon.drained': 'Daemon drained',
   'account.intro': 'Changing the password signs out your other sessions and revokes your API keys.',
   'account.current': 'Current password',
   'account.new': 'New password (8 characters or more)',

@@ -386,6 +386,7 @@ export const zh: Record<MessageKey, string> = {
   'audit.user.permissions_changed': '修改权限',
   'audit.api_key.created': '创建 API 密钥',
   'audit.api_key.deleted': '删除 API 密钥',
+  'audit.daemon.drained': '清空守护进程',
   'account.intro': '修改密码会让你的其他会话退出登录，并吊销你的 API 密钥。',
   'account.current': '当前密码',
   'account.new': '新密码（至少 8 个字符）',
