@@ -365,7 +365,7 @@ export class LeaseKeeper implements BotOwnership {
 
   /**
    * While this daemon holds two bots more than the least-loaded live daemon (a daemon joined, or bots
-   * were created or deleted unevenly), it hands one over; the next once that one has a new owner. Idle
+   * were created or deleted unevenly), it hands one over, and the next once that one has a new owner. Idle
    * bots go first: moving them silences nobody. Not while bots are orphans: placement fills the
    * least-loaded daemons with those first.
    */
@@ -381,7 +381,11 @@ export class LeaseKeeper implements BotOwnership {
     if (!botId) return;
     this.rebalancing = true;
     log.info({ bot: botId, held: this.held.size }, 'handing a bot over to even out the load');
-    void this.moveOne(botId).finally(() => (this.rebalancing = false));
+    void this.moveOne(botId).finally(() => {
+      this.rebalancing = false;
+      // The next one goes as soon as this one has its new owner, not at the next tick.
+      if (this.state === 'running') this.rebalance(this.clock.now());
+    });
   }
 
   /**
