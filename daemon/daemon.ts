@@ -17,6 +17,7 @@ import {
 import { BOTS_EVENTS, botCommandSubject, daemonDrainSubject, SETTINGS_EVENTS } from '../shared/bus/subjects';
 import type { Db } from '../shared/db/client';
 import { bots } from '../shared/db/schema';
+import { warmLauncher } from '../shared/exec/process-launcher';
 import { logger } from '../shared/logger';
 import { QUALITY_SETTING, readQuality } from '../shared/settings/quality';
 import { readSettings, type StoredSettings } from '../shared/settings/settings';
@@ -134,6 +135,10 @@ export class Daemon {
       this.deps.bus.subscribe(SETTINGS_EVENTS, (data) => void this.onSettingsChanged(data)),
       this.deps.bus.respond(daemonDrainSubject(this.deps.daemonId), async () => this.drain()),
     );
+    // Scaled out, bots arrive playing (moved here, taken over): they must not wait for the launcher of
+    // their decoders to boot. One process alone starts its bots before anyone listens, so it need not.
+    const launcher = warmLauncher();
+    if (this.deps.ownership) await launcher;
     await this.ownership.start();
     this.logins.start();
     this.checkpoints = setInterval(() => this.checkpoint(), CHECKPOINT_INTERVAL_MS).unref();
