@@ -22,6 +22,7 @@ import { BotClient } from './bots/bot-client';
 import { botLister } from './bots/bot-list';
 import { botConfigRoutes } from './bots/config';
 import { BotStatusView } from './bots/status-view';
+import { daemonRoutes } from './daemons';
 import { docsRoutes, serverUrl } from './docs';
 import type { AppDeps, AppEnv } from './env';
 import { errorHandler, notFoundHandler, validationHook } from './errors';
@@ -103,6 +104,7 @@ export function createApp(deps: AppDeps) {
     .route('/', userRoutes(deps))
     .route('/', keyRoutes(deps, keyUses))
     .route('/', auditRoutes(deps))
+    .route('/', daemonRoutes(deps))
     .route('/', metricsRoutes(metrics, deps.metrics));
 
   registerSecuritySchemes(app);

@@ -1,8 +1,8 @@
 /**
- * The daemon: runs the bots its ownership gives it (every bot in one process; the bots whose lease it
- * wins when daemons share NATS, daemon/ownership/), answers their commands on `bot.<id>.cmd` (only the
- * owner subscribes, so a command reaches the owner wherever it runs and nobody else), follows lifecycle
- * events on `bots.events`, and passes settings changes on. Each bot's runtime runs its commands one at
+ * The daemon: runs the bots its ownership gives it (every bot in one process; the bots it claims when
+ * daemons share NATS, daemon/ownership/), answers their commands on `bot.<id>.cmd` (only the owner
+ * subscribes, so a command reaches the owner wherever it runs and nobody else), answers a drain on
+ * `daemon.<id>.drain`, follows lifecycle events on `bots.events`, and passes settings changes on. Each bot's runtime runs its commands one at
  * a time, so a bot's queue has a single writer.
  */
 import { eq } from 'drizzle-orm';
@@ -11,11 +11,13 @@ import {
   BotCommandSchema,
   type BotReply,
   BotsEventSchema,
+  type DrainReply,
   SettingsEventSchema,
 } from '../shared/bus/messages';
-import { BOTS_EVENTS, botCommandSubject, SETTINGS_EVENTS } from '../shared/bus/subjects';
+import { BOTS_EVENTS, botCommandSubject, daemonDrainSubject, SETTINGS_EVENTS } from '../shared/bus/subjects';
 import type { Db } from '../shared/db/client';
 import { bots } from '../shared/db/schema';
+import { warmLauncher } from '../shared/exec/process-launcher';
 import { logger } from '../shared/logger';
 import { QUALITY_SETTING, readQuality } from '../shared/settings/quality';
 import { readSettings, type StoredSettings } from '../shared/settings/settings';
@@ -72,6 +74,8 @@ export interface DaemonDeps {
   chat?: BotChat;
   /** Which bots this daemon runs; defaults to all of them (one process). */
   ownership?: OwnershipFactory;
+  /** Called once a drain asked for over the bus has moved every bot: the entry stops the process. */
+  onDrained?: () => void;
 }
 
 export interface FrameReport {
@@ -129,20 +133,40 @@ export class Daemon {
     this.subscriptions.push(
       this.deps.bus.subscribe(BOTS_EVENTS, (data) => void this.onBotsEvent(data)),
       this.deps.bus.subscribe(SETTINGS_EVENTS, (data) => void this.onSettingsChanged(data)),
+      this.deps.bus.respond(daemonDrainSubject(this.deps.daemonId), async () => this.drain()),
     );
+    // Scaled out, bots arrive playing (moved here, taken over): they must not wait for the launcher of
+    // their decoders to boot. One process alone starts its bots before anyone listens, so it need not.
+    const launcher = warmLauncher();
+    if (this.deps.ownership) await launcher;
     await this.ownership.start();
     this.logins.start();
     this.checkpoints = setInterval(() => this.checkpoint(), CHECKPOINT_INTERVAL_MS).unref();
     log.info({ daemonId: this.deps.daemonId, bots: this.owned.size }, 'daemon started');
   }
 
-  /** Lets every bot go; scaled out, their leases are handed to the other daemons at once. */
+  /**
+   * Lets every bot go; scaled out, they are handed to the other daemons (one at a time while the stop
+   * leaves time for it, see LeaseKeeper.handOver).
+   */
   async stop(): Promise<void> {
     this.uploads.stop();
     this.logins.stop();
     clearInterval(this.checkpoints);
     for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
     await this.ownership.handOver();
+  }
+
+  /**
+   * Moves every bot to the other daemons one at a time (a rolling upgrade's step, asked for by an
+   * admin), then stops through the entry's usual shutdown. Refused when no other daemon could take them.
+   */
+  drain(): DrainReply {
+    const drain = this.ownership.drain();
+    if (!drain.started) return { started: false, bots: this.owned.size };
+    log.info({ daemonId: this.deps.daemonId, bots: drain.bots }, 'draining');
+    void drain.done.then(() => this.deps.onDrained?.());
+    return { started: true, bots: drain.bots };
   }
 
   ownedBotIds(): string[] {
@@ -210,7 +234,7 @@ export class Daemon {
     if (!row) return false;
     const runtime = await this.own(row);
     await this.deps.bus.flush();
-    // A lease that said something about the bot was another daemon's (SoleOwnership never has one).
+    // A record that said something about the bot was another daemon's (SoleOwnership never has one).
     if (runtime && previous) this.metrics.tookOver();
     if (runtime && this.owned.get(botId)?.runtime === runtime && (previous?.active || runtime.autoStart))
       this.autoStart(runtime);

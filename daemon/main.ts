@@ -21,7 +21,8 @@ if (!config.apiUrl) logger('daemon').warn('API_URL is not set: bots will not ans
 const backends = await openBackends(config, config.daemonId, 'daemon');
 // This thread runs the frame clock; before the daemon starts the threads and processes it will start.
 await requestRealtimeClock();
-const daemon = await startDaemon(config, backends);
+// A drained daemon has no bots left: it stops as a SIGTERM stops it, through the same shutdown.
+const daemon = await startDaemon(config, backends, undefined, () => process.kill(process.pid, 'SIGTERM'));
 // loadConfig refuses DAEMON_METRICS_PORT without METRICS_TOKEN.
 const metrics =
   config.daemonMetricsPort === undefined || config.metricsToken === undefined

@@ -1,7 +1,7 @@
 /**
  * Starts a daemon on already opened backends: the bots it owns, their voice sessions and playback. On
- * the in-process bus it is the only daemon and owns every bot; on NATS it owns the bots whose lease it
- * wins in the JetStream bucket, so any number of daemons can share the work.
+ * the in-process bus it is the only daemon and owns every bot; on NATS it owns the bots it claims in the
+ * JetStream bucket while its liveness lease lives, so any number of daemons can share the work.
  */
 import { NatsBus } from '../shared/bus/nats-bus';
 import type { AppConfig } from '../shared/config';
@@ -32,7 +32,13 @@ async function leasesFor(config: AppConfig, bus: Backends['bus']): Promise<Owner
   return (hooks) => new LeaseKeeper({ store, daemonId: config.daemonId, hooks });
 }
 
-export async function startDaemon(config: AppConfig, { db, bus }: Backends, chatApi?: ChatApiFactory) {
+/** `onDrained`: what the entry does once a drain has moved every bot (daemon/main.ts stops the process). */
+export async function startDaemon(
+  config: AppConfig,
+  { db, bus }: Backends,
+  chatApi?: ChatApiFactory,
+  onDrained?: () => void,
+) {
   // This thread runs the 20 ms frame clock: it goes first when the system allows (shared/thread-priority.ts).
   raiseClockThreadPriority();
   const chat = chatFor(config, chatApi);
@@ -48,6 +54,7 @@ export async function startDaemon(config: AppConfig, { db, bus }: Backends, chat
     encoder: { build: config.opusBuild },
     ...(chat ? { chat } : {}),
     ...(ownership ? { ownership } : {}),
+    ...(onDrained ? { onDrained } : {}),
   });
   await daemon.start();
   return daemon;

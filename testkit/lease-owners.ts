@@ -9,10 +9,10 @@ import { DEFAULT_LEASE_TIMING } from '../daemon/ownership/lease-timing';
 import { LeaseView } from '../daemon/ownership/lease-view';
 
 export interface LeaseOwners {
-  /** Live leases by daemon id. */
+  /** Bots by the daemon that owns them, while its liveness lease is live. */
   owners(): Map<string, string[]>;
   ownerOf(botId: string): string | undefined;
-  /** Daemons whose heartbeat is live. */
+  /** Daemons whose liveness lease is live. */
   liveDaemons(): string[];
   close(): Promise<void>;
 }
@@ -26,7 +26,7 @@ export async function watchLeaseOwners(natsUrl: string): Promise<LeaseOwners> {
   return {
     owners,
     ownerOf: (botId) => [...owners()].find(([, bots]) => bots.includes(botId))?.[0],
-    liveDaemons: () => [...view.liveLoads(systemClock.now()).keys()].sort(),
+    liveDaemons: () => view.liveDaemons(systemClock.now()),
     async close() {
       watch.stop();
       await connection.close();

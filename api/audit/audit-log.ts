@@ -4,7 +4,8 @@ import { auditLog } from '../../shared/db/schema';
 import type { AuditAction } from '../../shared/domain/constants';
 
 export interface AuditParty {
-  id: string;
+  /** Null for a target that is not an account (a daemon, named by its DAEMON_ID). */
+  id: string | null;
   username: string;
 }
 

@@ -2,19 +2,20 @@
  * How a daemon comes to own bots, seen from the daemon: it is told to take a bot on (`own`) or to let
  * one go (`release`), and tells the ownership about bots created and removed. Two implementations:
  * SoleOwnership (one process, `make run`: the only daemon owns every bot) and LeaseKeeper (scaled out:
- * a lease per bot in JetStream, see lease-keeper.ts).
+ * a liveness lease per daemon and an ownership record per bot in JetStream, see lease-keeper.ts).
  */
 
-/** What the bot's previous owner left in its lease. */
+/** What the bot's previous owner left in its record. */
 export interface PreviousOwner {
   /** The bot was in a voice session: reconnect it. */
   active: boolean;
 }
 
 /**
- * - `lost`: the lease was lost (not renewed in time, or taken): stop the voice session at once and
+ * - `lost`: the bot was lost (not renewed in time, or taken): stop the voice session at once and
  *   leave the queue snapshot alone, it belongs to the next owner now.
- * - `handover`: the daemon is stopping; save the snapshot, disconnect, then the lease is freed.
+ * - `handover`: the bot moves to another daemon (this one stops, drains or evens out the load): save
+ *   the snapshot with its position, disconnect, then its record is freed for the next owner.
  */
 export type ReleaseReason = 'lost' | 'handover';
 
@@ -27,7 +28,7 @@ export interface OwnershipHooks {
    */
   own(botId: string, previous: PreviousOwner | undefined): Promise<boolean>;
   release(botId: string, reason: ReleaseReason): Promise<void>;
-  /** Whether an owned bot is in a voice session now (recorded in its lease for the next owner). */
+  /** Whether an owned bot is in a voice session now (recorded for the next owner when it moves). */
   isActive(botId: string): boolean;
 }
 
@@ -37,8 +38,16 @@ export interface BotOwnership {
   botCreated(botId: string): void;
   /** The daemon has already let the bot go; its lease is deleted. */
   botRemoved(botId: string): Promise<void>;
-  /** Graceful stop: releases every bot and frees its lease for another daemon to take at once. */
+  /**
+   * Graceful stop: hands every bot over for another daemon to take at once (one at a time while another
+   * daemon is live and the stop leaves time for it).
+   */
   handOver(): Promise<void>;
+  /** Moves every bot to the other daemons, one at a time; refused when no other daemon could take them. */
+  drain(): DrainStart;
 }
+
+/** A drain that started (`done` once every bot has a new owner), or none: this daemon is alone. */
+export type DrainStart = { started: true; bots: number; done: Promise<void> } | { started: false };
 
 export type OwnershipFactory = (hooks: OwnershipHooks) => BotOwnership;

@@ -3,12 +3,15 @@
  * (see lease-timing.ts for why expiry is judged this way):
  *   - a revision is dated by when THIS daemon first saw it; seeing it again does not make it younger,
  *     and an older revision (a slow read) never replaces a newer one;
- *   - a bot lease is live while its revision is younger than the TTL and it names an owner; otherwise
- *     the bot is an orphan (no key, deleted, handed over, or expired);
- *   - a daemon is live while its heartbeat is younger than the TTL, unless one of its leases expired
- *     (then it is dead or cut off, whatever its heartbeat still says), and its load is its live leases.
+ *   - a liveness lease is live while its revision is younger than the TTL; an expired one is still
+ *     there until somebody deletes it at the revision seen expiring (the keeper does, by compare-and-set);
+ *   - a bot is owned while its record names an owner whose liveness lease is still in the bucket, expired
+ *     or not: only its deletion, which the compare-and-set makes safe, frees the owner's bots. It is an
+ *     orphan when it has no record, was handed over (owner null), or its owner's lease is gone;
+ *   - a daemon's load is the records naming its live, not draining, liveness lease.
  */
-import { type BotLease, parseLeaseKey, readBotLease } from './lease-records';
+import type { PreviousOwner } from './bot-ownership';
+import { type BotLease, type Liveness, parseLeaseKey, readBotLease, readLiveness } from './lease-records';
 import type { StoredLease } from './lease-store';
 
 export interface Observed<V> {
@@ -19,9 +22,16 @@ export interface Observed<V> {
   seenAt: number;
 }
 
+interface ObservedLiveness extends Observed<Liveness> {
+  daemonId: string;
+  /** Its bots in a voice session at its last renewal, kept once it is deleted: for whoever takes them. */
+  active: ReadonlySet<string>;
+}
+
 export class LeaseView {
   private readonly leases = new Map<string, Observed<BotLease>>();
-  private readonly heartbeats = new Map<string, Observed<true>>();
+  /** Liveness leases by session. */
+  private readonly sessions = new Map<string, ObservedLiveness>();
 
   constructor(private readonly ttlMs: number) {}
 
@@ -30,63 +40,101 @@ export class LeaseView {
     const key = parseLeaseKey(change.key);
     if (!key) return false;
     if (key.kind === 'bot') {
+      if (!newer(this.leases.get(key.botId), change.revision)) return false;
       const value = change.value === null ? null : readBotLease(change.value);
-      return record(this.leases, key.botId, value, change.revision, now);
+      this.leases.set(key.botId, { value, revision: change.revision, seenAt: now });
+      return true;
     }
-    return record(this.heartbeats, key.daemonId, change.value === null ? null : true, change.revision, now);
+    const known = this.sessions.get(key.session);
+    if (!newer(known, change.revision)) return false;
+    const value = change.value === null ? null : readLiveness(change.value);
+    const active = value ? new Set(value.active) : (known?.active ?? new Set<string>());
+    this.sessions.set(key.session, {
+      daemonId: key.daemonId,
+      value,
+      revision: change.revision,
+      seenAt: now,
+      active,
+    });
+    return true;
   }
 
   lease(botId: string): Observed<BotLease> | undefined {
     return this.leases.get(botId);
   }
 
-  /** Whether nobody live owns the bot: no key, deleted, handed over, or not renewed within the TTL. */
-  isOrphan(botId: string, now: number): boolean {
-    const lease = this.leases.get(botId);
-    return !lease?.value?.owner || this.expired(lease, now);
+  /**
+   * What the bot's last owner left for the next: whether it was in a voice session (the record says so
+   * when it was handed over; the owner's last renewal, when it died). Undefined when it has no record.
+   */
+  previousOwner(botId: string): PreviousOwner | undefined {
+    const record = this.leases.get(botId)?.value;
+    if (!record) return undefined;
+    const owner = record.session === undefined ? undefined : this.sessions.get(record.session);
+    return { active: record.owner && owner ? owner.active.has(botId) : record.active };
   }
 
-  /** Live daemons and how many live leases each holds. */
+  /** Whether nobody owns the bot: no record, handed over, or its owner's liveness lease is gone. */
+  isOrphan(botId: string, now: number): boolean {
+    const lease = this.leases.get(botId);
+    if (!lease?.value?.owner) return true;
+    // A record of the release that renewed every bot's lease lives by its own revision.
+    if (lease.value.session === undefined) return this.expired(lease, now);
+    return !this.sessions.get(lease.value.session)?.value;
+  }
+
+  /** Live, not draining daemons (by session) and how many bots each owns. */
   liveLoads(now: number): Map<string, number> {
-    const unreachable = new Set<string>();
-    for (const lease of this.leases.values())
-      if (lease.value?.owner && this.expired(lease, now)) unreachable.add(lease.value.owner);
     const loads = new Map<string, number>();
-    for (const [daemonId, heartbeat] of this.heartbeats)
-      if (heartbeat.value && !this.expired(heartbeat, now) && !unreachable.has(daemonId))
-        loads.set(daemonId, 0);
+    for (const [session, liveness] of this.sessions)
+      if (liveness.value && !liveness.value.draining && !this.expired(liveness, now)) loads.set(session, 0);
     for (const lease of this.leases.values()) {
-      const owner = lease.value?.owner;
-      if (owner && !this.expired(lease, now) && loads.has(owner)) loads.set(owner, loads.get(owner)! + 1);
+      const session = lease.value?.owner ? lease.value.session : undefined;
+      if (session !== undefined && loads.has(session)) loads.set(session, loads.get(session)! + 1);
     }
     return loads;
   }
 
-  /** Who holds a live lease on each bot, by daemon: what the bench and the tests report. */
+  /** Whether a daemon other than `session` is live and not draining: one that could take bots. */
+  othersLive(session: string, now: number): boolean {
+    return [...this.liveLoads(now).keys()].some((other) => other !== session);
+  }
+
+  /** Ids of the daemons whose liveness lease is live (draining ones included). */
+  liveDaemons(now: number): string[] {
+    const ids = new Set<string>();
+    for (const liveness of this.sessions.values())
+      if (liveness.value && !this.expired(liveness, now)) ids.add(liveness.daemonId);
+    return [...ids].sort();
+  }
+
+  /** Who owns each bot whose owner is live, by daemon id: what the bench and the tests report. */
   owners(now: number): Map<string, string[]> {
     const owners = new Map<string, string[]>();
     for (const [botId, lease] of this.leases) {
       const owner = lease.value?.owner;
-      if (!owner || this.expired(lease, now)) continue;
+      const session = lease.value?.session;
+      const liveness = session === undefined ? undefined : this.sessions.get(session);
+      if (!owner || !liveness?.value || this.expired(liveness, now)) continue;
       owners.set(owner, [...(owners.get(owner) ?? []), botId]);
     }
     return owners;
   }
 
-  /** Leases nobody needs any more, with their revisions: expired or handed over, of bots not in `bots`. */
+  /** Records nobody needs any more, with their revisions: orphans of bots not in `bots`. */
   leasesOfGoneBots(now: number, bots: ReadonlySet<string>): Map<string, number> {
     const gone = new Map<string, number>();
     for (const [botId, lease] of this.leases)
-      if (lease.value && !bots.has(botId) && (!lease.value.owner || this.expired(lease, now)))
-        gone.set(botId, lease.revision);
+      if (lease.value && !bots.has(botId) && this.isOrphan(botId, now)) gone.set(botId, lease.revision);
     return gone;
   }
 
-  /** Heartbeats that stopped beating, with their revisions. */
-  expiredHeartbeats(now: number): Map<string, number> {
-    const expired = new Map<string, number>();
-    for (const [daemonId, heartbeat] of this.heartbeats)
-      if (heartbeat.value && this.expired(heartbeat, now)) expired.set(daemonId, heartbeat.revision);
+  /** Liveness leases that were not renewed within the TTL, with their keys' parts and revisions. */
+  expiredSessions(now: number): { daemonId: string; session: string; revision: number }[] {
+    const expired = [];
+    for (const [session, liveness] of this.sessions)
+      if (liveness.value && this.expired(liveness, now))
+        expired.push({ daemonId: liveness.daemonId, session, revision: liveness.revision });
     return expired;
   }
 
@@ -95,15 +143,6 @@ export class LeaseView {
   }
 }
 
-function record<V>(
-  map: Map<string, Observed<V>>,
-  id: string,
-  value: V | null,
-  revision: number,
-  now: number,
-) {
-  const known = map.get(id);
-  if (known && known.revision >= revision) return false;
-  map.set(id, { value, revision, seenAt: now });
-  return true;
+function newer(known: Observed<unknown> | undefined, revision: number): boolean {
+  return !known || known.revision < revision;
 }

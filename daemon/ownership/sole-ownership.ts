@@ -2,7 +2,7 @@
  * Ownership in one process (`make run`, and any daemon on the in-process bus): the only daemon there
  * is owns every bot, at start and as they are created. Nothing to renew, nothing to expire.
  */
-import type { BotOwnership, OwnershipFactory, OwnershipHooks } from './bot-ownership';
+import type { BotOwnership, DrainStart, OwnershipFactory, OwnershipHooks } from './bot-ownership';
 
 export class SoleOwnership implements BotOwnership {
   private readonly owned = new Set<string>();
@@ -25,6 +25,11 @@ export class SoleOwnership implements BotOwnership {
     const owned = [...this.owned];
     this.owned.clear();
     await Promise.all(owned.map((botId) => this.hooks.release(botId, 'handover')));
+  }
+
+  /** Nobody could take its bots. */
+  drain(): DrainStart {
+    return { started: false };
   }
 
   private async take(botId: string): Promise<void> {

@@ -3,6 +3,130 @@
  */
 
 export interface paths {
+    "/api/admin/daemons/{daemonId}/drain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move every bot of a daemon to the others, then stop it
+         * @description The daemon (its DAEMON_ID) hands its bots over one at a time, each as a restart hands it over: it leaves its voice server and the next daemon joins and resumes at the same position, a second or two later. Once every bot has a new owner the daemon stops as it does on SIGTERM. Answers at once; 404 when no daemon of that id is running, 409 when it is the only one (nobody could take its bots).
+         *
+         *     **Access:** Admin only.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    daemonId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The daemon is draining */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DrainStarted"];
+                    };
+                };
+                /** @description Missing or malformed parameter */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not authenticated, or invalid API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is larger than 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (a defect; logged with the request id) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Service unavailable (no daemon answered, the message bus is down, or the database is busy) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is out of space; nothing was changed */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit": {
         parameters: {
             query?: never;
@@ -12711,7 +12835,7 @@ export interface components {
         };
         AuditEntry: {
             /** @enum {string} */
-            action: "admin.first_created" | "user.created" | "user.deleted" | "user.password_reset" | "user.password_changed" | "user.role_changed" | "user.permissions_changed" | "api_key.created" | "api_key.deleted" | "spotify.librespot_login" | "spotify.librespot_logout";
+            action: "admin.first_created" | "user.created" | "user.deleted" | "user.password_reset" | "user.password_changed" | "user.role_changed" | "user.permissions_changed" | "api_key.created" | "api_key.deleted" | "spotify.librespot_login" | "spotify.librespot_logout" | "daemon.drained";
             actorId: string | null;
             actorUsername: string | null;
             id: number;
@@ -12844,6 +12968,11 @@ export interface components {
         };
         /** @description An addition: older daemons leave it out. */
         CrossfadeSeconds: number;
+        DrainStarted: {
+            /** @description How many bots it is moving */
+            bots: number;
+            daemonId: string;
+        };
         Elapsed: {
             elapsed: number;
         };
@@ -13008,7 +13137,7 @@ export interface components {
          * @description A stable name of the sentence, whatever the language: a client may word it itself from `params`. Generic codes of a status (`badRequest`, `notFound`, …) carry the English sentence as `detail`.
          * @enum {string}
          */
-        PhraseCode: "notConnected" | "nowPlaying" | "playingNext" | "added" | "loaded" | "loadedOf" | "nothingPlayable" | "emptyList" | "personalFmLabel" | "playlistLabel" | "albumLabel" | "paused" | "resumed" | "nothingToResume" | "nothingPlaying" | "liveCannotSeek" | "stopped" | "skipped" | "endOfQueue" | "skipVotes" | "skipVotesPassed" | "skipVoteRepeated" | "skipVoteNotInChannel" | "startOfQueue" | "cleared" | "queueRestored" | "nothingToUndo" | "removed" | "moved" | "volume" | "loudnessOn" | "loudnessOff" | "autoplayOn" | "autoplayOff" | "autoplayNothing" | "crossfadeOn" | "crossfadeOff" | "mode" | "seeked" | "indexOutOfRange" | "started" | "channelMissing" | "nicknameTaken" | "startFailed" | "startWrongServerPassword" | "startWrongChannelPassword" | "startBanned" | "startServerFull" | "startNicknameInUse" | "startClientOutdated" | "startSecurityLevel" | "startTooManyClones" | "startNotPermitted" | "startTimedOut" | "startUnreachable" | "alreadyConnected" | "disconnected" | "playbackFailed" | "playbackRefused" | "playbackDecoderMissing" | "playbackSourceRefused" | "playbackSourceNotFound" | "playbackSourceUnreachable" | "playbackFormatUnsupported" | "playbackDecodeFailed" | "playbackStopped" | "streamStalled" | "requestedBy" | "noResults" | "sourceNotEnabled" | "queueSaved" | "savedQueueLoaded" | "noSavedQueue" | "noSavedQueues" | "requestFailed" | "said" | "chatUnknownCommand" | "chatUsage" | "chatAdminOnly" | "chatQueueEmpty" | "chatQueueMore" | "chatNowPlaying" | "chatVolumeIs" | "chatModeIs" | "chatLoudnessOff" | "chatLoudnessOn" | "chatLoudnessPlatform" | "chatLoudnessTags" | "chatLoudnessMeasured" | "chatNoLyrics" | "chatNothingToUndo" | "chatPlatformUnreachable" | "chatWhere" | "chatCame" | "chatAlreadyThere" | "chatCannotMove" | "chatHelp" | "badRequest" | "unauthorized" | "forbidden" | "notFound" | "conflict" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "notImplemented" | "badGateway" | "serviceUnavailable" | "platformLoginNeeded" | "platformLoginExpired" | "platformPaidOnly" | "platformRegionBlocked" | "platformNotFound" | "platformRateLimited" | "platformCopyright" | "platformTokenRefused" | "insufficientStorage" | "fieldInvalid" | "fieldMissing" | "fieldTooSmall" | "fieldTooBig" | "fieldsUnknown" | "fieldIllFormed" | "bodyNotJson" | "bodyNotJsonType" | "noRoute" | "invalidApiKey" | "notSignedIn" | "wrongCredentials" | "apiKeysNotHere" | "notForGuests" | "guestsMayNot" | "adminOnly" | "missingCapability" | "noBotAccess" | "crossSite" | "guestModeDisabled" | "savedQueuesDisabled" | "localAudioDisabled" | "botNotFound" | "songNotFound" | "userNotFound" | "usernameTaken" | "noDaemon" | "daemonSlow" | "busDown" | "uploadTooLarge" | "uploadTypeRefused" | "lyricsTooLarge" | "lyricsTypeRefused" | "uploadNoBody" | "uploadInterrupted" | "uploadNotAudio" | "uploadBadName" | "uploadWrongExtension" | "ytDlpVersion" | "ytDlpNoJsRuntime" | "ytDlpNoEjs" | "ytDlpNoJsRuntimeNorEjs" | "ytDlpMissing" | "ytDlpMissingAt" | "ytDlpUnusable" | "cookieRefused" | "jellyfinNotConfigured" | "jellyfinWrongPassword" | "jellyfinInvalidApiKey" | "librespotLoginNone" | "librespotLoginBadAddress" | "librespotLoginOtherAttempt" | "librespotLoginDenied" | "librespotLoginFailed";
+        PhraseCode: "notConnected" | "nowPlaying" | "playingNext" | "added" | "loaded" | "loadedOf" | "nothingPlayable" | "emptyList" | "personalFmLabel" | "playlistLabel" | "albumLabel" | "paused" | "resumed" | "nothingToResume" | "nothingPlaying" | "liveCannotSeek" | "stopped" | "skipped" | "endOfQueue" | "skipVotes" | "skipVotesPassed" | "skipVoteRepeated" | "skipVoteNotInChannel" | "startOfQueue" | "cleared" | "queueRestored" | "nothingToUndo" | "removed" | "moved" | "volume" | "loudnessOn" | "loudnessOff" | "autoplayOn" | "autoplayOff" | "autoplayNothing" | "crossfadeOn" | "crossfadeOff" | "mode" | "seeked" | "indexOutOfRange" | "started" | "channelMissing" | "nicknameTaken" | "startFailed" | "startWrongServerPassword" | "startWrongChannelPassword" | "startBanned" | "startServerFull" | "startNicknameInUse" | "startClientOutdated" | "startSecurityLevel" | "startTooManyClones" | "startNotPermitted" | "startTimedOut" | "startUnreachable" | "alreadyConnected" | "disconnected" | "playbackFailed" | "playbackRefused" | "playbackDecoderMissing" | "playbackSourceRefused" | "playbackSourceNotFound" | "playbackSourceUnreachable" | "playbackFormatUnsupported" | "playbackDecodeFailed" | "playbackStopped" | "streamStalled" | "requestedBy" | "noResults" | "sourceNotEnabled" | "queueSaved" | "savedQueueLoaded" | "noSavedQueue" | "noSavedQueues" | "requestFailed" | "said" | "chatUnknownCommand" | "chatUsage" | "chatAdminOnly" | "chatQueueEmpty" | "chatQueueMore" | "chatNowPlaying" | "chatVolumeIs" | "chatModeIs" | "chatLoudnessOff" | "chatLoudnessOn" | "chatLoudnessPlatform" | "chatLoudnessTags" | "chatLoudnessMeasured" | "chatNoLyrics" | "chatNothingToUndo" | "chatPlatformUnreachable" | "chatWhere" | "chatCame" | "chatAlreadyThere" | "chatCannotMove" | "chatHelp" | "badRequest" | "unauthorized" | "forbidden" | "notFound" | "conflict" | "payloadTooLarge" | "unsupportedMediaType" | "tooManyRequests" | "internalError" | "notImplemented" | "badGateway" | "serviceUnavailable" | "platformLoginNeeded" | "platformLoginExpired" | "platformPaidOnly" | "platformRegionBlocked" | "platformNotFound" | "platformRateLimited" | "platformCopyright" | "platformTokenRefused" | "insufficientStorage" | "fieldInvalid" | "fieldMissing" | "fieldTooSmall" | "fieldTooBig" | "fieldsUnknown" | "fieldIllFormed" | "bodyNotJson" | "bodyNotJsonType" | "noRoute" | "invalidApiKey" | "notSignedIn" | "wrongCredentials" | "apiKeysNotHere" | "notForGuests" | "guestsMayNot" | "adminOnly" | "missingCapability" | "noBotAccess" | "crossSite" | "guestModeDisabled" | "savedQueuesDisabled" | "localAudioDisabled" | "botNotFound" | "songNotFound" | "userNotFound" | "usernameTaken" | "noDaemon" | "daemonSlow" | "busDown" | "daemonNotRunning" | "drainAlone" | "uploadTooLarge" | "uploadTypeRefused" | "lyricsTooLarge" | "lyricsTypeRefused" | "uploadNoBody" | "uploadInterrupted" | "uploadNotAudio" | "uploadBadName" | "uploadWrongExtension" | "ytDlpVersion" | "ytDlpNoJsRuntime" | "ytDlpNoEjs" | "ytDlpNoJsRuntimeNorEjs" | "ytDlpMissing" | "ytDlpMissingAt" | "ytDlpUnusable" | "cookieRefused" | "jellyfinNotConfigured" | "jellyfinWrongPassword" | "jellyfinInvalidApiKey" | "librespotLoginNone" | "librespotLoginBadAddress" | "librespotLoginOtherAttempt" | "librespotLoginDenied" | "librespotLoginFailed";
         /**
          * @description What the sentence is about, by placeholder name
          * @example {

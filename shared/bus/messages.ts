@@ -37,6 +37,10 @@ export const BotReplySchema = z.object({
 /** A reply whose `data` has been parsed with its op's reply schema (bot-ops.ts). */
 export type BotReply<Data = unknown> = Omit<z.infer<typeof BotReplySchema>, 'data'> & { data?: Data };
 
+/** A daemon's answer to a drain: started (with the bots it is moving), or refused as the only daemon. */
+export const DrainReplySchema = z.object({ started: z.boolean(), bots: z.number().int().min(0) });
+export type DrainReply = z.infer<typeof DrainReplySchema>;
+
 export const BotStateEventSchema = z.object({
   bot: BotStatusSchema,
   /** Bumped on every queue change, so a listener knows when to fetch or forward the queue. */

@@ -16,6 +16,12 @@ export const ALL_BOT_STATES = 'bot.*.state';
  */
 export const botListenSubject = (botId: string): string => `bot.${botId}.listen`;
 
+/**
+ * Request/reply: drain one daemon (`{}` → `DrainReply`): it moves its bots to the other daemons one at
+ * a time, then stops. Only that daemon answers, so "no responders" means no daemon of that id runs.
+ */
+export const daemonDrainSubject = (daemonId: string): string => `daemon.${daemonId}.drain`;
+
 /** Publish: bot lifecycle (`BotsEvent`): created, updated, removed. */
 export const BOTS_EVENTS = 'bots.events';
 

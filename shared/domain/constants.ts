@@ -47,6 +47,7 @@ export const AUDIT_ACTIONS = [
   'api_key.deleted',
   'spotify.librespot_login',
   'spotify.librespot_logout',
+  'daemon.drained',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

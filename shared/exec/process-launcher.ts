@@ -255,6 +255,16 @@ function killQuietly(pid: number): void {
 
 let threadLauncher: Launcher | undefined;
 
+/**
+ * Starts this thread's launcher ahead of its first real launch, by launching `true`; resolves once
+ * that has run (or could not), so the launcher answers at once from then on. Booting it takes a node
+ * process's start (seconds on a loaded machine), which a daemon taking bots over would otherwise add
+ * to the silence of the first bots it resumes.
+ */
+export function warmLauncher(): Promise<void> {
+  return new Promise((resolve) => launchProcess('true', []).once('close', () => resolve()));
+}
+
 /** Starts `command args` through this thread's launcher. */
 export function launchProcess(
   command: string,

@@ -4,7 +4,8 @@
  * in this process. Bots created through either api are placed on both daemons; requests through either
  * api drive them; every WebSocket sees every bot. Then one daemon is killed (SIGKILL): its bots answer
  * 503 until the other daemon takes them over, within 10 s, reconnects them and plays on from the
- * restored queue and position. A daemon stopped gracefully hands every bot over at once. Throughout, no
+ * restored queue and position. A daemon stopped gracefully hands every bot over (one at a time, well
+ * before a lease could expire). Throughout, no
  * identity's voice ever arrives from two sessions at once.
  */
 
@@ -237,7 +238,7 @@ describe('scaled out over NATS JetStream: two api processes, two daemons, one da
     console.log(`failover: the killed daemon's bots had a new owner after ${Math.round(takeoverMs)} ms`);
   }, 90_000);
 
-  it('hands every bot to the other daemon at once when one stops gracefully; they play on', async () => {
+  it('hands every bot to the other daemon when one stops gracefully, well before a lease could expire; they play on', async () => {
     daemons.d1 = runDaemon({ ...env, DAEMON_ID: 'd1' });
     await until(
       () => leases.liveDaemons().join() === 'd1,d2',

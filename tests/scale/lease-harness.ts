@@ -200,6 +200,19 @@ export class LeaseCluster {
     }
   }
 
+  /** The liveness leases of a daemon now in the bucket (not deleted): its key per running session. */
+  async livenessKeys(daemonId: string): Promise<string[]> {
+    const kv = await this.admin.jetstream().views.kv(this.bucket);
+    const keys: string[] = [];
+    for await (const key of await kv.keys(`daemon.${daemonId}.>`)) keys.push(key);
+    return keys;
+  }
+
+  /** Every write the bucket has taken so far (renewals, claims, hand-overs, deletions). */
+  async writes(): Promise<number> {
+    return (await this.jsm.streams.info(`KV_${this.bucket}`)).state.last_seq;
+  }
+
   /** Bots taken on, by one daemon or of one bot. */
   owns({ daemonId, botId }: { daemonId?: string; botId?: string }): OwnEvent[] {
     return this.events.filter(

@@ -1,17 +1,18 @@
 /**
- * Bot ownership leases against a real `nats-server -js`, on a clock the test moves by hand: claims
- * spread by load, renewal, expiry of a daemon cut off from NATS (it stops its bots before anyone may
- * claim them), compare-and-set conflicts, graceful hand-over, a restart under the same id, deleted
- * bots, and the startup error without JetStream. Every figure is the real timing (lease-timing.ts).
+ * Bot ownership against a real `nats-server -js`, on a clock the test moves by hand: claims spread by
+ * load, liveness renewal (and no write per bot while bots keep their owner), expiry of a daemon cut off
+ * from NATS (it stops its bots before anyone may claim them), compare-and-set conflicts, graceful
+ * hand-over, rebalancing when a daemon joins, draining, a restart under the same id, deleted bots, and
+ * the startup error without JetStream. Every figure is the real timing (lease-timing.ts).
  */
 
 import { connect } from 'nats';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { JetStreamLeaseStore } from '../../daemon/ownership/jetstream-lease-store';
-import { botLeaseKey, daemonKey, readBotLease, writeBotLease } from '../../daemon/ownership/lease-records';
+import { botLeaseKey, readBotLease, writeBotLease } from '../../daemon/ownership/lease-records';
 import { DEFAULT_LEASE_TIMING } from '../../daemon/ownership/lease-timing';
 import { type NatsServerHandle, startNatsServer } from '../../testkit/nats-server';
-import { LeaseCluster } from './lease-harness';
+import { LeaseCluster, type ReleaseEvent } from './lease-harness';
 
 const { ttlMs, renewIntervalMs, safetyMarginMs, tickMs } = DEFAULT_LEASE_TIMING;
 
@@ -38,14 +39,16 @@ const ownerOf = async (botId: string) => {
 };
 const sorted = (ids: Iterable<string>) => [...ids].sort();
 
-/** Daemon a owns two bots, one of them playing; daemon b runs beside it. */
+/** Daemon a owns two bots, one of them playing; daemon b beside it owns two more (no load to even out). */
 async function twoBotsOnA() {
   cluster = await LeaseCluster.create(nats.url);
   const [playing, idle] = cluster.addBots(2) as [string, string];
   const a = await cluster.start('a');
   a.active.add(playing);
   const b = await cluster.start('b');
-  return { a, b, playing, idle };
+  const others = await cluster.createBots(2);
+  expect(sorted(b.owned)).toEqual(sorted(others));
+  return { a, b, playing, idle, others };
 }
 
 describe('bot ownership leases', () => {
@@ -61,21 +64,47 @@ describe('bot ownership leases', () => {
     for (const id of bots) expect(await ownerOf(id)).toBe(a.owned.has(id) ? 'a' : 'b');
   });
 
-  it('renews a live lease, so nobody else claims it however long it runs', async () => {
+  it('renews each daemon’s liveness lease and never rewrites a bot’s record while it keeps its owner', async () => {
     cluster = await LeaseCluster.create(nats.url);
     const [bot] = cluster.addBots(1) as [string];
     const a = await cluster.start('a');
     await cluster.start('b');
-    const first = (await lease(bot))!.revision;
+    const record = (await lease(bot))!.revision;
+    const [liveness] = await cluster.livenessKeys('a');
+    const first = (await cluster.store.get(liveness!)).ok;
+    expect(first).toBe(true);
+    const before = await cluster.writes();
 
     await cluster.advance(60_000);
 
     expect(cluster.owns({ botId: bot }).map((e) => e.daemonId)).toEqual(['a']);
     expect(cluster.releases()).toEqual([]);
     expect(a.owned.has(bot)).toBe(true);
-    // One renewal per interval (each a new revision): 30 in a minute.
-    const renewals = (await lease(bot))!.revision - first;
-    expect(renewals).toBeGreaterThanOrEqual(60_000 / renewIntervalMs - 1);
+    expect((await lease(bot))!.revision).toBe(record);
+    // One renewal per daemon per interval: 30 each in a minute, and nothing else.
+    const writes = (await cluster.writes()) - before;
+    expect(writes).toBeGreaterThanOrEqual(2 * (60_000 / renewIntervalMs - 1));
+    expect(writes).toBeLessThanOrEqual(2 * (60_000 / renewIntervalMs + 1));
+  });
+
+  it('writes as much with 20 bots as with 2 while they keep their owners: lease traffic grows with daemons', async () => {
+    const writesOverAMinute = async (bots: number) => {
+      cluster = await LeaseCluster.create(nats.url);
+      cluster.addBots(bots);
+      await cluster.start('a');
+      await cluster.start('b');
+      // b joined after a took every bot: they are evened out first, then nothing changes hands.
+      await cluster.advance(30_000);
+      const before = await cluster.writes();
+      await cluster.advance(60_000);
+      const writes = (await cluster.writes()) - before;
+      await cluster.close();
+      return writes;
+    };
+    const few = await writesOverAMinute(2);
+    const many = await writesOverAMinute(20);
+    expect(Math.abs(many - few)).toBeLessThanOrEqual(2);
+    expect(many).toBeLessThanOrEqual(2 * (60_000 / renewIntervalMs + 1));
   });
 
   it('stops the bots of a daemon cut off from NATS before another may claim them, which it does within the TTL', async () => {
@@ -88,7 +117,7 @@ describe('bot ownership leases', () => {
     await cluster.advance(ttlMs + 2000);
 
     const releases = cluster.releases('a');
-    const takeovers = cluster.owns({ daemonId: 'b' });
+    const takeovers = cluster.owns({ daemonId: 'b' }).filter((e) => e.botId === playing || e.botId === idle);
     expect(sorted(releases.map((e) => e.botId))).toEqual(sorted([playing, idle]));
     expect(sorted(takeovers.map((e) => e.botId))).toEqual(sorted([playing, idle]));
     for (const release of releases) {
@@ -105,7 +134,7 @@ describe('bot ownership leases', () => {
     const previous = (botId: string) => takeovers.find((e) => e.botId === botId)?.previous;
     expect(previous(playing)).toEqual({ active: true });
     expect(previous(idle)).toEqual({ active: false });
-    expect(sorted(b.owned)).toEqual(sorted([playing, idle]));
+    expect(b.owned.has(playing) && b.owned.has(idle)).toBe(true);
     expect(await ownerOf(playing)).toBe('b');
   });
 
@@ -125,20 +154,23 @@ describe('bot ownership leases', () => {
     expect(cluster.events.at(-1)).toMatchObject({ kind: 'release', daemonId: 'a', botId: bot, at });
   });
 
-  it('recognises a renewal of its own whose answer was lost, by its claim id, and renews on', async () => {
+  it('recognises a liveness renewal of its own whose answer was lost and renews on', async () => {
     cluster = await LeaseCluster.create(nats.url);
     const [bot] = cluster.addBots(1) as [string];
     const a = await cluster.start('a');
-    // What a renewal that landed without its answer leaves: a newer revision carrying a's own claim.
-    const current = (await lease(bot))!;
-    const landed = await cluster.store.update(botLeaseKey(bot), current.value!, current.revision);
+    // What a renewal that landed without its answer leaves: a newer revision of a's own lease.
+    const [liveness] = await cluster.livenessKeys('a');
+    const current = await cluster.store.get(liveness!);
+    if (!current.ok || !current.value?.value) throw new Error('no liveness lease');
+    const landed = await cluster.store.update(liveness!, current.value.value, current.value.revision);
     expect(landed.ok).toBe(true);
 
     await cluster.advance(20_000);
 
     expect(cluster.releases()).toEqual([]);
     expect(a.owned.has(bot)).toBe(true);
-    expect((await lease(bot))!.revision).toBeGreaterThan(current.revision + 5);
+    const renewed = await cluster.store.get(liveness!);
+    expect(renewed.ok && renewed.value!.revision).toBeGreaterThan(current.value.revision + 5);
     expect(cluster.conflicts()).toBe(1);
   });
 
@@ -163,34 +195,139 @@ describe('bot ownership leases', () => {
   it('gives every bot exactly one owner when two daemons start at once', async () => {
     cluster = await LeaseCluster.create(nats.url);
     const bots = cluster.addBots(8);
-    await Promise.all([cluster.start('a'), cluster.start('b')]);
+    const [a, b] = await Promise.all([cluster.start('a'), cluster.start('b')]);
     await cluster.advance(DEFAULT_LEASE_TIMING.claimGraceMs + tickMs);
 
-    for (const id of bots) expect(cluster.owns({ botId: id })).toHaveLength(1);
-    expect(cluster.releases()).toEqual([]);
+    // Evening out may move a bot, but only by a hand-over: let go first, then taken on by the other.
+    for (const id of bots) {
+      const events = cluster.events.filter((e) => e.botId === id).map((e) => e.kind);
+      expect(events.join(' ')).toMatch(/^own( release own)*$/);
+    }
+    expect(cluster.releases().every((e) => e.reason === 'handover')).toBe(true);
+    expect(sorted([...a.owned, ...b.owned])).toEqual(sorted(bots));
   });
 
-  it('hands the bots of a daemon that stops gracefully to another at once, saying which were playing', async () => {
-    const { a, b, playing, idle } = await twoBotsOnA();
+  it('hands the bots of a daemon that stops gracefully to another at once, one at a time, saying which were playing', async () => {
+    const { a, b, playing, idle, others } = await twoBotsOnA();
     const at = cluster.clock.now();
 
     await cluster.stop(a);
 
-    expect(sorted(b.owned)).toEqual(sorted([playing, idle]));
-    const takeovers = cluster.owns({ daemonId: 'b' });
+    expect(sorted(b.owned)).toEqual(sorted([playing, idle, ...others]));
+    const takeovers = cluster.owns({ daemonId: 'b' }).filter((e) => e.botId === playing || e.botId === idle);
     expect(takeovers.every((e) => e.at === at)).toBe(true);
     expect(takeovers.find((e) => e.botId === playing)).toMatchObject({ previous: { active: true } });
     expect(takeovers.find((e) => e.botId === idle)).toMatchObject({ previous: { active: false } });
     const handedOver = cluster.releases('a');
     expect(handedOver.map((e) => e.reason)).toEqual(['handover', 'handover']);
-    expect(Math.min(...takeovers.map((e) => e.seq))).toBeGreaterThan(
-      Math.max(...handedOver.map((e) => e.seq)),
-    );
-    const heartbeat = await cluster.store.get(daemonKey('a'));
-    expect(heartbeat.ok && heartbeat.value?.value).toBeNull();
+    // One at a time: each bot is taken on after it was let go, and the next let go only then.
+    const [first, second] = handedOver as [ReleaseEvent, ReleaseEvent];
+    const takenFirst = takeovers.find((e) => e.botId === first.botId)!;
+    const takenSecond = takeovers.find((e) => e.botId === second.botId)!;
+    expect(first.seq).toBeLessThan(takenFirst.seq);
+    expect(takenFirst.seq).toBeLessThan(second.seq);
+    expect(second.seq).toBeLessThan(takenSecond.seq);
+    expect(await cluster.livenessKeys('a')).toEqual([]);
   });
 
-  it('deletes the heartbeat of a dead daemon, so a daemon started later does not wait for it', async () => {
+  it('hands every bot over at once when no other daemon is live, as a lone daemon always stopped', async () => {
+    cluster = await LeaseCluster.create(nats.url);
+    const bots = cluster.addBots(3);
+    const a = await cluster.start('a');
+
+    await cluster.stop(a);
+
+    expect(cluster.releases('a').map((e) => e.reason)).toEqual(['handover', 'handover', 'handover']);
+    for (const id of bots) expect(await ownerOf(id)).toBeNull();
+    expect(await cluster.livenessKeys('a')).toEqual([]);
+    const b = await cluster.start('b');
+    expect(sorted(b.owned)).toEqual(sorted(bots));
+  });
+
+  it('gives a daemon that joins its fair share, handed over one by one, idle bots first', async () => {
+    cluster = await LeaseCluster.create(nats.url);
+    const bots = cluster.addBots(10);
+    const a = await cluster.start('a');
+    const playing = bots.slice(0, 4);
+    for (const id of playing) a.active.add(id);
+    const joinedAt = cluster.clock.now();
+    const b = await cluster.start('b');
+
+    await cluster.advance(30_000);
+
+    expect(a.owned.size).toBe(5);
+    expect(b.owned.size).toBe(5);
+    const moves = cluster.releases('a');
+    expect(moves.every((e) => e.reason === 'handover')).toBe(true);
+    expect(sorted(moves.map((e) => e.botId))).toEqual(sorted(b.owned));
+    // Idle bots move first: only one that plays had to.
+    expect(moves.filter((e) => playing.includes(e.botId))).toHaveLength(0);
+    for (const move of moves) {
+      const taken = cluster.owns({ daemonId: 'b', botId: move.botId })[0]!;
+      expect(taken.seq).toBeGreaterThan(move.seq);
+      expect(taken.previous).toEqual({ active: false });
+    }
+    // One at a time: a bot is let go only once the one before has its new owner.
+    const order = cluster.events.filter((e) => e.daemonId === 'a' || e.kind === 'own').map((e) => e.kind);
+    expect(order.join(' ')).not.toMatch(/release release/);
+    expect(Math.max(...moves.map((e) => e.at)) - joinedAt).toBeLessThan(30_000);
+    expect(cluster.releases('b')).toEqual([]);
+  });
+
+  it('moves the bots of a daemon that plays to a joiner with the flag that reconnects them', async () => {
+    cluster = await LeaseCluster.create(nats.url);
+    const bots = cluster.addBots(4);
+    const a = await cluster.start('a');
+    for (const id of bots) a.active.add(id);
+    const b = await cluster.start('b');
+
+    await cluster.advance(10_000);
+
+    expect(b.owned.size).toBe(2);
+    for (const id of b.owned)
+      expect(cluster.owns({ daemonId: 'b', botId: id })[0]!.previous).toEqual({ active: true });
+  });
+
+  it('drains a daemon on request: its bots go to the others one at a time and none come back', async () => {
+    cluster = await LeaseCluster.create(nats.url);
+    const bots = cluster.addBots(6);
+    const a = await cluster.start('a');
+    const b = await cluster.start('b');
+    const c = await cluster.start('c');
+    await cluster.advance(20_000);
+    expect([a.owned.size, b.owned.size, c.owned.size]).toEqual([2, 2, 2]);
+    const drainedBots = [...a.owned];
+    const movedBefore = cluster.releases('a').length;
+
+    const drain = a.keeper.drain();
+    expect(drain).toMatchObject({ started: true, bots: 2 });
+    if (!drain.started) return;
+    await drain.done;
+    await cluster.settle();
+
+    expect(a.owned.size).toBe(0);
+    expect(sorted([...b.owned, ...c.owned])).toEqual(sorted(bots));
+    expect(
+      cluster
+        .releases('a')
+        .slice(movedBefore)
+        .map((e) => e.botId),
+    ).toEqual(drainedBots);
+    // Draining, it is not given any back (not by placement, not by rebalancing).
+    await cluster.advance(20_000);
+    expect(a.owned.size).toBe(0);
+    expect(b.owned.size + c.owned.size).toBe(6);
+  });
+
+  it('refuses to drain the only daemon', async () => {
+    cluster = await LeaseCluster.create(nats.url);
+    cluster.addBots(2);
+    const a = await cluster.start('a');
+    expect(a.keeper.drain()).toEqual({ started: false });
+    expect(a.owned.size).toBe(2);
+  });
+
+  it('deletes the liveness lease of a dead daemon, so a daemon started later does not wait for it', async () => {
     cluster = await LeaseCluster.create(nats.url);
     const bots = cluster.addBots(4);
     const a = await cluster.start('a');
@@ -198,8 +335,7 @@ describe('bot ownership leases', () => {
     await cluster.cutOff(a);
     await cluster.advance(ttlMs + tickMs);
     expect(sorted(b.owned)).toEqual(sorted(bots));
-    const heartbeat = await cluster.store.get(daemonKey('a'));
-    expect(heartbeat.ok && heartbeat.value?.value).toBeNull();
+    expect(await cluster.livenessKeys('a')).toEqual([]);
 
     const c = await cluster.start('c');
     const at = cluster.clock.now();

@@ -393,6 +393,7 @@ export const en = {
   'audit.api_key.deleted': 'API key deleted',
   'audit.spotify.librespot_login': 'Spotify: librespot’s own login made',
   'audit.spotify.librespot_logout': 'Spotify: librespot’s own login forgotten',
+  'audit.daemon.drained': 'Daemon drained',
   'account.intro': 'Changing the password signs out your other sessions and revokes your API keys.',
   'account.current': 'Current password',
   'account.new': 'New password (8 characters or more)',

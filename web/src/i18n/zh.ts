@@ -388,6 +388,7 @@ export const zh: Record<MessageKey, string> = {
   'audit.api_key.deleted': '删除 API 密钥',
   'audit.spotify.librespot_login': 'Spotify：完成 librespot 自己的登录',
   'audit.spotify.librespot_logout': 'Spotify：忘记 librespot 自己的登录',
+  'audit.daemon.drained': '清空守护进程',
   'account.intro': '修改密码会让你的其他会话退出登录，并吊销你的 API 密钥。',
   'account.current': '当前密码',
   'account.new': '新密码（至少 8 个字符）',
