@@ -3,11 +3,12 @@
  * refuses an address (403) once its time is up, as the platforms' CDNs do. The songs of NetEase, QQ
  * Music, Kugou and Bilibili are resolved by their real adapters, whose API calls an msw stand-in
  * answers in the platform's own shape (the adapters' own tests' stand-ins and fixtures) with an address
- * of the CDN freshly signed at every resolve. The CDN cannot be an msw stand-in: the daemon fetches
+ * of the CDN freshly signed at every resolve; YouTube's by its adapter running the fake yt-dlp, which
+ * prints an address signed afresh at each run. The CDN cannot be an msw stand-in: the daemon fetches
  * audio in its worker threads, which msw does not reach; a platform's address is not held to the
  * request-forgery guard (only a user's is), so a loopback one plays as a platform's CDN does.
- * YouTube (yt-dlp's answer) and Jellyfin (an address built from the server's, with no expiry of its
- * own) keep stand-in sources answering as their adapters do (see platform-streams.test.ts).
+ * Jellyfin (an address built from the media server's own, not signed to expire) keeps a stand-in
+ * source answering as its adapter does (see platform-streams.test.ts).
  *
  * - A connection the CDN drops after the address expired: ffmpeg reconnects with a Range, the relay
  *   meets the refusal, resolves the song again and fetches the same range from the fresh address; the
@@ -18,6 +19,9 @@
  * Spotify plays through librespot (a loopback PCM relay), with no address to expire; uploads and a
  * user's radio streams are not signed.
  */
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HttpResponse } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,7 +39,10 @@ import { NeteaseSource } from '../../shared/sources/netease/netease-source';
 import { MusicuClient } from '../../shared/sources/qq-music/musicu-client';
 import { QqMusicSource } from '../../shared/sources/qq-music/qq-music-source';
 import { SourceRegistry } from '../../shared/sources/source-registry';
+import { YoutubeSource } from '../../shared/sources/youtube/youtube-source';
+import { YtDlp } from '../../shared/sources/youtube/yt-dlp';
 import { Ts3TestServer } from '../../testkit/ts3-server/ts3-test-server';
+import { FAKE_YTDLP } from '../fakes/fake-yt-dlp';
 import { type AudioCdn, startAudioCdn } from '../helpers/audio-cdn';
 import { bilibiliFixture, useBilibiliApi } from '../helpers/bilibili-api';
 import { kugouFixture, useKugouApi } from '../helpers/kugou-api';
@@ -47,6 +54,10 @@ import { DaemonHarness } from './harness';
 const LIFE_MS = 3000;
 const TONE_SECONDS = 12;
 
+const NETEASE_URL_PATH = '/xeapi/song/enhance/player/url/v1';
+const QQ_VKEY = 'music.vkey.GetVkey.UrlGetVkey';
+const BILIBILI_PLAYURL = '/x/player/wbi/playurl';
+
 const netease = useNeteaseApi();
 const qq = useQqMusicApi();
 const kugou = useKugouApi();
@@ -56,73 +67,66 @@ const bilibili = useBilibiliApi();
 const withAddress = (fixture: unknown, audio: RegExp, address: string) =>
   JSON.parse(JSON.stringify(fixture).replace(audio, address)) as object;
 
-/** What the platform's API answers with an address: its stand-in's call, and the fixture's body. */
-interface AddressCall {
-  /** The stand-in's key for the call that hands out the audio address. */
-  key: string;
-  /** The answer to that call, naming `address` (a full loopback CDN address) as the audio. */
-  body(address: string): object;
-  /** The calls to it during the current test. */
-  hits(): number;
-}
-
 /** A platform whose real adapter resolves the song, with the song and the headers its adapter sends. */
 interface RealAdapter {
   platform: Platform;
   songId: string;
   source: MusicSource;
-  call: AddressCall;
-  /** The stand-in whose answers the test sets (until it ends). */
-  answer(key: string, reply: () => Response): void;
+  /** Has the platform answer each resolve of the current test with the address `signed()` gives. */
+  serve(signed: () => string): void;
+  /** The platform's answers with an address during the current test. */
+  hits(): number;
   headers: { userAgent?: RegExp; referer?: string };
 }
+
+/** The adapter's address call answered, at every resolve, with `body` naming a freshly signed address. */
+const answering =
+  (answer: (key: string, reply: () => Response) => void, key: string, body: (address: string) => object) =>
+  (signed: () => string) =>
+    answer(key, () => HttpResponse.json(body(signed())));
+
+/** The address the fake yt-dlp prints, asked of this loopback server at each of its runs. */
+let youtubeAddress: (() => string) | undefined;
+let youtubeRuns = 0;
+const youtubeAddresses = createServer((_request, response) => {
+  youtubeRuns++;
+  response.end(youtubeAddress?.() ?? '');
+});
 
 const REAL: RealAdapter[] = [
   {
     platform: 'music_a',
     songId: '1901371647',
     source: new NeteaseSource(new NeteaseClient(async () => undefined)),
-    call: {
-      key: '/xeapi/song/enhance/player/url/v1',
-      body: (address) =>
-        withAddress(neteaseFixture('song-url'), /https?:\/\/m\d+\.music\.126\.net\/[^"]*/g, address),
-      hits: () => netease.requests.filter((r) => r.path === '/xeapi/song/enhance/player/url/v1').length,
-    },
-    answer: netease.answer,
+    serve: answering(netease.answer, NETEASE_URL_PATH, (address) =>
+      withAddress(neteaseFixture('song-url'), /https?:\/\/m\d+\.music\.126\.net\/[^"]*/g, address),
+    ),
+    hits: () => netease.requests.filter((r) => r.path === NETEASE_URL_PATH).length,
     headers: { referer: 'https://music.163.com/', userAgent: /^Mozilla\/5\.0/ },
   },
   {
     platform: 'music_b',
     songId: '0039MnYb0qxYhV',
     source: new QqMusicSource(new MusicuClient(async () => undefined)),
-    call: {
-      key: 'music.vkey.GetVkey.UrlGetVkey',
-      // QQ Music names a host (`sip`) and a signed path (`purl`) apart.
-      body: (address) => {
-        const { origin, pathname } = new URL(address);
-        const answer = qqFixture('vkey') as { req_0: { data: { sip: string[]; midurlinfo: object[] } } };
-        answer.req_0.data.sip = [`${origin}/`];
-        for (const info of answer.req_0.data.midurlinfo) Object.assign(info, { purl: pathname.slice(1) });
-        return answer;
-      },
-      hits: () =>
-        qq.requests.filter((r) => `${r.req_0.module}.${r.req_0.method}` === 'music.vkey.GetVkey.UrlGetVkey')
-          .length,
-    },
-    answer: qq.answer,
+    // QQ Music names a host (`sip`) and a signed path (`purl`) apart.
+    serve: answering(qq.answer, QQ_VKEY, (address) => {
+      const { origin, pathname } = new URL(address);
+      const answer = qqFixture('vkey') as { req_0: { data: { sip: string[]; midurlinfo: object[] } } };
+      answer.req_0.data.sip = [`${origin}/`];
+      for (const info of answer.req_0.data.midurlinfo) Object.assign(info, { purl: pathname.slice(1) });
+      return answer;
+    }),
+    hits: () => qq.requests.filter((r) => `${r.req_0.module}.${r.req_0.method}` === QQ_VKEY).length,
     headers: { userAgent: /^QQMusic 14090008\(android 10\)$/ },
   },
   {
     platform: 'music_c',
     songId: 'A1B2C3D4E5F60718293A4B5C6D7E8F90',
     source: new KugouSource(new KugouClient(async () => undefined)),
-    call: {
-      key: '/v5/url',
-      body: (address) =>
-        withAddress(kugouFixture('song-url'), /https:\/\/webfs\.[\w.]+\.kugou\.com\/[^"]*/g, address),
-      hits: () => kugou.requests.filter((r) => r.path === '/v5/url').length,
-    },
-    answer: kugou.answer,
+    serve: answering(kugou.answer, '/v5/url', (address) =>
+      withAddress(kugouFixture('song-url'), /https:\/\/webfs\.[\w.]+\.kugou\.com\/[^"]*/g, address),
+    ),
+    hits: () => kugou.requests.filter((r) => r.path === '/v5/url').length,
     // Kugou's CDN wants no header of its own: ffmpeg's User-Agent is passed on.
     headers: { userAgent: /^Lavf\// },
   },
@@ -130,20 +134,28 @@ const REAL: RealAdapter[] = [
     platform: 'video_a',
     songId: 'BV1Ux4y1c7Mq',
     source: new BilibiliSource(new BilibiliClient(async () => undefined)),
-    call: {
-      key: '/x/player/wbi/playurl',
-      body: (address) =>
-        withAddress(bilibiliFixture('playurl'), /https:\/\/[\w-]+\.bilivideo\.com\/[^"]*/g, address),
-      hits: () => bilibili.requests.filter((r) => r.path === '/x/player/wbi/playurl').length,
-    },
-    answer: bilibili.answer,
+    serve: answering(bilibili.answer, BILIBILI_PLAYURL, (address) =>
+      withAddress(bilibiliFixture('playurl'), /https:\/\/[\w-]+\.bilivideo\.com\/[^"]*/g, address),
+    ),
+    hits: () => bilibili.requests.filter((r) => r.path === BILIBILI_PLAYURL).length,
     headers: { referer: 'https://www.bilibili.com/', userAgent: /^Mozilla\/5\.0/ },
+  },
+  {
+    platform: 'video_b',
+    songId: 'pApErB0ats1',
+    source: new YoutubeSource(new YtDlp(FAKE_YTDLP)),
+    serve: (signed) => {
+      youtubeAddress = signed;
+      youtubeRuns = 0;
+    },
+    hits: () => youtubeRuns,
+    // The fixture's `http_headers`, which the adapter passes on.
+    headers: { userAgent: /^Mozilla\/5\.0 \(Windows NT 10\.0/ },
   },
 ];
 
 /** The platforms that keep a stand-in source, with the headers their adapter sends. */
 const STAND_INS: { platform: Platform; headers: StreamHeaders }[] = [
-  { platform: 'video_b', headers: { userAgent: 'Mozilla/5.0 youtube' } },
   { platform: 'library_a', headers: { authorization: 'MediaBrowser Token="jellyfin"' } },
 ];
 
@@ -172,9 +184,7 @@ function standIn(platform: Platform, headers: StreamHeaders): MusicSource {
  */
 function serveSigned(adapter: RealAdapter, path: string, renewedLifeMs = LIFE_MS): void {
   let resolved = 0;
-  adapter.answer(adapter.call.key, () =>
-    HttpResponse.json(adapter.call.body(cdn.sign(path, resolved++ === 0 ? LIFE_MS : renewedLifeMs))),
-  );
+  adapter.serve(() => cdn.sign(path, resolved++ === 0 ? LIFE_MS : renewedLifeMs));
 }
 
 const song = (platform: Platform, id: string): Song => ({
@@ -194,11 +204,14 @@ const answersFor = (path: string) =>
   requestsFor(path).map((r) => `${r.status} ${r.headers.range ?? 'whole'}`);
 
 /** The song to play after each test's song, from a stand-in (so the adapter resolves only the one). */
-const nextSong = (name: string) => song('video_b', `next-${name}`);
+const nextSong = (name: string) => song('library_a', `next-${name}`);
 
 beforeAll(async () => {
   // Over https, as QQ Music's adapter plays only an https host (and the others may).
   cdn = await startAudioCdn(TONE_SECONDS, undefined, { tls: true });
+  youtubeAddresses.listen(0, '127.0.0.1');
+  await once(youtubeAddresses, 'listening');
+  process.env.FAKE_YTDLP_AUDIO_URL_FROM = `http://127.0.0.1:${(youtubeAddresses.address() as AddressInfo).port}/`;
   server = await Ts3TestServer.start();
   h = await DaemonHarness.create(server);
   await h.startDaemon(
@@ -211,7 +224,7 @@ beforeAll(async () => {
   server.on('textMessage', ({ message }) => said.push(message));
   expect((await h.command(bot, 'start')).ok).toBe(true);
   // A first song warms the daemon's audio up, so the tests' addresses are fetched well within their life.
-  const warmUp = song('video_b', 'warm-up');
+  const warmUp = song('library_a', 'warm-up');
   expect((await h.command(bot, 'playSong', { song: warmUp, requestedBy: 'alice' })).ok).toBe(true);
   await h.waitForStatus(bot, (s) => s.currentSong?.id === warmUp.id && s.elapsed > 0.5, 15_000, 'warm-up');
 }, 60_000);
@@ -220,6 +233,8 @@ afterAll(async () => {
   await h?.close();
   await server?.close();
   await cdn?.close();
+  youtubeAddresses.close();
+  delete process.env.FAKE_YTDLP_AUDIO_URL_FROM;
 });
 
 interface Case {
@@ -239,7 +254,7 @@ const CASES: Case[] = [
       platform: a.platform,
       songId: a.songId,
       path: `drops/${a.platform}.mp3`,
-      resolved: a.call.hits,
+      resolved: a.hits,
       expectHeaders: (headers) => {
         if (a.headers.userAgent) expect(headers['user-agent']).toMatch(a.headers.userAgent);
         expect(headers.referer).toBe(a.headers.referer);
@@ -350,7 +365,7 @@ describe('signed stream addresses that expire', () => {
     expect(status.connected).toBe(true);
     // Resolved once to play and once again when its address expired, however often ffmpeg tried
     // to reconnect: no more.
-    expect(netease.call.hits()).toBe(2);
+    expect(netease.hits()).toBe(2);
     const [first, ...reconnects] = answersFor(path);
     expect(first).toBe('200 bytes=0-');
     expect(reconnects.length).toBeGreaterThanOrEqual(2);
