@@ -21,6 +21,8 @@
  * - FAKE_YTDLP_EJS: the version of the yt-dlp-ejs package `--verbose` lists among the optional
  *   libraries (default 0.8.0; empty: not installed).
  * - FAKE_YTDLP_AUDIO_URL: the `url` of the format `-f` chooses (e.g. a loopback server's audio file).
+ * - FAKE_YTDLP_AUDIO_URL_FROM: a loopback address whose answer is that `url`, asked at every run (so
+ *   each run can print a freshly signed address, as YouTube signs each answer anew).
  * - FAKE_YTDLP_MODE: `hang` (never answers), `garbage` (prints what is not JSON), `flood` (prints
  *   without end), `crash` (a Python traceback, no ERROR line), `merged` (answers as if the format
  *   choice were a merged video+audio one, listed in `requested_formats`); and YouTube's refusals of a
@@ -38,6 +40,9 @@ const FIXTURES = new URL('../fixtures/youtube/', import.meta.url);
 const fixture = (name) => JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8'));
 const env = process.env;
 const args = process.argv.slice(2);
+const audioUrl = env.FAKE_YTDLP_AUDIO_URL_FROM
+  ? await (await fetch(env.FAKE_YTDLP_AUDIO_URL_FROM)).text()
+  : env.FAKE_YTDLP_AUDIO_URL;
 
 if (env.FAKE_YTDLP_LOG) appendFileSync(env.FAKE_YTDLP_LOG, `${JSON.stringify({ pid: process.pid, args })}\n`);
 
@@ -280,7 +285,7 @@ function chooseFormat(formats, spec) {
         : alternative === 'best'
           ? formats.filter((f) => f.vcodec !== 'none' && f.acodec !== 'none').at(-1)
           : failure(`ERROR: Invalid format specification '${spec}'`);
-    if (chosen) return { ...chosen, url: env.FAKE_YTDLP_AUDIO_URL ?? chosen.url };
+    if (chosen) return { ...chosen, url: audioUrl ?? chosen.url };
   }
   return failure(
     'ERROR: [youtube] Requested format is not available. Use --list-formats for a list of available formats',
