@@ -15,8 +15,19 @@
  * entries. Targets run in interleaved rounds and each reports its best round, so background load on
  * the machine colours all of them alike; server CPU per request (this process, the client excluded)
  * is reported beside the rates because it hardly depends on that load. Goal: each authenticated
- * target serves at least 1/3 of the bare route's requests per second.
+ * target serves at least half the bare route's requests per second.
+ *
+ * The app is served as `make run` serves it: without the tests' check of every answer against the
+ * OpenAPI document (testkit/checked-answers.ts), which clones and validates each answer and cost more
+ * CPU than the request it checked.
+ *
+ * API_BENCH_PROFILE=<dir> profiles this process during each target's load windows (the inspector's
+ * sampling profiler) and writes one `<dir>/<target>.cpuprofile` per target; bench/cpuprofile-summary.ts
+ * sums one by file and function (docs/performance.md, "Where the microseconds go").
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { MEMBER_SESSION_COOKIE } from '../api/access/sessions';
@@ -30,14 +41,14 @@ const CONNECTIONS = 50;
 const ROUNDS = 3;
 const WARMUP_MS = 1000;
 const DURATION_MS = 3000;
-const GOAL_RATIO = 1 / 3;
+const GOAL_RATIO = 1 / 2;
 /** A realistic few: the bots one installation lists. */
 const BOTS = 4;
 
 // One log line per request would bury the figures and measure the terminal.
 configureLogging({ level: 'error', pretty: false });
 
-const t = await startTestApp();
+const t = await startTestApp({ checkAnswers: false });
 const admin = await setupAdmin(t);
 const botIds: string[] = [];
 for (let i = 0; i < BOTS; i++) botIds.push(await insertBot(t));
@@ -93,6 +104,29 @@ interface Round extends LoadResult {
   cpuUsPerRequest: number;
 }
 
+const profileDir = process.env.API_BENCH_PROFILE;
+const inspector = new Session();
+if (profileDir) {
+  mkdirSync(profileDir, { recursive: true });
+  inspector.connect();
+  await inspector.post('Profiler.enable');
+}
+let profileRound = 0;
+
+/** Runs one load window, under the profiler when asked: one file per target and round. */
+async function profiled(target: Target, run: () => Promise<LoadResult>): Promise<LoadResult> {
+  if (!profileDir) return run();
+  await inspector.post('Profiler.start');
+  const result = await run();
+  const { profile } = await inspector.post('Profiler.stop');
+  const file = join(profileDir, `${target.name.replace(/\W+/g, '-')}-${profileRound++}.cpuprofile`);
+  writeFileSync(file, JSON.stringify(profile));
+  // The window spans the warm-up too, so the requests it served are estimated from the rate.
+  const served = Math.round(result.perSecond * ((WARMUP_MS + DURATION_MS) / 1000));
+  console.log(`profile: ${file} (about ${served} requests; bench/cpuprofile-summary.ts ${file} ${served})`);
+  return result;
+}
+
 /** One round of one target: the client's figures and this process's CPU time per request. */
 async function measure(target: Target): Promise<Round> {
   const plan = {
@@ -104,7 +138,7 @@ async function measure(target: Target): Promise<Round> {
   };
   // The CPU window spans the warm-up too; so does the count it is divided by (an estimate from the rate).
   const cpuBefore = process.cpuUsage();
-  const result = await loadFromAnotherProcess(plan);
+  const result = await profiled(target, () => loadFromAnotherProcess(plan));
   const cpu = process.cpuUsage(cpuBefore);
   const served = result.perSecond * ((WARMUP_MS + DURATION_MS) / 1000);
   return { ...result, cpuUsPerRequest: (cpu.user + cpu.system) / served };

@@ -18,7 +18,7 @@ const SECRET_FIELDS = [
   'password',
 ];
 
-function logLine(fields: object): Record<string, unknown> {
+function logLine(fields: object, options: object = {}): Record<string, unknown> {
   const dir = mkdtempSync(join(tmpdir(), 'logger-'));
   const script = join(dir, 'log-once.ts');
   writeFileSync(
@@ -26,7 +26,7 @@ function logLine(fields: object): Record<string, unknown> {
     [
       `import { configureLogging, logger } from ${JSON.stringify(join(import.meta.dirname, 'logger.ts'))};`,
       `configureLogging({ level: 'info', pretty: false });`,
-      `logger('test').info(${JSON.stringify(fields)}, 'secrets');`,
+      `logger('test', ${JSON.stringify(options)}).info(${JSON.stringify(fields)}, 'secrets');`,
     ].join('\n'),
   );
   try {
@@ -56,5 +56,11 @@ describe('logger redaction', () => {
       msg: 'secrets',
     });
     expect(JSON.stringify(line)).not.toContain('s3cret');
+  });
+
+  it('leaves the lines of a logger declared to carry no secrets as they are, and its siblings redacted', () => {
+    const fields = { requestId: 'r1', method: 'GET', path: '/api/bot', status: 200, token: 'not-a-secret' };
+    expect(logLine(fields, { noSecrets: true })).toMatchObject({ ...fields, name: 'test' });
+    expect(logLine(fields)).toMatchObject({ token: '[redacted]' });
   });
 });

@@ -94,14 +94,24 @@ export function loggingConfig(): LoggingConfig {
   return { ...current };
 }
 
+export interface LoggerOptions {
+  /**
+   * Every line of this logger has fields known to hold no secret (the api's request line), so the
+   * redaction of secret fields is skipped: its wildcard paths walk every object of a line, about 30 µs
+   * a line, more than the whole request the line reports (docs/performance.md).
+   */
+  noSecrets?: boolean;
+}
+
 /**
  * A logger for one layer of the system, e.g. `logger('ts3.packet')`. Modules make theirs when they
  * load, before their entry has configured logging, so each call goes to the root configured now.
  */
-export function logger(name: string): Logger {
+export function logger(name: string, options: LoggerOptions = {}): Logger {
+  const childOptions = options.noSecrets ? { redact: [] } : undefined;
   let made: { from: Logger; child: Logger } | undefined;
   const target = (): Logger => {
-    if (made?.from !== root) made = { from: root, child: root.child({ name }) };
+    if (made?.from !== root) made = { from: root, child: root.child({ name }, childOptions) };
     return made.child;
   };
   return new Proxy({} as Logger, {

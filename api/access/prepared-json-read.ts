@@ -8,13 +8,13 @@
  * (README "Performance"). So a local file gets one more native libSQL connection per process, on
  * which each statement is prepared once and then only bound and stepped.
  *
- * Before each read, SQLite's `PRAGMA data_version` is asked on that connection. It changes whenever
- * any OTHER connection has committed a change to the file since it was last asked: this process's
- * drizzle connection, another api process, a daemon, an admin's sqlite3 shell. This connection never
- * writes, so an unchanged value proves the database is the same as when an answer was read, and the
- * answer (already parsed) is given again. Any commit empties the remembered answers. So answers are
- * exactly as fresh as reading on every request: a change committed before a request starts holds on
- * that request, on every process sharing the file, with nothing to invalidate by hand and no bus.
+ * Before each read, the file's commit mark is asked (commit-mark.ts). It moves whenever any connection
+ * has committed a change to the file since it was last asked: this process's drizzle connection,
+ * another api process, a daemon, an admin's sqlite3 shell. This connection never writes, so an
+ * unchanged mark proves the database is the same as when an answer was read, and the answer (already
+ * parsed) is given again. Any commit empties the remembered answers. So answers are exactly as fresh
+ * as reading on every request: a change committed before a request starts holds on that request, on
+ * every process sharing the file, with nothing to invalidate by hand and no bus.
  *
  * Answers are shared by every request that gets them until the next commit, so they are frozen.
  * Nothing is remembered of a read that found no row (an unknown or revoked key costs a read).
@@ -26,6 +26,7 @@
 import { fillPlaceholders } from 'drizzle-orm';
 import Database from 'libsql';
 import type { Db } from '../../shared/db/client';
+import { type CommitMark, commitMark } from './commit-mark';
 
 /** A SELECT (built with placeholders) whose one field `row` is the JSON text of the answer. */
 export interface JsonRowQuery {
@@ -41,7 +42,13 @@ const BUSY_TIMEOUT_MS = 3000;
 /** Answers remembered per read between two commits, at most (one per credential in use). */
 const MAX_ANSWERS = 10_000;
 
-const connections = new WeakMap<Db, Promise<Database.Database | undefined>>();
+/** The native read connection beside a database file, and that file's commit mark. */
+interface ReadConnection {
+  connection: Database.Database;
+  commitMark: CommitMark;
+}
+
+const connections = new WeakMap<Db, Promise<ReadConnection | undefined>>();
 
 /** The file of `db`'s main database as SQLite names it; undefined for a server or an in-memory one. */
 async function localFileOf(db: Db): Promise<string | undefined> {
@@ -51,16 +58,16 @@ async function localFileOf(db: Db): Promise<string | undefined> {
   return typeof file === 'string' && file !== '' ? file : undefined;
 }
 
-async function openReadConnection(db: Db): Promise<Database.Database | undefined> {
+async function openReadConnection(db: Db): Promise<ReadConnection | undefined> {
   const file = await localFileOf(db);
   if (file === undefined) return undefined;
   const connection = new Database(file);
   connection.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  return connection;
+  return { connection, commitMark: commitMark(connection, file) };
 }
 
 /** The native read connection beside `db`, opened on the first read (building the app reads nothing). */
-function readConnection(db: Db): Promise<Database.Database | undefined> {
+function readConnection(db: Db): Promise<ReadConnection | undefined> {
   let connection = connections.get(db);
   if (!connection) {
     connection = openReadConnection(db);
@@ -80,8 +87,8 @@ function deepFreeze<T>(value: T): T {
 }
 
 async function prepare<T>(db: Db, query: JsonRowQuery, parse: (text: string) => T): Promise<JsonRead<T>> {
-  const connection = await readConnection(db);
-  if (!connection) {
+  const read = await readConnection(db);
+  if (!read) {
     const prepared = query.prepare();
     return async (values) => {
       const found = await prepared.get(values);
@@ -89,15 +96,14 @@ async function prepare<T>(db: Db, query: JsonRowQuery, parse: (text: string) => 
     };
   }
   const { sql, params } = query.toSQL();
-  const statement = connection.prepare(sql).raw(true);
-  const dataVersion = connection.prepare('PRAGMA data_version').raw(true);
-  let answeredAt: unknown;
+  const statement = read.connection.prepare(sql).raw(true);
+  let answeredAt: number | undefined;
   const answers = new Map<string, T>();
   return async (values = {}) => {
-    const version = (dataVersion.get() as [number])[0];
-    if (version !== answeredAt || answers.size >= MAX_ANSWERS) {
+    const mark = read.commitMark();
+    if (mark !== answeredAt || answers.size >= MAX_ANSWERS) {
       answers.clear();
-      answeredAt = version;
+      answeredAt = mark;
     }
     const bound = fillPlaceholders(params, values);
     const key = JSON.stringify(bound);

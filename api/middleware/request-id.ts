@@ -12,7 +12,9 @@ import type { MiddlewareHandler } from 'hono';
 import { logger } from '../../shared/logger';
 import type { AppEnv } from '../env';
 
-const log = logger('api.http');
+// The request line's fields are an id checked against SANE_ID, the method, the path (never the query)
+// and two numbers: no secret to redact.
+const log = logger('api.http', { noSecrets: true });
 const SANE_ID = /^[\w.-]{1,64}$/;
 const HEADER = 'X-Request-Id';
 
