@@ -64,6 +64,8 @@ export class LeaseKeeper implements BotOwnership {
   private readonly timing: LeaseTiming;
   private readonly view: LeaseView;
   private readonly held = new Map<string, Held>();
+  /** Whether the store answered the last renewal (false: NATS unreachable, its requests time out). */
+  private storeAnswered = true;
   private readonly claiming = new Set<string>();
   private readonly orphanSince = new Map<string, number>();
   /** Liveness leases of stopped daemons being deleted. */
@@ -160,7 +162,7 @@ export class LeaseKeeper implements BotOwnership {
       this.stopTicking?.();
       await this.renewing;
       // Its bots are all handed over: nobody needs this session any more.
-      if (this.liveRevision !== undefined)
+      if (this.liveRevision !== undefined && this.storeAnswered)
         await this.store.delete(livenessKey(this.daemonId, this.session), this.liveRevision);
     }
     this.watch?.stop();
@@ -243,6 +245,7 @@ export class LeaseKeeper implements BotOwnership {
         ? await this.store.create(key, value)
         : await this.store.update(key, value, revision);
     if (session !== this.session) return;
+    this.storeAnswered = written.ok || written.error !== 'unavailable';
     if (written.ok) {
       this.liveRevision = written.value;
       this.confirmedAt = sentAt;
@@ -431,6 +434,10 @@ export class LeaseKeeper implements BotOwnership {
     await markedDraining;
     if (this.held.get(botId) !== held) return false;
     this.held.delete(botId);
+    // NATS did not answer the renewal just sent, so this write would wait out its timeout too (and the
+    // stop's budget with it): the record names this daemon until its liveness lease expires, and then
+    // the bot is free as after a crash.
+    if (!this.storeAnswered) return false;
     const freed = writeBotLease({ owner: null, claim: held.claim, active });
     const result = await this.store.update(botLeaseKey(botId), freed, held.revision);
     if (result.ok) return true;
