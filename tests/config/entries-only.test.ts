@@ -18,7 +18,8 @@ const ENTRIES = new Set(['api/main.ts', 'daemon/main.ts']);
  * process launcher hands each child the environment a direct start would have given it.
  */
 const PASSED_ON = new Map([
-  ['shared/sources/spotify/librespot.ts', '{ ...process.env, LIBRESPOT_ACCESS_TOKEN'],
+  // The environment passed on to librespot, less a token inherited from this process's own.
+  ['shared/sources/spotify/librespot.ts', '{ LIBRESPOT_ACCESS_TOKEN: _inherited, ...env } = process.env'],
   ['shared/exec/process-launcher.ts', 'const inheritedEnvironment = () => process.env;'],
 ]);
 const READS = /process\.env|loadConfig\(/;
