@@ -434,10 +434,10 @@ export class LeaseKeeper implements BotOwnership {
     await markedDraining;
     if (this.held.get(botId) !== held) return false;
     this.held.delete(botId);
-    // NATS did not answer the renewal just sent, so this write would wait out its timeout too (and the
-    // stop's budget with it): the record names this daemon until its liveness lease expires, and then
-    // the bot is free as after a crash.
-    if (!this.storeAnswered) return false;
+    // Stopping while NATS did not answer the renewal just sent: this write would wait out its timeout
+    // too (and the stop's budget with it). The record names this daemon until its liveness lease
+    // expires, and then the bot is free as after a crash.
+    if (this.state === 'leaving' && !this.storeAnswered) return false;
     const freed = writeBotLease({ owner: null, claim: held.claim, active });
     const result = await this.store.update(botLeaseKey(botId), freed, held.revision);
     if (result.ok) return true;

@@ -9,6 +9,7 @@ import { connect, type JetStreamManager, type NatsConnection } from 'nats';
 import type { OwnershipHooks, PreviousOwner, ReleaseReason } from '../../daemon/ownership/bot-ownership';
 import { JetStreamLeaseStore } from '../../daemon/ownership/jetstream-lease-store';
 import { LeaseKeeper } from '../../daemon/ownership/lease-keeper';
+import { parseLeaseKey, readBotLease } from '../../daemon/ownership/lease-records';
 import type { LeaseStore, StoredLease } from '../../daemon/ownership/lease-store';
 import { DEFAULT_LEASE_TIMING, type LeaseTiming } from '../../daemon/ownership/lease-timing';
 import type { Result } from '../../shared/result';
@@ -102,8 +103,21 @@ export class LeaseCluster {
     const bucket = `leases-${randomUUID().slice(0, 8)}`;
     const admin = await connect({ servers: url });
     const store = await JetStreamLeaseStore.open(admin, { bucket });
-    return new LeaseCluster(url, bucket, admin, await admin.jetstreamManager(), store);
+    const cluster = new LeaseCluster(url, bucket, admin, await admin.jetstreamManager(), store);
+    await store.watch((change) => {
+      const key = parseLeaseKey(change.key);
+      if (key?.kind === 'bot' && change.value !== null)
+        cluster.botRecordWrites.push({
+          revision: change.revision,
+          botId: key.botId,
+          owner: readBotLease(change.value).owner,
+        });
+    });
+    return cluster;
   }
+
+  /** The bots' ownership records as the bucket took them (its watch is in its own order): whom each names. */
+  readonly botRecordWrites: { revision: number; botId: string; owner: string | null }[] = [];
 
   addBots(count: number): string[] {
     const ids = Array.from({ length: count }, () => randomUUID());
