@@ -2,17 +2,14 @@
 import { z } from '@hono/zod-openapi';
 import { PLATFORMS } from '../../shared/domain/platforms';
 import { PlatformSchema } from '../../shared/domain/schemas';
+import { PLATFORM_SETTINGS_SLICES } from '../../shared/settings/platform-settings.generated';
+import { slicesContract } from '../../shared/settings/settings-slice';
 import { errors, jsonBody, jsonResponse } from '../errors';
-import { platformsNamed } from '../platform-prose';
 import { defineRoute } from '../policy';
 import { GuestPermissionsSchema } from './session';
 
 const VoiceDucking = z.object({ enabled: z.boolean(), volumePercent: z.number().int().min(0).max(100) });
 const GuestBots = z.union([z.literal('all'), z.array(z.string().min(1).max(128)).max(1000)]);
-const SpotifyBackend = z.enum(['librespot']).openapi({
-  description: `The audio sidecar that plays ${platformsNamed((f) => f.logins.includes('oauth'))} tracks`,
-});
-const SpotifyBitrate = z.union([z.literal(96), z.literal(160), z.literal(320)]);
 const VoteSkipRatio = z
   .number()
   .min(0, 'voteSkipRatio must be 0 to 1')
@@ -23,17 +20,12 @@ const VoteSkipRatio = z
       'song, at least one vote; web votes (POST /api/player/{botId}/vote-skip) count with them. 0 turns ' +
       'voting off: `!skip` skips at once. Default 0.5.',
   });
-const StreamAllowPrivateHosts = z.boolean().openapi({
-  description:
-    'Whether platform `stream` may play addresses on loopback, private, link-local, multicast or unspecified hosts (IPv4 and IPv6, checked at every redirect). Default false: such addresses are refused with 400, so a user cannot make the server fetch from its own network.',
-});
 const KeepUploads = z.boolean().openapi({
   description:
     'An addition to SPEC. Off (the default): an upload is deleted once it has been played and no queue, ' +
     "live or saved, lists it. On: played uploads stay as a library and go only under the disk quota's " +
     'pressure, the oldest no queue lists first.',
 });
-const JellyfinAuthMode = z.enum(['password', 'apikey']);
 
 export const SettingsSchema = z
   .object({
@@ -56,21 +48,8 @@ export const SettingsSchema = z
     // value satisfies.
     defaultPlatform: z.union([PlatformSchema, z.null()]),
     guestMode: z.object({ enabled: z.boolean(), bots: GuestBots, permissions: GuestPermissionsSchema }),
-    streamAllowPrivateHosts: StreamAllowPrivateHosts,
-    spotify: z.object({
-      enabled: z.boolean(),
-      clientId: z.string(),
-      hasClientSecret: z.boolean(),
-      backend: SpotifyBackend,
-      bitrate: SpotifyBitrate,
-      deviceName: z.string(),
-    }),
-    jellyfin: z.object({
-      serverUrl: z.string(),
-      authMode: JellyfinAuthMode,
-      username: z.string(),
-      hasPassword: z.boolean(),
-    }),
+    // The platforms' parts, each declared with its settings slice in the platform's folder.
+    ...slicesContract(PLATFORM_SETTINGS_SLICES, 'shown'),
   })
   .openapi('Settings');
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -93,41 +72,7 @@ export const SettingsUpdateSchema = z
       bots: GuestBots.optional(),
       permissions: GuestPermissionsSchema.partial().strict().optional(),
     }),
-    streamAllowPrivateHosts: StreamAllowPrivateHosts,
-    spotify: z.strictObject({
-      enabled: z.boolean().optional(),
-      clientId: z
-        .string()
-        .trim()
-        .max(256)
-        .optional()
-        .openapi({ description: "The Spotify app's client id (developer.spotify.com/dashboard)" }),
-      clientSecret: z
-        .string()
-        .trim()
-        .max(256)
-        .optional()
-        .openapi({ description: 'Write-only; an empty string clears it' }),
-      backend: SpotifyBackend.optional(),
-      bitrate: SpotifyBitrate.optional(),
-      deviceName: z
-        .string()
-        .trim()
-        .min(1, 'the device name must not be blank')
-        .max(64)
-        .optional()
-        .openapi({ description: 'The Spotify Connect device name the sidecar uses' }),
-    }),
-    jellyfin: z.strictObject({
-      serverUrl: z.union([z.url(), z.literal('')]).optional(),
-      authMode: JellyfinAuthMode.optional(),
-      username: z.string().max(128).optional(),
-      password: z
-        .string()
-        .max(256)
-        .optional()
-        .openapi({ description: 'Write-only; an empty string clears it' }),
-    }),
+    ...slicesContract(PLATFORM_SETTINGS_SLICES, 'update'),
   })
   .partial()
   .openapi('SettingsUpdate', {
