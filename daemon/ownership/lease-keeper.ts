@@ -70,6 +70,13 @@ export class LeaseKeeper implements BotOwnership {
   private readonly orphanSince = new Map<string, number>();
   /** Liveness leases of stopped daemons being deleted. */
   private readonly burying = new Set<string>();
+  /**
+   * Bots handed over whose freeing write went unanswered (NATS unreachable): the bot has left its
+   * server, but its record still names this daemon, so nobody claims it. The write is tried again each
+   * tick until the store answers, by bot: the record to write and the revision it replaces.
+   */
+  private readonly unfreed = new Map<string, { record: string; revision: number }>();
+  private freeing = false;
   /** Hand-overs waiting for the bot's next owner, by bot. */
   private readonly newOwnerWaits = new Map<string, () => void>();
   private knownBots = new Set<string>();
@@ -177,6 +184,7 @@ export class LeaseKeeper implements BotOwnership {
       this.lapse('its liveness lease could not be renewed in time');
     if (this.state === 'stopped') return;
     if (now - this.lastRenewalAt >= this.timing.renewIntervalMs) void this.renewSoon();
+    if (this.unfreed.size > 0) void this.freeAgain();
     if (this.state !== 'running') return;
     this.buryExpiredSessions(now);
     void this.claimOrphans();
@@ -373,7 +381,8 @@ export class LeaseKeeper implements BotOwnership {
    * least-loaded daemons with those first.
    */
   private rebalance(now: number): void {
-    if (this.rebalancing || !this.alive(now) || this.claiming.size > 0) return;
+    // Not while a freed record is still unwritten: NATS is not answering, and the next would wait too.
+    if (this.rebalancing || !this.alive(now) || this.claiming.size > 0 || this.unfreed.size > 0) return;
     const loads = this.view.liveLoads(now);
     loads.delete(this.session);
     if (loads.size === 0 || this.held.size - Math.min(...loads.values()) < 2) return;
@@ -441,8 +450,27 @@ export class LeaseKeeper implements BotOwnership {
     const freed = writeBotLease({ owner: null, claim: held.claim, active });
     const result = await this.store.update(botLeaseKey(botId), freed, held.revision);
     if (result.ok) return true;
-    log.warn({ bot: botId }, 'could not hand the bot over; it is free once this daemon stops');
+    if (result.error === 'unavailable' && this.state !== 'leaving') {
+      log.warn({ bot: botId }, 'could not hand the bot over yet; trying again while NATS does not answer');
+      this.unfreed.set(botId, { record: freed, revision: held.revision });
+    } else log.warn({ bot: botId }, 'could not hand the bot over; it is free once this daemon stops');
     return false;
+  }
+
+  /** Tries the freeing writes that went unanswered again, one at a time; a conflict means it moved on. */
+  private async freeAgain(): Promise<void> {
+    if (this.freeing) return;
+    this.freeing = true;
+    try {
+      for (const [botId, { record, revision }] of [...this.unfreed]) {
+        const result = await this.store.update(botLeaseKey(botId), record, revision);
+        if (!result.ok && result.error === 'unavailable') return;
+        this.unfreed.delete(botId);
+        if (result.ok) log.info({ bot: botId }, 'handed the bot over after NATS answered again');
+      }
+    } finally {
+      this.freeing = false;
+    }
   }
 
   private async rescan(): Promise<void> {

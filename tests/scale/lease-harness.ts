@@ -12,7 +12,7 @@ import { LeaseKeeper } from '../../daemon/ownership/lease-keeper';
 import { parseLeaseKey, readBotLease } from '../../daemon/ownership/lease-records';
 import type { LeaseStore, StoredLease } from '../../daemon/ownership/lease-store';
 import { DEFAULT_LEASE_TIMING, type LeaseTiming } from '../../daemon/ownership/lease-timing';
-import type { Result } from '../../shared/result';
+import { err, type Result } from '../../shared/result';
 import { ManualClock } from './manual-clock';
 
 interface Stamped {
@@ -32,6 +32,8 @@ class TrackedStore implements LeaseStore {
   pending = 0;
   seenRevision = 0;
   conflicts = 0;
+  /** The next this many writes of a bot's record go unanswered, as when NATS does not answer in time. */
+  unansweredBotWrites = 0;
 
   constructor(private readonly inner: LeaseStore) {}
 
@@ -48,6 +50,10 @@ class TrackedStore implements LeaseStore {
     return this.track(this.inner.create(key, value));
   }
   update(key: string, value: string, revision: number) {
+    if (this.unansweredBotWrites > 0 && parseLeaseKey(key)?.kind === 'bot') {
+      this.unansweredBotWrites--;
+      return Promise.resolve(err('unavailable' as const));
+    }
     return this.track(this.inner.update(key, value, revision));
   }
   put(key: string, value: string) {

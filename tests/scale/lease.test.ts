@@ -341,6 +341,30 @@ describe('bot ownership leases', () => {
     expect(b.owned.size + c.owned.size).toBe(6);
   });
 
+  it('hands a bot over once NATS answers again when the write freeing its record went unanswered', async () => {
+    cluster = await LeaseCluster.create(nats.url);
+    const bots = cluster.addBots(6);
+    const a = await cluster.start('a');
+    const b = await cluster.start('b');
+    const c = await cluster.start('c');
+    await cluster.advance(20_000);
+    const [first] = [...a.owned] as [string];
+    a.store.unansweredBotWrites = 1;
+
+    const drain = a.keeper.drain();
+    if (!drain.started) throw new Error('the drain did not start');
+    await drain.done;
+    await cluster.settle();
+    // The first bot left its server, but its record still names a: nobody may claim it yet.
+    expect(cluster.releases('a').map((e) => e.botId)).toContain(first);
+    expect(await ownerOf(first)).toBe('a');
+
+    await cluster.advance(2 * tickMs);
+    expect(a.owned.size).toBe(0);
+    expect(sorted([...b.owned, ...c.owned])).toEqual(sorted(bots));
+    expect(await ownerOf(first)).not.toBe('a');
+  });
+
   it('refuses to drain the only daemon', async () => {
     cluster = await LeaseCluster.create(nats.url);
     cluster.addBots(2);
