@@ -83,6 +83,27 @@ const report = (what: string, moved: string[], from: number, to: number) =>
   console.log(
     `${what}: ${moved.map((id) => `${nicknames.get(id)} silent ${Math.round(longestSilenceMs(id, from, to))} ms`).join(', ')}`,
   );
+/**
+ * Once `daemonId` owns every bot and every bot plays on (and a second more), reports the moved bots'
+ * silences since `from` under `what` (given the elapsed ms) and checks each bot was silent under
+ * MOVE_SILENCE_MS.
+ */
+async function expectMovedTo(daemonId: string, moved: string[], from: number, what: (ms: number) => string) {
+  await until(
+    () => owned(daemonId).length === BOTS,
+    10_000,
+    () => `${daemonId} to own every bot`,
+  );
+  await until(
+    () => botIds.every(playingNow),
+    10_000,
+    () => 'every bot to play on',
+  );
+  await sleep(1000);
+  const to = performance.now();
+  report(what(to - from), moved, from, to);
+  for (const botId of botIds) expect(longestSilenceMs(botId, from, to)).toBeLessThan(MOVE_SILENCE_MS);
+}
 
 beforeAll(async () => {
   voice = await Ts3TestServer.start();
@@ -195,20 +216,7 @@ describe('daemons that share the load as they come and go', () => {
     expect(end.signal).toBeNull();
     expect(daemons.get('d2')!.output()).toContain('bots saved and disconnected');
     daemons.delete('d2');
-    await until(
-      () => owned('d1').length === BOTS,
-      10_000,
-      () => 'd1 to own every bot again',
-    );
-    await until(
-      () => botIds.every(playingNow),
-      10_000,
-      () => 'every bot to play on',
-    );
-    await sleep(1000);
-    const to = performance.now();
-    report(`drained d2 in ${Math.round(to - from)} ms`, moved, from, to);
-    for (const botId of botIds) expect(longestSilenceMs(botId, from, to)).toBeLessThan(MOVE_SILENCE_MS);
+    await expectMovedTo('d1', moved, from, (ms) => `drained d2 in ${Math.round(ms)} ms`);
     const audit = await client.GET('/api/audit');
     expect(audit.data?.entries[0]).toMatchObject({
       action: 'daemon.drained',
@@ -238,20 +246,7 @@ describe('daemons that share the load as they come and go', () => {
     await daemons.get('d1')!.stop();
     daemons.delete('d1');
     const stoppedMs = performance.now() - from;
-    await until(
-      () => owned('d3').length === BOTS,
-      10_000,
-      () => 'd3 to own every bot',
-    );
-    await until(
-      () => botIds.every(playingNow),
-      10_000,
-      () => 'every bot to play on',
-    );
-    await sleep(1000);
-    const to = performance.now();
-    report(`SIGTERM to d1: stopped after ${Math.round(stoppedMs)} ms`, moved, from, to);
-    for (const botId of botIds) expect(longestSilenceMs(botId, from, to)).toBeLessThan(MOVE_SILENCE_MS);
+    await expectMovedTo('d3', moved, from, () => `SIGTERM to d1: stopped after ${Math.round(stoppedMs)} ms`);
   }, 120_000);
 
   it('never let two sessions of one identity send voice at the same time', () => {
