@@ -5,9 +5,14 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENABLED_PROVIDERS } from '../../shared/domain/constants';
 import { normalizeGuestMode } from '../../shared/settings/guest-mode';
-import type { StoredSettings } from '../../shared/settings/settings';
+import { PLATFORM_SETTINGS, type StoredSettings } from '../../shared/settings/settings';
 import { ApiError } from '../errors';
 import { mergeSettings, publicSettings } from './settings-store';
+
+/** The platforms' settings as their slices read an empty store: every platform's defaults. */
+const platformDefaults = Object.fromEntries(
+  PLATFORM_SETTINGS.map((slice) => [slice.key, slice.reader.parse(undefined)]),
+) as Pick<StoredSettings, (typeof PLATFORM_SETTINGS)[number]['key']>;
 
 /** Stored settings with made-up values; `overrides` replaces whole keys. */
 function stored(overrides: Partial<StoredSettings> = {}): StoredSettings {
@@ -24,16 +29,8 @@ function stored(overrides: Partial<StoredSettings> = {}): StoredSettings {
     enabledProviders: [...DEFAULT_ENABLED_PROVIDERS],
     defaultPlatform: null,
     guestMode: normalizeGuestMode(undefined),
-    streamAllowPrivateHosts: false,
-    spotify: {
-      enabled: true,
-      clientId: '',
-      clientSecret: '',
-      backend: 'librespot',
-      bitrate: 160,
-      deviceName: 'Lounge',
-    },
-    jellyfin: { serverUrl: '', authMode: 'password', username: '', password: '' },
+    ...platformDefaults,
+    spotify: { ...platformDefaults.spotify, enabled: true, bitrate: 160, deviceName: 'Lounge' },
     ...overrides,
   };
 }

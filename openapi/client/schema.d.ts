@@ -13304,6 +13304,22 @@ export interface components {
             params: components["schemas"]["PhraseParams"];
             seekOffset: number;
         };
+        /** @description A `server` login: the media server and its user's login */
+        ServerCredentials: {
+            /** @enum {string} */
+            authMode: "password" | "apikey";
+            hasPassword: boolean;
+            serverUrl: string;
+            username: string;
+        };
+        ServerCredentialsUpdate: {
+            /** @enum {string} */
+            authMode?: "password" | "apikey";
+            /** @description Write-only; an empty string clears it */
+            password?: string;
+            serverUrl?: string | "";
+            username?: string;
+        };
         SessionUser: {
             id: string;
             /** @enum {string} */
@@ -13325,13 +13341,7 @@ export interface components {
             };
             /** @description 0 disables auto-disconnect */
             idleTimeoutMinutes: number;
-            jellyfin: {
-                /** @enum {string} */
-                authMode: "password" | "apikey";
-                hasPassword: boolean;
-                serverUrl: string;
-                username: string;
-            };
+            jellyfin: components["schemas"]["ServerCredentials"];
             /** @description An addition to SPEC. Off (the default): an upload is deleted once it has been played and no queue, live or saved, lists it. On: played uploads stay as a library and go only under the disk quota's pressure, the oldest no queue lists first. */
             keepUploads: boolean;
             localAudioEnabled: boolean;
@@ -13379,14 +13389,7 @@ export interface components {
                 };
             };
             idleTimeoutMinutes?: number;
-            jellyfin?: {
-                /** @enum {string} */
-                authMode?: "password" | "apikey";
-                /** @description Write-only; an empty string clears it */
-                password?: string;
-                serverUrl?: string | "";
-                username?: string;
-            };
+            jellyfin?: components["schemas"]["ServerCredentialsUpdate"];
             /** @description An addition to SPEC. Off (the default): an upload is deleted once it has been played and no queue, live or saved, lists it. On: played uploads stay as a library and go only under the disk quota's pressure, the oldest no queue lists first. */
             keepUploads?: boolean;
             localAudioEnabled?: boolean;

@@ -58,6 +58,11 @@ export interface PlatformFacts {
   /** `local` is switched by `localAudioEnabled`, every other platform by `enabledProviders`. */
   switchedBy: 'enabledProviders' | 'localAudioEnabled';
   logins: readonly LoginKind[];
+  /**
+   * The settings key its `server` or `oauth` login is kept under (its settings slice's key), which the
+   * browser's login form edits.
+   */
+  settingsKey?: string;
   /** The qualities it can serve (DECISIONS.md names), the first being its default. */
   qualities: readonly [Quality, ...Quality[]];
   /** Whether `GET /api/music/quality` reports it (SPEC: every source but YouTube). */

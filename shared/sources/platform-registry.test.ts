@@ -23,6 +23,7 @@ import {
 } from '../domain/platforms';
 import { platformName } from '../i18n/phrases';
 import { readQualityMap } from '../settings/quality';
+import { serverCredentialsSlice } from '../settings/server-credentials';
 import { readSettings } from '../settings/settings';
 import { choosePlatform } from './platform-choice';
 import { PLATFORM_CONFIG } from './platform-config';
@@ -61,6 +62,21 @@ describe('the lists derived from the registry', () => {
     expect(schema('Platform')?.enum).toEqual(rows.map(([p]) => p));
     expect(schema('QrPlatform')?.enum).toEqual(where((f) => f.logins.includes('qr')));
     expect(Object.keys(schema('QualitySettings')?.properties ?? {})).toEqual(where((f) => f.qualityReported));
+  });
+
+  it('a login kept in the settings (server, oauth) names its settings key, which is its module settings slice', () => {
+    for (const [platform, facts] of rows) {
+      const keptInSettings = facts.logins.some((kind) => kind === 'server' || kind === 'oauth');
+      const module: PlatformModule = PLATFORM_MODULES[platform];
+      expect({ platform, settingsKey: facts.settingsKey }).toEqual({
+        platform,
+        settingsKey: keptInSettings ? module.settings?.key : undefined,
+      });
+      if (keptInSettings) expect(facts.settingsKey).toBeDefined();
+      // The browser's server login form edits the one ServerCredentials shape.
+      if (facts.logins.includes('server'))
+        expect(module.settings?.shown).toBe(serverCredentialsSlice('any').shown);
+    }
   });
 
   it('the chat flags: each row with a flag is picked by it, and no other flag picks a platform', () => {

@@ -12,6 +12,7 @@ export const JELLYFIN_FACTS = {
   enabledByDefault: false,
   switchedBy: 'enabledProviders',
   logins: ['server'],
+  settingsKey: 'jellyfin',
   qualities: ['direct', 'standard', 'higher', 'exhigh'],
   qualityReported: true,
   searchKinds: CATALOG_SEARCH,

@@ -10,6 +10,7 @@ export const SPOTIFY_FACTS = {
   enabledByDefault: false,
   switchedBy: 'enabledProviders',
   logins: ['oauth'],
+  settingsKey: 'spotify',
   // The stream's bitrate is the `spotify.bitrate` setting (librespot's own choice of 96/160/320).
   qualities: ['exhigh', 'standard', 'higher'],
   qualityReported: true,

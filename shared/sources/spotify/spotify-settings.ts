@@ -19,7 +19,7 @@ const Backend = z.enum(['librespot']).openapi({
 const Bitrate = z.union([z.literal(96), z.literal(160), z.literal(320)]);
 
 export const spotifySettings = {
-  key: 'spotify',
+  key: SPOTIFY_FACTS.settingsKey,
   reader: z
     .object({
       enabled: z.boolean().catch(false),

@@ -4,7 +4,7 @@
  * the two QR flows — the bots' shared login and your own linked personal account — as start/poll pairs.
  */
 import type { Schemas } from '@api/index';
-import { logsInBy } from '@shared/domain/platforms';
+import { logsInBy, platformFacts } from '@shared/domain/platforms';
 import { api, type CallResult, call } from '../api/client';
 import type { Platform } from '../music/platforms';
 import { PLATFORM_ROUTES } from './platform-routes';
@@ -21,6 +21,26 @@ export interface QrFlow {
 export const isQrPlatform = (platform: Platform): platform is QrPlatform => logsInBy(platform, 'qr');
 export const takesCookie = (platform: Platform): boolean => logsInBy(platform, 'cookie');
 export const takesSms = (platform: Platform): boolean => logsInBy(platform, 'sms');
+
+/** A `server` login as the settings keep it, under the key the platform's facts name. */
+export interface KeptServerLogin {
+  settingsKey: string;
+  stored: Schemas['ServerCredentials'];
+}
+
+/** The platform's `server` login in `settings`; undefined until they are read, or when it has none. */
+export function serverLoginIn(
+  settings: Schemas['Settings'] | null,
+  platform: Platform,
+): KeptServerLogin | undefined {
+  const settingsKey = platformFacts(platform).settingsKey;
+  if (!settings || !settingsKey || !logsInBy(platform, 'server')) return undefined;
+  // The registry test holds every `server` platform's slice to the ServerCredentials shape.
+  const stored = (settings as unknown as Record<string, Schemas['ServerCredentials'] | undefined>)[
+    settingsKey
+  ];
+  return stored && { settingsKey, stored };
+}
 
 export const loginStatus = (platform: Platform) =>
   call(api.GET('/api/auth/status', { params: { query: { platform } } }));
