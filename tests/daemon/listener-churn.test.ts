@@ -230,8 +230,21 @@ async function watchStatuses(until: number): Promise<Watch> {
     pausedPolls: 0,
     playingPolls: 0,
   };
-  /** Since when each room has been empty, or occupied, as the server sees it. */
+  // Since when each room has been empty, or occupied, as the server has it: noted at every join, move
+  // and leave, not at the polls, which miss a room that empties and fills again between two of them
+  // (the bot rightly pauses and resumes then).
   const since = rooms.map(() => ({ occupied: true, at: performance.now() }));
+  const noteOccupancy = () => {
+    const now = performance.now();
+    for (const [i, room] of since.entries()) {
+      const occupied = server.clients.some(
+        (c) => c.channelId === rooms[i] && c.nickname.startsWith('Listener'),
+      );
+      if (occupied !== room.occupied) Object.assign(room, { occupied, at: now });
+    }
+  };
+  const events = ['clientConnected', 'clientMoved', 'clientDisconnected'] as const;
+  for (const event of events) server.on(event, noteOccupancy);
   /**
    * Polls in a row each bot was neither playing nor paused: up to two may fall between two tracks (a
    * song change that was not joined ahead goes through idle while the next song starts).
@@ -241,13 +254,10 @@ async function watchStatuses(until: number): Promise<Watch> {
     const statuses = await Promise.all(botIds.map((id) => h.status(id)));
     const now = performance.now();
     for (const [i, status] of statuses.entries()) {
-      const occupied = server.clients.some(
-        (c) => c.channelId === rooms[i] && c.nickname.startsWith('Listener'),
-      );
       const room = since[i]!;
-      if (occupied !== room.occupied) Object.assign(room, { occupied, at: now });
+      const { occupied } = room;
       const settled = now - room.at > GRACE_MS;
-      const at = `${status.name} at ${Math.round(now / 1000)} s`;
+      const at = `${status.name} at ${Math.round(now / 1000)} s, ${occupied ? 'occupied' : 'empty'} for ${Math.round(now - room.at)} ms`;
       if (!status.connected) watch.disconnected.push(at);
       idlePolls[i] = status.paused || status.playing ? 0 : idlePolls[i]! + 1;
       if (status.paused) watch.pausedPolls++;
@@ -258,6 +268,7 @@ async function watchStatuses(until: number): Promise<Watch> {
     }
     await sleep(STATUS_POLL_MS);
   }
+  for (const event of events) server.off(event, noteOccupancy);
   return watch;
 }
 
