@@ -51,6 +51,18 @@ async function twoBotsOnA() {
   return { a, b, playing, idle, others };
 }
 
+/** Daemons a, b and c with two of six bots each, once placement and rebalancing have settled. */
+async function threeDaemonsTwoBotsEach() {
+  cluster = await LeaseCluster.create(nats.url);
+  const bots = cluster.addBots(6);
+  const a = await cluster.start('a');
+  const b = await cluster.start('b');
+  const c = await cluster.start('c');
+  await cluster.advance(20_000);
+  expect([a.owned.size, b.owned.size, c.owned.size]).toEqual([2, 2, 2]);
+  return { bots, a, b, c };
+}
+
 describe('bot ownership leases', () => {
   it('spreads created bots over the live daemons by load, each bot on exactly one', async () => {
     cluster = await LeaseCluster.create(nats.url);
@@ -311,13 +323,7 @@ describe('bot ownership leases', () => {
   });
 
   it('drains a daemon on request: its bots go to the others one at a time and none come back', async () => {
-    cluster = await LeaseCluster.create(nats.url);
-    const bots = cluster.addBots(6);
-    const a = await cluster.start('a');
-    const b = await cluster.start('b');
-    const c = await cluster.start('c');
-    await cluster.advance(20_000);
-    expect([a.owned.size, b.owned.size, c.owned.size]).toEqual([2, 2, 2]);
+    const { bots, a, b, c } = await threeDaemonsTwoBotsEach();
     const drainedBots = [...a.owned];
     const movedBefore = cluster.releases('a').length;
 
@@ -342,12 +348,7 @@ describe('bot ownership leases', () => {
   });
 
   it('hands a bot over once NATS answers again when the write freeing its record went unanswered', async () => {
-    cluster = await LeaseCluster.create(nats.url);
-    const bots = cluster.addBots(6);
-    const a = await cluster.start('a');
-    const b = await cluster.start('b');
-    const c = await cluster.start('c');
-    await cluster.advance(20_000);
+    const { bots, a, b, c } = await threeDaemonsTwoBotsEach();
     const [first] = [...a.owned] as [string];
     a.store.unansweredBotWrites = 1;
 

@@ -83,6 +83,17 @@ const report = (what: string, moved: string[], from: number, to: number) =>
   console.log(
     `${what}: ${moved.map((id) => `${nicknames.get(id)} silent ${Math.round(longestSilenceMs(id, from, to))} ms`).join(', ')}`,
   );
+/** Once every bot plays on, and a second more: the end of the span whose silences are measured. */
+async function everyBotPlayingOn(): Promise<number> {
+  await until(
+    () => botIds.every(playingNow),
+    10_000,
+    () => 'every bot to play on',
+  );
+  await sleep(1000);
+  return performance.now();
+}
+
 /**
  * Once `daemonId` owns every bot and every bot plays on (and a second more), reports the moved bots'
  * silences since `from` under `what` (given the elapsed ms) and checks each bot was silent under
@@ -94,13 +105,7 @@ async function expectMovedTo(daemonId: string, moved: string[], from: number, wh
     10_000,
     () => `${daemonId} to own every bot`,
   );
-  await until(
-    () => botIds.every(playingNow),
-    10_000,
-    () => 'every bot to play on',
-  );
-  await sleep(1000);
-  const to = performance.now();
+  const to = await everyBotPlayingOn();
   report(what(to - from), moved, from, to);
   for (const botId of botIds) expect(longestSilenceMs(botId, from, to)).toBeLessThan(MOVE_SILENCE_MS);
 }
@@ -185,13 +190,7 @@ describe('daemons that share the load as they come and go', () => {
     );
     const sharedMs = performance.now() - joinedAt;
     const moved = owned('d2');
-    await until(
-      () => botIds.every(playingNow),
-      10_000,
-      () => 'every bot to play on',
-    );
-    await sleep(1000);
-    const to = performance.now();
+    const to = await everyBotPlayingOn();
     report(
       `a joiner had its share after ${Math.round(sharedMs)} ms (its process start included)`,
       moved,
